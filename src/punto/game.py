@@ -1,0 +1,210 @@
+"""A game: one approved rule set, read from its data file.
+
+Wager *semantics* are Python (:mod:`punto.wagers`); what a wager pays, where
+it is offered and which clause says so are data (``games/*.toml``).  The
+loader checks the two against each other: every event a wager kind can
+report must have a payout, and every layout must name real wagers.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from punto.coup import Side
+from punto.errors import GameDataError, WagerError
+from punto.insurance import InsuranceTable
+from punto.odds import Pays
+from punto.shoe import DeckRange, Shoe
+from punto.wagers import KINDS, PairRule, WagerKind
+
+
+@dataclass(frozen=True, slots=True)
+class Wager:
+    """One wager of one game: its kind, its pay table and its clauses."""
+
+    id: str
+    name: str
+    kind: WagerKind | None
+    pays: Mapping[str, Pays]
+    clauses: tuple[str, ...]
+    #: the layouts offering it (None: every layout of the game)
+    layouts: frozenset[str] | None = None
+    #: for an Insurance Plus wager, the hand it insures
+    insures: Side | None = None
+
+    @property
+    def clause(self) -> str:
+        return ", ".join(self.clauses)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A table layout (an Appendix), its playing positions and its wagers."""
+
+    id: str
+    positions: tuple[int, int]
+    clause: str
+    wagers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LimitPolicy:
+    """How the game settles wagers outside the table's limits (named policy and clause)."""
+
+    name: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    operator: str
+    rules_file: str
+    version: str
+    effective: datetime.date
+    decks: DeckRange
+    pair_rule: PairRule
+    pair_rule_clause: str
+    wagers: Mapping[str, Wager]
+    layouts: Mapping[str, Layout]
+    insurance: InsuranceTable | None = None
+    limits: Mapping[str, LimitPolicy] = field(default_factory=dict)
+
+    @property
+    def layouts_differ(self) -> bool:
+        """Whether the layouts offer different wagers, so that one must be chosen."""
+        return len({layout.wagers for layout in self.layouts.values()}) > 1
+
+    def layout(self, name: str) -> Layout:
+        key = name.strip().upper()
+        if key not in self.layouts:
+            raise WagerError(
+                f"{self.id} has no layout {name!r}",
+                clause="2.2",
+                hint=f"choose one of {', '.join(self.layouts)}",
+            )
+        return self.layouts[key]
+
+    def offered(self, layout: str | None = None) -> dict[str, Wager]:
+        """The wagers on offer at a table with this layout, in the game's order.
+
+        Without a layout: every wager of the game, which is only right for
+        games whose layouts all offer the same wagers; see :meth:`check_layout`.
+        """
+        if layout is None:
+            return dict(self.wagers)
+        chosen = self.layout(layout)
+        return {wid: self.wagers[wid] for wid in chosen.wagers}
+
+    def check_layout(self, layout: str | None) -> str | None:
+        """The layout to play on, or an error if the game needs one chosen."""
+        if layout is not None:
+            return self.layout(layout).id
+        if self.layouts_differ:
+            raise WagerError(
+                f"{self.id} has {len(self.layouts)} layouts offering different wagers",
+                clause="2.1.1",
+                hint=f"choose one with --layout ({', '.join(self.layouts)})",
+            )
+        return None
+
+    def wager(self, wager_id: str, layout: str | None = None) -> Wager:
+        """The wager ``wager_id`` as offered on ``layout``, or a clear refusal."""
+        offered = self.offered(layout)
+        if wager_id in offered:
+            return offered[wager_id]
+        where = f"layout {self.layout(layout).id} of {self.id}" if layout else self.id
+        if wager_id in self.wagers:
+            found = self.wagers[wager_id]
+            raise WagerError(
+                f"{wager_id} is not offered on {where}",
+                clause=found.clause,
+                hint=f"offered: {', '.join(offered)}",
+            )
+        raise WagerError(
+            f"{where} has no wager {wager_id!r}", hint=f"offered: {', '.join(offered)}"
+        )
+
+    def new_shoe(
+        self, decks: int, *, seed: int | str | None = None, cut_card: int | None = None
+    ) -> Shoe:
+        """A shuffled shoe of a deck count this game allows."""
+        return Shoe.shuffled(decks, seed=seed, cut_card=cut_card, deck_range=self.decks)
+
+
+def load_game(data: Mapping[str, Any], source: str) -> Game:
+    """Build a :class:`Game` from a parsed data file, checking it as it goes."""
+
+    def fail(message: str) -> GameDataError:
+        return GameDataError(f"{source}: {message}")
+
+    try:
+        decks = data["decks"]
+        wagers: dict[str, Wager] = {}
+        for wid, entry in data["wagers"].items():
+            wagers[wid] = _load_wager(wid, entry, fail)
+        layout_ids = list(data["layouts"])
+        layouts: dict[str, Layout] = {}
+        for lid, entry in data["layouts"].items():
+            offered = tuple(
+                wid for wid, w in wagers.items() if w.layouts is None or lid in w.layouts
+            )
+            low, high = entry["positions"]
+            layouts[lid] = Layout(lid, (int(low), int(high)), str(entry["clause"]), offered)
+        for w in wagers.values():
+            unknown = (w.layouts or frozenset()) - set(layout_ids)
+            if unknown:
+                raise fail(f"wager {w.id} names unknown layouts {sorted(unknown)}")
+        pair = data["pair_rule"]
+        insurance = (
+            InsuranceTable.from_data(data["insurance"], source) if "insurance" in data else None
+        )
+        limits = {
+            name: LimitPolicy(str(entry["policy"]), str(entry["clause"]))
+            for name, entry in data.get("limits", {}).items()
+        }
+        return Game(
+            id=str(data["id"]),
+            title=str(data["title"]),
+            operator=str(data["operator"]),
+            rules_file=str(data["rules_file"]),
+            version=str(data["version"]),
+            effective=data["effective"],
+            decks=DeckRange(int(decks["min"]), int(decks["max"]), str(decks["clause"])),
+            pair_rule=PairRule(pair["default"]),
+            pair_rule_clause=str(pair["clause"]),
+            wagers=wagers,
+            layouts=layouts,
+            insurance=insurance,
+            limits=limits,
+        )
+    except KeyError as missing:
+        raise fail(f"missing entry {missing}") from None
+    except (TypeError, ValueError) as bad:
+        raise fail(str(bad)) from None
+
+
+def _load_wager(wid: str, entry: Mapping[str, Any], fail: Any) -> Wager:
+    clauses = tuple(str(c) for c in entry["clauses"])
+    if not clauses:
+        raise fail(f"wager {wid} cites no clause")
+    layouts = frozenset(entry["layouts"]) if "layouts" in entry else None
+    if "insures" in entry:
+        return Wager(wid, str(entry["name"]), None, {}, clauses, layouts, Side(entry["insures"]))
+    kind_name = str(entry.get("kind", wid))
+    if kind_name not in KINDS:
+        raise fail(f"wager {wid}: no wager kind {kind_name!r}")
+    kind = KINDS[kind_name]
+    pays = {event: Pays.parse(str(text)) for event, text in entry["pays"].items()}
+    missing = [e for e in kind.events if e not in pays]
+    extra = [e for e in pays if e not in kind.events]
+    if missing or extra:
+        raise fail(
+            f"wager {wid} ({kind_name}) pays must cover exactly the events {list(kind.events)}; "
+            f"missing {missing}, unknown {extra}"
+        )
+    return Wager(wid, str(entry["name"]), kind, pays, clauses, layouts)
