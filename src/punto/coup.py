@@ -157,11 +157,11 @@ class Coup:
         >>> Coup.from_cards(parse_cards("QH 9C 2D"))
         Traceback (most recent call last):
         ...
-        punto.errors.DealError: too few cards: the Table of Play needs at least 4 cards, got 3 (clause Table of Play); give the cards of one coup in shoe order
+        punto.errors.DealError: too few cards: the Table of Play needs at least 4 cards, got 3 (Table of Play); give the cards of one coup in shoe order
         >>> Coup.from_cards(parse_cards("9H 2C 9D 6S 8H"))
         Traceback (most recent call last):
         ...
-        punto.errors.DealError: too many cards: the Table of Play deals 4 cards for 9H 2C 9D 6S, got 5 (clause Table of Play); give the cards of one coup in shoe order
+        punto.errors.DealError: too many cards: the Table of Play deals 4 cards for 9H 2C 9D 6S, got 5 (Table of Play); give the cards of one coup in shoe order
         """
         given = tuple(cards)
         deal = Deal(given)  # refuses cards past the end of the coup

@@ -21,7 +21,9 @@ class PuntoError(Exception):
     def __str__(self) -> str:
         text = self.message
         if self.clause:
-            text += f" (clause {self.clause})"
+            # "clause 3.15", but "(Table of Play)" or "(Appendix K)" as they stand
+            label = "clause " if self.clause[0].isdigit() else ""
+            text += f" ({label}{self.clause})"
         if self.hint:
             text += f"; {self.hint}"
         return text

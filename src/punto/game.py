@@ -71,6 +71,7 @@ class Game:
     pair_rule_clause: str
     wagers: Mapping[str, Wager]
     layouts: Mapping[str, Layout]
+    layout_clause: str
     insurance: InsuranceTable | None = None
     limits: Mapping[str, LimitPolicy] = field(default_factory=dict)
 
@@ -84,7 +85,7 @@ class Game:
         if key not in self.layouts:
             raise WagerError(
                 f"{self.id} has no layout {name!r}",
-                clause="2.2",
+                clause=self.layout_clause,
                 hint=f"choose one of {', '.join(self.layouts)}",
             )
         return self.layouts[key]
@@ -107,7 +108,7 @@ class Game:
         if self.layouts_differ:
             raise WagerError(
                 f"{self.id} has {len(self.layouts)} layouts offering different wagers",
-                clause="2.1.1",
+                clause=self.layout_clause,
                 hint=f"choose one with --layout ({', '.join(self.layouts)})",
             )
         return None
@@ -179,6 +180,7 @@ def load_game(data: Mapping[str, Any], source: str) -> Game:
             pair_rule_clause=str(pair["clause"]),
             wagers=wagers,
             layouts=layouts,
+            layout_clause=str(data["layout_clause"]),
             insurance=insurance,
             limits=limits,
         )

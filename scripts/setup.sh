@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Create .venv (if missing) and install punto into it with its development tools.
+# Sourced by run.sh and test.sh; safe to run again (pip only installs what changed).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+python="${PYTHON:-python3}"
+if [ ! -x "$root/.venv/bin/python" ]; then
+  "$python" -m venv "$root/.venv"
+fi
+stamp="$root/.venv/.punto-installed"
+if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] || [ -n "$(find "$root/src" -name '*.c' -newer "$stamp" 2>/dev/null)" ]; then
+  "$root/.venv/bin/python" -m pip install --quiet --upgrade pip >&2
+  "$root/.venv/bin/python" -m pip install --quiet -e "$root[dev]" >&2
+  touch "$stamp"
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite: set up, then lint, type-check and test.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh
+echo "== ruff"
+.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff format --check src tests benchmarks
+echo "== mypy --strict"
+.venv/bin/mypy
+echo "== pytest"
+.venv/bin/pytest "$@"

@@ -1,0 +1,68 @@
+"""Arguments and output shared by the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+
+from punto.game import Game
+from punto.games import get_game
+from punto.wagers import PairRule
+
+#: ``add_subparsers()``'s return type, which argparse does not export.
+SubParsers = Any
+
+
+@dataclass(frozen=True)
+class Table:
+    """The game, layout and pair reading a command runs with."""
+
+    game: Game
+    layout: str | None
+    pair_rule: PairRule
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, *, pair_rule: bool = True) -> None:
+    parser.add_argument("game", metavar="GAME", help="game id (see 'punto games')")
+    parser.add_argument("--layout", metavar="L", help="table layout (Appendix letter)")
+    if pair_rule:
+        parser.add_argument(
+            "--pair-rule",
+            choices=[r.value for r in PairRule],
+            help="when two cards are a Pair: 'literal' (Tiger Baccarat 1.1.14 as written) "
+            "or 'rank'; default: the game's own",
+        )
+
+
+def resolve_table(args: argparse.Namespace, *, layout_required: bool = True) -> Table:
+    """The game and layout named on the command line, checked.
+
+    With ``layout_required``, a game whose layouts offer different wagers
+    (Tiger Buffalo) must be given one.
+    """
+    game = get_game(args.game)
+    layout = (
+        game.check_layout(args.layout)
+        if layout_required
+        else (game.layout(args.layout).id if args.layout else None)
+    )
+    rule_text = getattr(args, "pair_rule", None)
+    rule = PairRule(rule_text) if rule_text else game.pair_rule
+    return Table(game, layout, rule)
+
+
+def print_json(data: Any) -> None:
+    """One JSON document on standard output."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def console() -> Console:
+    """A console for people; plain text when the output is not a terminal."""
+    # Off a terminal rich would wrap tables at 80 columns; give them room.
+    width = None if sys.stdout.isatty() else 160
+    return Console(highlight=False, soft_wrap=True, width=width)
