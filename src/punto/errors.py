@@ -62,3 +62,23 @@ class WagerError(PuntoError):
 
 class InsuranceError(WagerError):
     """An Insurance Plus bet that is not on offer, or over its cap."""
+
+
+class ActionError(PuntoError):
+    """A table action that is not allowed now; says why and cites the clause."""
+
+
+class BettingClosedError(ActionError):
+    """A bet placed, increased or withdrawn after "No more bets" (MBS 5.4, 5.5; RWS 5.7)."""
+
+
+class LimitError(ActionError):
+    """A bet outside the table's limits, or a differential exceeded."""
+
+
+class RoleError(ActionError):
+    """An action by someone whose position may not take it (6.2: or any higher position)."""
+
+
+class PhaseError(ActionError):
+    """An action that does not fit where the round stands."""

@@ -74,6 +74,16 @@ class Game:
     layout_clause: str
     insurance: InsuranceTable | None = None
     limits: Mapping[str, LimitPolicy] = field(default_factory=dict)
+    #: where this rules file writes each table procedure (``[clauses]``)
+    clauses: Mapping[str, str] = field(default_factory=dict)
+
+    def clause(self, procedure: str) -> str | None:
+        """The clause of this game for a named procedure, if it has one."""
+        return self.clauses.get(procedure)
+
+    def limit_policy(self, name: str) -> str | None:
+        policy = self.limits.get(name)
+        return policy.name if policy else None
 
     @property
     def layouts_differ(self) -> bool:
@@ -183,6 +193,7 @@ def load_game(data: Mapping[str, Any], source: str) -> Game:
             layout_clause=str(data["layout_clause"]),
             insurance=insurance,
             limits=limits,
+            clauses={str(k): str(v) for k, v in data.get("clauses", {}).items()},
         )
     except KeyError as missing:
         raise fail(f"missing entry {missing}") from None

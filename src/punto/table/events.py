@@ -1,0 +1,288 @@
+"""The events of a round: immutable records, appended, never changed.
+
+A round's state is a fold over its events (:mod:`punto.table.round`), so a
+round can be replayed, audited and restored after a crash.  Every event has a
+JSON form that round-trips.
+
+>>> event = BetPlaced("b1", "ann", 3, "banker", Decimal("100"))
+>>> event_from_json(event_to_json(event)) == event
+True
+>>> event_to_json(CardDealt(Card.parse("QH")))
+{'type': 'card_dealt', 'card': 'QH', 'source': 'shoe'}
+>>> fixed = CardsReconstructed((Card.parse("QH"), Card.parse("9C")), "5.7")
+>>> event_from_json(event_to_json(fixed)) == fixed
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from decimal import Decimal
+from typing import Any, ClassVar, Union
+
+from punto.cards import Card
+from punto.errors import PuntoError
+from punto.insurance import Moment
+from punto.table.roles import Role
+
+
+class EventError(PuntoError):
+    """An event record that cannot be read."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+def _event(name: str) -> Any:
+    def register(cls: type[Event]) -> type[Event]:
+        cls.type = name
+        EVENT_TYPES[name] = cls
+        return cls
+
+    return register
+
+
+@_event("round_opened")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundOpened(Event):
+    """'Place your bets, please' (3.1): betting is open."""
+
+    round_id: str
+    role: Role = Role.DEALER
+
+
+@_event("bet_placed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetPlaced(Event):
+    """A wager on a playing area; ``role`` other than player: placed on the
+    player's behalf at their request (3.8, RWS 5.18)."""
+
+    bet_id: str
+    player: str
+    position: int
+    wager: str
+    stake: Decimal
+    seated: bool = True
+    role: Role = Role.PLAYER
+
+
+@_event("bet_withdrawn")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetWithdrawn(Event):
+    """A wager taken back before 'No more bets'."""
+
+    bet_id: str
+    role: Role = Role.PLAYER
+
+
+@_event("bet_reduced")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetReduced(Event):
+    """A wager decreased or removed (stake 0) to meet the differential
+    (MBS 5.18.1, 5.18.3; RWS 5.1 rejecting the excess)."""
+
+    bet_id: str
+    stake: Decimal
+    role: Role
+    clause: str
+
+
+@_event("bets_closed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetsClosed(Event):
+    """'No more bets' (3.2)."""
+
+    role: Role = Role.DEALER
+
+
+@_event("card_dealt")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardDealt(Event):
+    """The next card, to whichever hand the Table of Play says; from the
+    table's shoe, or keyed / read from outside."""
+
+    card: Card
+    source: str = "shoe"
+
+
+@_event("insurance_placed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class InsurancePlaced(Event):
+    """An Insurance Plus bet at one of the two moments (RWS 3.11, 3.12)."""
+
+    bet_id: str
+    player: str
+    position: int
+    wager: str
+    stake: Decimal
+    moment: Moment
+    seated: bool = True
+    role: Role = Role.PLAYER
+
+
+@_event("insurance_waived")
+@dataclasses.dataclass(frozen=True, slots=True)
+class InsuranceWaived(Event):
+    """Insurance after the Player's third card waived for the round (RWS 3.14)."""
+
+    reason: str
+    role: Role = Role.DEALER
+
+
+@_event("power_failed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PowerFailed(Event):
+    """A power failure or other technical interruption (MBS 5.17; RWS 5.4)."""
+
+    role: Role = Role.DEALER
+
+
+@_event("withdrawal_offered")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WithdrawalOffered(Event):
+    """Players may withdraw their wagers, for the reason the clause gives."""
+
+    clause: str
+    reason: str
+    role: Role = Role.DEALER
+
+
+@_event("player_withdrew")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerWithdrew(Event):
+    """A player takes the withdrawal option: all their wagers are returned."""
+
+    player: str
+    role: Role = Role.PLAYER
+
+
+@_event("withdrawal_closed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WithdrawalClosed(Event):
+    """The withdrawal option is over; the others play on."""
+
+    role: Role = Role.DEALER
+
+
+@_event("round_voided")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundVoided(Event):
+    """The round is void: every bet returned; previous rounds stand (5.1)."""
+
+    reason: str
+    clause: str
+    role: Role = Role.DEALER
+
+
+@_event("cards_reconstructed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardsReconstructed(Event):
+    """The cards of the coup put back in their intended order (5.7, 5.8;
+    RWS 1.24, 5.8, 5.9): the deal is replaced by these cards in shoe order."""
+
+    cards: tuple[Card, ...]
+    clause: str
+    role: Role = Role.DEALER
+
+
+@_event("betting_reopened")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BettingReopened(Event):
+    """After a dealing-device reset, players may wager again before 'No more
+    bets' is announced again (MBS 5.9)."""
+
+    clause: str
+    role: Role = Role.DEALER
+
+
+@_event("shoe_started")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShoeStarted(Event):
+    """A new shoe: its order is logged (with the commitment published to
+    players) so that a restart resumes the very same shoe."""
+
+    shoe_id: str
+    cards: tuple[Card, ...]
+    cut_card: int | None
+    commitment: str
+    nonce: str
+
+
+@_event("round_settled")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundSettled(Event):
+    """The dealer announced the outcome and settled every bet."""
+
+    role: Role = Role.DEALER
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": event.type}
+    for field in dataclasses.fields(event):
+        out[field.name] = _dump(getattr(event, field.name))
+    return out
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    try:
+        cls = EVENT_TYPES[data["type"]]
+    except (KeyError, TypeError):
+        raise EventError(
+            f"not an event: {data!r}", hint=f"type is one of {', '.join(EVENT_TYPES)}"
+        ) from None
+    hints = typing.get_type_hints(cls)
+    kwargs = {}
+    for field in dataclasses.fields(cls):
+        if field.name in data:
+            kwargs[field.name] = _load(hints[field.name], data[field.name], field.name)
+    try:
+        return cls(**kwargs)
+    except TypeError as missing:
+        raise EventError(f"{data['type']}: {missing}") from None
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_dump(v) for v in value]
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Moment | Role):
+        return value.value
+    return value
+
+
+def _load(hint: Any, value: Any, name: str) -> Any:
+    if value is None:
+        return None
+    options = (
+        typing.get_args(hint) if typing.get_origin(hint) in (Union, types.UnionType) else (hint,)
+    )
+    target = next(t for t in options if t is not type(None))
+    if typing.get_origin(target) is tuple:
+        (item, _) = typing.get_args(target)
+        if not isinstance(value, list | tuple):
+            raise EventError(f"field {name}: expected a list, got {value!r}")
+        return tuple(_load(item, v, name) for v in value)
+    try:
+        if target is Decimal:
+            return Decimal(str(value))
+        if target is Card:
+            return Card.parse(str(value))
+        if target in (Moment, Role):
+            return target(value)
+        if target is int:
+            return int(value)
+        if target is bool:
+            return bool(value)
+        return str(value)
+    except (ValueError, ArithmeticError) as bad:
+        raise EventError(f"field {name}: cannot read {value!r} ({bad})") from None

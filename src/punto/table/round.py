@@ -1,0 +1,876 @@
+"""A round of play at a live table, from "Place your bets, please" to the
+last payment -- or to a void.
+
+Each action comes as a trio, the way pokerkit models a table: ``check_x``
+raises a typed error that says why the action is not allowed now (with the
+clause), ``can_x`` answers yes or no, and ``x`` performs it by appending one
+immutable event.  The round's state is a fold over its events: replaying the
+same events gives the same round, which is how a crash is recovered and a
+round audited.
+
+>>> from punto.games import get_game
+>>> limits = TableLimits(Decimal(10), Decimal(1000))
+>>> r = Round(get_game("tiger-baccarat"), limits=limits)
+>>> r.open()
+>>> r.place_bet("ann", 1, "banker", Decimal(100))
+'b1'
+>>> r.close_betting()
+>>> for card in parse_cards("QH 2C 2D KS 3H 4D"):
+...     r.deal_card(card)
+>>> r.can_deal_card(), r.phase
+(False, <Phase.RESULT: 'result'>)
+>>> r.settle()
+>>> [(s.bet.player, s.outcome, str(s.net)) for s in r.results()]
+[('ann', 'win', '95.00')]
+>>> Round.replay(r.game, r.events, limits=limits).results() == r.results()
+True
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+
+from punto.cards import Card, parse_cards
+from punto.coup import Coup, Deal
+from punto.errors import (
+    ActionError,
+    DealError,
+    BettingClosedError,
+    InsuranceError,
+    LimitError,
+    PhaseError,
+    PuntoError,
+)
+from punto.established import decided
+from punto.game import Game
+from punto.insurance import InsuranceOffer, Moment, moment_of
+from punto.money import CENT, format_money
+from punto.settlement import Bet, settle
+from punto.table.events import (
+    BetPlaced,
+    BetReduced,
+    BetsClosed,
+    BettingReopened,
+    BetWithdrawn,
+    CardDealt,
+    CardsReconstructed,
+    Event,
+    InsurancePlaced,
+    InsuranceWaived,
+    PlayerWithdrew,
+    PowerFailed,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+    WithdrawalClosed,
+    WithdrawalOffered,
+)
+from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of, pro_rata
+from punto.table.roles import Role
+from punto.wagers import PairRule
+
+__all__ = ["BetSettlement", "Phase", "Round", "TableBet", "parse_cards"]
+
+
+class Phase(enum.Enum):
+    NEW = "new"
+    BETTING = "betting"
+    DEALING = "dealing"
+    RESULT = "result"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class TableBet:
+    """A wager on the layout: whose, where, and what became of it."""
+
+    bet_id: str
+    player: str
+    position: int
+    wager: str
+    stake: Decimal
+    seated: bool = True
+    moment: Moment | None = None
+    order: int = 0
+    #: "active", "withdrawn" (before No more bets), "returned" (an option or a void)
+    status: str = "active"
+
+
+@dataclass(frozen=True, slots=True)
+class BetSettlement:
+    """How one bet ended.  ``settled_stake`` is the stake it won or lost on
+    after the limit policies (5.14, 5.15; RWS 5.1)."""
+
+    bet: TableBet
+    outcome: str  # win / lose / push / returned / void
+    event: str | None
+    settled_stake: Decimal
+    net: Decimal
+    clause: str | None = None
+
+
+@dataclass
+class _State:
+    phase: Phase = Phase.NEW
+    round_id: str = ""
+    bets: dict[str, TableBet] = field(default_factory=dict)
+    deal: Deal = field(default_factory=Deal)
+    withdrawal: WithdrawalOffered | None = None
+    withdrawn_players: set[str] = field(default_factory=set)
+    insurance_waived: bool = False
+    power_failed: bool = False
+    void: RoundVoided | None = None
+    orders: int = 0
+
+
+class Round:
+    """One round of play of ``game`` at a table with ``limits``.
+
+    ``on_event`` is called with each new event *before* the state changes;
+    a store that persists events there makes every acknowledged action
+    durable.  ``under_minimum_settled`` names players whose under-minimum
+    wager was already paid or collected once at this table (MBS 5.14).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        limits: TableLimits,
+        layout: str | None = None,
+        pair_rule: PairRule | None = None,
+        insurance_offered: bool = True,
+        under_minimum_settled: Iterable[str] = (),
+        on_event: Callable[[Event], None] | None = None,
+        round_id: str = "",
+    ) -> None:
+        self.game = game
+        self.layout = game.check_layout(layout)
+        self.limits = limits
+        self.pair_rule = pair_rule or game.pair_rule
+        #: False at a private table that displays the no-insurance notice (RWS 4.2.2)
+        self.insurance_offered = insurance_offered and game.insurance is not None
+        self.under_minimum_settled = frozenset(under_minimum_settled)
+        self.on_event = on_event
+        self.events: list[Event] = []
+        self._s = _State(round_id=round_id)
+
+    # -- the fold -------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, game: Game, events: Sequence[Event], **options: object) -> Round:
+        """The round these events describe; each event is checked again."""
+        round_ = cls(game, **options)  # type: ignore[arg-type]
+        for event in events:
+            round_._apply(event)
+            round_.events.append(event)
+        return round_
+
+    def _emit(self, event: Event) -> None:
+        if self.on_event is not None:
+            self.on_event(event)  # persist first: a failure leaves the state unchanged
+        self._apply(event)
+        self.events.append(event)
+
+    def _apply(self, event: Event) -> None:
+        s = self._s
+        match event:
+            case RoundOpened(round_id=round_id):
+                s.phase, s.round_id = Phase.BETTING, round_id or s.round_id
+            case BetPlaced() | InsurancePlaced():
+                s.orders += 1
+                moment = event.moment if isinstance(event, InsurancePlaced) else None
+                s.bets[event.bet_id] = TableBet(
+                    event.bet_id,
+                    event.player,
+                    event.position,
+                    event.wager,
+                    event.stake,
+                    event.seated,
+                    moment,
+                    s.orders,
+                )
+            case BetWithdrawn(bet_id=bet_id):
+                s.bets[bet_id] = replace(s.bets[bet_id], status="withdrawn")
+            case BetReduced(bet_id=bet_id, stake=stake):
+                bet = s.bets[bet_id]
+                s.bets[bet_id] = replace(
+                    bet, stake=stake, status="active" if stake else "withdrawn"
+                )
+            case BetsClosed():
+                s.phase = Phase.DEALING
+            case CardDealt(card=card):
+                s.deal = s.deal.add(card)
+                if s.deal.is_complete:
+                    s.phase = Phase.RESULT
+            case CardsReconstructed(cards=cards):
+                s.deal = Deal(cards)
+                s.phase = Phase.RESULT if s.deal.is_complete else Phase.DEALING
+            case BettingReopened():
+                s.phase, s.deal, s.withdrawal = Phase.BETTING, Deal(), None
+            case InsuranceWaived():
+                s.insurance_waived = True
+            case PowerFailed():
+                s.power_failed = True
+            case WithdrawalOffered():
+                s.withdrawal = event
+            case PlayerWithdrew(player=player):
+                s.withdrawn_players.add(player)
+                for bet in list(s.bets.values()):
+                    if bet.player == player and bet.status == "active":
+                        s.bets[bet.bet_id] = replace(bet, status="returned")
+            case WithdrawalClosed():
+                s.withdrawal = None
+            case RoundVoided():
+                s.void, s.phase, s.withdrawal = event, Phase.VOID, None
+            case RoundSettled():
+                s.phase = Phase.SETTLED
+            case _:
+                raise ActionError(f"unknown event {event!r}")
+
+    # -- what the state shows ----------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._s.phase
+
+    @property
+    def round_id(self) -> str:
+        return self._s.round_id
+
+    @property
+    def deal(self) -> Deal:
+        return self._s.deal
+
+    @property
+    def bets(self) -> list[TableBet]:
+        return list(self._s.bets.values())
+
+    @property
+    def active_bets(self) -> list[TableBet]:
+        return [b for b in self._s.bets.values() if b.status == "active"]
+
+    @property
+    def withdrawal_open(self) -> WithdrawalOffered | None:
+        return self._s.withdrawal
+
+    @property
+    def void(self) -> RoundVoided | None:
+        return self._s.void
+
+    def totals(self) -> dict[str, Decimal]:
+        """Active stakes per wager."""
+        out: dict[str, Decimal] = defaultdict(Decimal)
+        for bet in self.active_bets:
+            out[bet.wager] += bet.stake
+        return dict(out)
+
+    def differential(self) -> Decimal:
+        return differential_of(self.totals())
+
+    def decided(self) -> dict[str, str | None]:
+        """Wagers the cards so far have decided (outcome established)."""
+        return decided(self.game, self.deal, layout=self.layout, pair_rule=self.pair_rule)
+
+    def outcome_established(self) -> bool:
+        return bool(self.decided())
+
+    def _clause(self, name: str) -> str | None:
+        return self.game.clause(name)
+
+    # -- opening ------------------------------------------------------------------
+
+    def check_open(self) -> None:
+        if self.phase is not Phase.NEW:
+            raise PhaseError("this round is already open", clause=self._clause("place_bets"))
+
+    def can_open(self) -> bool:
+        return _can(self.check_open)
+
+    def open(self, role: Role = Role.DEALER) -> None:
+        """'Place your bets, please' (3.1)."""
+        role.check_acts_as(Role.DEALER, "open betting")
+        self.check_open()
+        self._emit(RoundOpened(self.round_id, role))
+
+    # -- bets -----------------------------------------------------------------------
+
+    def check_place_bet(
+        self,
+        player: str,
+        position: int,
+        wager: str,
+        stake: Decimal,
+        *,
+        seated: bool = True,
+        enforce_limits: bool = True,
+    ) -> None:
+        """Why this bet cannot be placed now, if it cannot.
+
+        ``enforce_limits=False`` records a bet as it lies on the layout even
+        when it is outside the limits (a bet the dealer did not notice); the
+        game's limit policies then settle it (MBS 5.14, 5.15; RWS 5.1, 5.2).
+        """
+        if self.phase is not Phase.BETTING:
+            raise BettingClosedError(
+                "no wager may be placed or increased after 'No more bets'"
+                if self.phase is not Phase.NEW
+                else "betting is not open yet",
+                clause=self._clause("late_bet")
+                if self.phase is not Phase.NEW
+                else self._clause("place_bets"),
+                hint="wait for 'Place your bets, please'",
+            )
+        chosen = self.game.wager(wager, self.layout)
+        if chosen.insures is not None:
+            raise InsuranceError(
+                f"{wager} is placed when offered, after the cards are out, not while betting",
+                clause="3.12",
+            )
+        self._check_position(position)
+        if stake <= 0 or stake % CENT:
+            raise LimitError(f"stake {stake} is not a positive amount of whole cents")
+        if not seated:
+            self._check_standing(position, wager)
+        per_area = self.limits.wagers_per_area
+        area = [b for b in self.active_bets if b.position == position and b.wager == wager]
+        if per_area is not None and len(area) >= per_area:
+            raise LimitError(
+                f"the {wager} area of position {position} already holds {len(area)} wagers",
+                clause=self._clause("wagers_per_area"),
+                hint=f"at most {per_area} wagers per playing area",
+            )
+        if enforce_limits:
+            limit = self.limits.for_wager(wager)
+            mine = sum((b.stake for b in area if b.player == player), Decimal(0))
+            if stake < limit.minimum:
+                raise LimitError(
+                    f"{wager} {format_money(stake)} is under the table minimum of "
+                    f"{format_money(limit.minimum)}",
+                    clause=self._clause("bet_limits"),
+                    hint="raise the stake to the minimum",
+                )
+            if mine + stake > limit.maximum:
+                raise LimitError(
+                    f"{wager} {format_money(mine + stake)} is over the table maximum of "
+                    f"{format_money(limit.maximum)}",
+                    clause=self._clause("bet_limits"),
+                    hint=f"stake at most {format_money(limit.maximum - mine)} more",
+                )
+
+    def _check_position(self, position: int) -> None:
+        if self.layout is None:
+            low, high = 1, max(layout.positions[1] for layout in self.game.layouts.values())
+        else:
+            low, high = self.game.layouts[self.layout].positions
+        if not low <= position <= high:
+            raise ActionError(
+                f"there is no playing position {position} at this table",
+                hint=f"positions are {low} to {high}",
+            )
+
+    def _check_standing(self, position: int, wager: str) -> None:
+        clause = self._clause("standing_player")
+        if clause is None:
+            return
+        if not any(b.seated and b.position == position for b in self.active_bets):
+            raise ActionError(
+                f"a Standing Player bets on a Seated Player's betting box, and position "
+                f"{position} has no seated bet",
+                clause=clause,
+                hint="bet on a box where a seated player has a bet",
+            )
+
+    def can_place_bet(
+        self, player: str, position: int, wager: str, stake: Decimal, **options: bool
+    ) -> bool:
+        return _can(lambda: self.check_place_bet(player, position, wager, stake, **options))
+
+    def place_bet(
+        self,
+        player: str,
+        position: int,
+        wager: str,
+        stake: Decimal,
+        *,
+        seated: bool = True,
+        enforce_limits: bool = True,
+        role: Role = Role.PLAYER,
+        bet_id: str | None = None,
+    ) -> str:
+        """Place a bet; returns its id."""
+        self.check_place_bet(
+            player, position, wager, stake, seated=seated, enforce_limits=enforce_limits
+        )
+        bet_id = bet_id or f"b{self._s.orders + 1}"
+        if bet_id in self._s.bets:
+            raise ActionError(f"bet id {bet_id!r} is taken")
+        self._emit(BetPlaced(bet_id, player, position, wager, stake, seated, role))
+        return bet_id
+
+    def check_withdraw_bet(self, bet_id: str) -> None:
+        bet = self._bet(bet_id)
+        if self.phase is not Phase.BETTING:
+            raise BettingClosedError(
+                "no wager may be withdrawn after 'No more bets'",
+                clause=self._clause("late_withdrawal"),
+                hint="the wager wins or loses on the outcome of the round",
+            )
+        if bet.status != "active":
+            raise ActionError(f"bet {bet_id} is already {bet.status}")
+
+    def can_withdraw_bet(self, bet_id: str) -> bool:
+        return _can(lambda: self.check_withdraw_bet(bet_id))
+
+    def withdraw_bet(self, bet_id: str, role: Role = Role.PLAYER) -> None:
+        self.check_withdraw_bet(bet_id)
+        self._emit(BetWithdrawn(bet_id, role))
+
+    def _bet(self, bet_id: str) -> TableBet:
+        try:
+            return self._s.bets[bet_id]
+        except KeyError:
+            raise ActionError(f"no bet {bet_id!r} in this round") from None
+
+    # -- the differential ----------------------------------------------------------
+
+    def differential_exceeded(self) -> bool:
+        limit = self.limits.differential
+        return limit is not None and self.differential() > limit
+
+    def check_reduce_bet(self, bet_id: str, stake: Decimal, role: Role) -> None:
+        bet = self._bet(bet_id)
+        if self.phase is not Phase.BETTING:
+            raise BettingClosedError("bets are closed", clause=self._clause("late_bet"))
+        if bet.status != "active" or not 0 <= stake < bet.stake:
+            raise ActionError(
+                f"bet {bet_id} of {format_money(bet.stake)} cannot be reduced to {stake}"
+            )
+        if role is not Role.PLAYER and stake == 0:
+            role.check_acts_as(
+                Role.PIT_MANAGER, "remove a wager", self._clause("differential_remove")
+            )
+
+    def reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> None:
+        """Decrease a wager (MBS 5.18.1) or, as Pit Manager, remove it (5.18.3)."""
+        self.check_reduce_bet(bet_id, stake, role)
+        clause = self._clause("differential") or ""
+        self._emit(BetReduced(bet_id, stake, role, clause))
+
+    def reject_excess(self, role: Role = Role.DEALER) -> list[str]:
+        """RWS 5.1: reject the bets over the differential, standing players'
+        latest bets first, then seated players' latest.  Returns the bets cut."""
+        role.check_acts_as(Role.DEALER, "reject excess bets", self._clause("differential"))
+        limit = self.limits.differential
+        if limit is None or not self.differential_exceeded():
+            return []
+        totals = self.totals()
+        heavy = max(DIFFERENTIAL_WAGERS, key=lambda w: totals.get(w, Decimal(0)))
+        excess = self.differential() - limit
+        cut = []
+        candidates = sorted(
+            (b for b in self.active_bets if b.wager == heavy), key=lambda b: (b.seated, -b.order)
+        )
+        for bet in candidates:
+            if excess <= 0:
+                break
+            take = min(bet.stake, excess)
+            self._emit(
+                BetReduced(bet.bet_id, bet.stake - take, role, self._clause("differential") or "")
+            )
+            excess -= take
+            cut.append(bet.bet_id)
+        return cut
+
+    # -- no more bets ----------------------------------------------------------------
+
+    def check_close_betting(self, *, differential_noticed: bool = True) -> None:
+        if self.phase is not Phase.BETTING:
+            raise PhaseError("betting is not open", clause=self._clause("no_more_bets"))
+        if differential_noticed and self.differential_exceeded():
+            assert self.limits.differential is not None
+            raise LimitError(
+                f"the table differential of {format_money(self.limits.differential)} is exceeded "
+                f"({format_money(self.differential())})",
+                clause=self._clause("differential"),
+                hint="ask the heavier side to decrease, the lighter to increase, or remove wagers"
+                if self.game.limit_policy("differential") == "ask-decrease-increase-remove"
+                else "reject the excess bets, standing players first",
+            )
+
+    def can_close_betting(self) -> bool:
+        return _can(self.check_close_betting)
+
+    def close_betting(self, role: Role = Role.DEALER, *, differential_noticed: bool = True) -> None:
+        """'No more bets' (3.2).  An unnoticed differential excess settles pro
+        rata where the game says so (RWS 5.1.1)."""
+        role.check_acts_as(Role.DEALER, "close betting")
+        self.check_close_betting(differential_noticed=differential_noticed)
+        self._emit(BetsClosed(role))
+
+    # -- cards --------------------------------------------------------------------------
+
+    def check_deal_card(self) -> None:
+        if self.phase is not Phase.DEALING:
+            raise PhaseError(
+                "cards are dealt after 'No more bets' and until the coup is complete",
+                clause=self._clause("no_more_bets"),
+            )
+        if self._s.withdrawal is not None:
+            raise PhaseError(
+                "players are being given the option to withdraw",
+                clause=self._s.withdrawal.clause,
+                hint="close the withdrawal option first",
+            )
+
+    def can_deal_card(self) -> bool:
+        return _can(self.check_deal_card)
+
+    def deal_card(self, card: Card, source: str = "shoe") -> None:
+        """The next card, to the hand the Table of Play gives it."""
+        self.check_deal_card()
+        self.deal.check_add()
+        self._emit(CardDealt(card, source))
+
+    def check_reconstruct(self, cards: Sequence[Card]) -> None:
+        if self.phase not in (Phase.DEALING, Phase.RESULT):
+            raise PhaseError("cards are reconstructed while the coup is being dealt")
+        Deal(tuple(cards))  # the Table of Play must accept them (raises otherwise)
+        if sorted(cards) != sorted(self.deal.cards):
+            raise DealError(
+                "a reconstruction puts the same cards back in their intended order",
+                hint=f"the cards on the table are {' '.join(str(c) for c in self.deal.cards)}",
+            )
+
+    def reconstruct(self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER) -> None:
+        """Put the dealt cards back in their intended order (5.7, 5.8; RWS 5.8, 5.9)."""
+        self.check_reconstruct(cards)
+        self._emit(CardsReconstructed(tuple(cards), clause, role))
+
+    def reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
+        """After a dealing-device reset (MBS 5.9): betting opens again and the
+        cards of the interrupted deal are set aside."""
+        if self.phase is not Phase.DEALING:
+            raise PhaseError("betting is reopened only after 'No more bets' and before the result")
+        self._emit(BettingReopened(clause, role))
+
+    # -- Insurance Plus --------------------------------------------------------------------
+
+    def insurance_offers(self) -> list[InsuranceOffer]:
+        """The Insurance Plus offers open now (RWS 3.12, 4.1.15)."""
+        if not self.insurance_offered or self.phase is not Phase.DEALING:
+            return []
+        moment = moment_of(self.deal)
+        if moment is None or (moment is Moment.PLAYER_THIRD_CARD and self._s.insurance_waived):
+            return []
+        assert self.game.insurance is not None
+        return self.game.insurance.offers(self.deal)
+
+    def insurance_cap(self, player: str, offer: InsuranceOffer) -> Decimal:
+        """What ``player`` may still stake on ``offer`` (3.12.2)."""
+        assert self.game.insurance is not None
+        original = sum(
+            (
+                b.stake
+                for b in self.active_bets
+                if b.player == player and b.wager == offer.insures.value
+            ),
+            Decimal(0),
+        )
+        already = sum(
+            (
+                b.stake
+                for b in self.active_bets
+                if b.player == player
+                and b.moment is offer.moment
+                and b.wager == f"{offer.insures.value}_insurance"
+            ),
+            Decimal(0),
+        )
+        return self.game.insurance.max_stake(offer, original, already, self.limits.maximum)
+
+    def check_place_insurance(self, player: str, wager: str, stake: Decimal) -> None:
+        if not self.insurance_offered:
+            raise InsuranceError(
+                "no Insurance is offered at this table",
+                clause=self._clause("no_insurance_notice") or "4.1.15",
+            )
+        chosen = self.game.wager(wager, self.layout)
+        if chosen.insures is None:
+            raise InsuranceError(f"{wager} is not an Insurance Plus bet")
+        if self._s.withdrawal is not None:
+            raise PhaseError(
+                "players are being given the option to withdraw", clause=self._s.withdrawal.clause
+            )
+        offers = [o for o in self.insurance_offers() if o.insures is chosen.insures]
+        if not offers:
+            raise InsuranceError(
+                f"no {chosen.name} is offered now",
+                clause="4.1.15",
+                hint="Insurance is offered after four cards or after the Player's third card, "
+                "on the rows of the pay table, before the next card",
+            )
+        cap = self.insurance_cap(player, offers[0])
+        if stake <= 0 or stake > cap:
+            raise InsuranceError(
+                f"{player} may stake at most {format_money(cap)} on {chosen.name} now",
+                clause="3.11, 3.12.2",
+                hint="Insurance needs an Original Bet on the hand and may not exceed it "
+                "(nor, at 10 to 1, a quarter of the table maximum)",
+            )
+
+    def can_place_insurance(self, player: str, wager: str, stake: Decimal) -> bool:
+        return _can(lambda: self.check_place_insurance(player, wager, stake))
+
+    def place_insurance(
+        self,
+        player: str,
+        wager: str,
+        stake: Decimal,
+        *,
+        role: Role = Role.PLAYER,
+        bet_id: str | None = None,
+    ) -> str:
+        """An Insurance Plus bet on the open offer; a player who has not
+        answered before the next card is drawn has forgone it (RWS 5.3)."""
+        self.check_place_insurance(player, wager, stake)
+        moment = moment_of(self.deal)
+        assert moment is not None
+        position, seated = next(
+            ((b.position, b.seated) for b in self.active_bets if b.player == player), (1, True)
+        )
+        bet_id = bet_id or f"b{self._s.orders + 1}"
+        self._emit(InsurancePlaced(bet_id, player, position, wager, stake, moment, seated, role))
+        return bet_id
+
+    def waive_insurance(self, reason: str, role: Role = Role.DEALER) -> None:
+        """RWS 3.14: the highest bettor squeezes the Banker's third card first,
+        or has it exposed first -- Insurance after the Player's third card is
+        waived for everyone this round."""
+        clause = self._clause("squeeze_waiver")
+        if clause is None:
+            raise ActionError(f"{self.game.id} has no Insurance to waive")
+        if self.phase is not Phase.DEALING:
+            raise PhaseError("the waiver applies during the deal", clause=clause)
+        self._emit(InsuranceWaived(reason, role))
+
+    # -- withdrawal options ------------------------------------------------------------------
+
+    def offer_withdrawal(self, clause: str, reason: str, role: Role = Role.DEALER) -> None:
+        """Give every player the option to withdraw all their wagers."""
+        if self.phase not in (Phase.DEALING, Phase.BETTING):
+            raise PhaseError("a withdrawal option is given while the round is in play")
+        if self._s.withdrawal is not None:
+            raise PhaseError(
+                "a withdrawal option is already open", clause=self._s.withdrawal.clause
+            )
+        self._emit(WithdrawalOffered(clause, reason, role))
+
+    def check_withdraw_player(self, player: str) -> None:
+        if self._s.withdrawal is None:
+            raise BettingClosedError(
+                "no withdrawal option is open",
+                clause=self._clause("late_withdrawal"),
+                hint="after 'No more bets' wagers win or lose on the outcome",
+            )
+        if not any(b.player == player for b in self.active_bets):
+            raise ActionError(f"{player} has no wager to withdraw")
+
+    def can_withdraw_player(self, player: str) -> bool:
+        return _can(lambda: self.check_withdraw_player(player))
+
+    def withdraw_player(self, player: str, role: Role = Role.PLAYER) -> None:
+        """The player takes the option: all their wagers are returned."""
+        self.check_withdraw_player(player)
+        self._emit(PlayerWithdrew(player, role))
+
+    def close_withdrawal(self, role: Role = Role.DEALER) -> None:
+        if self._s.withdrawal is None:
+            raise PhaseError("no withdrawal option is open")
+        self._emit(WithdrawalClosed(role))
+
+    # -- irregularities that end or interrupt the round --------------------------------------
+
+    def check_void(self, role: Role, clause: str) -> None:
+        if self.phase in (Phase.SETTLED, Phase.VOID):
+            raise PhaseError(
+                f"the round is already {self.phase.value}; previous rounds stand",
+                clause=clause,
+            )
+
+    def void_round(self, reason: str, clause: str, role: Role = Role.DEALER) -> None:
+        """Void the round: every bet is returned; previous rounds stand."""
+        self.check_void(role, clause)
+        self._emit(RoundVoided(reason, clause, role))
+
+    def power_failure(self, role: Role = Role.DEALER) -> str:
+        """A power failure (MBS 5.17; RWS 5.4).  With an outcome established,
+        play continues; without one, MBS gives each player the option to
+        withdraw all their wagers and RWS voids the round.  Returns what
+        followed: ``continue``, ``withdrawal`` or ``void``."""
+        if self.phase in (Phase.NEW, Phase.SETTLED, Phase.VOID):
+            raise PhaseError("no round is in play")
+        self._emit(PowerFailed(role))
+        if self.phase is Phase.RESULT or self.outcome_established():
+            return "continue"
+        policy = self.game.limit_policy("power_failure")
+        clause = self._clause("power_failure") or "6.1"
+        if policy == "void-unless-established":
+            self.void_round(
+                "power failure with no outcome established",
+                self._clause("power_failure_void") or clause,
+                role,
+            )
+            return "void"
+        self.offer_withdrawal(
+            self._clause("power_failure_withdraw") or clause,
+            "power failure with no outcome established",
+            role,
+        )
+        return "withdrawal"
+
+    # -- settlement -------------------------------------------------------------------------
+
+    def check_settle(self) -> None:
+        if self.phase is not Phase.RESULT:
+            raise PhaseError(
+                "the round is settled once the coup is complete"
+                if self.phase is not Phase.SETTLED
+                else "the round is already settled",
+            )
+        if self._s.withdrawal is not None:
+            raise PhaseError("close the withdrawal option first", clause=self._s.withdrawal.clause)
+
+    def can_settle(self) -> bool:
+        return _can(self.check_settle)
+
+    def settle(self, role: Role = Role.DEALER) -> None:
+        """Announce the outcome; collect and pay."""
+        role.check_acts_as(Role.DEALER, "settle the round")
+        self.check_settle()
+        self._emit(RoundSettled(role))
+
+    def results(self) -> list[BetSettlement]:
+        """Every bet's end: settled, returned or void.  Available once the
+        round is settled or void."""
+        if self.phase is Phase.VOID:
+            assert self._s.void is not None
+            return [
+                BetSettlement(
+                    b,
+                    "void" if b.status == "active" else b.status,
+                    None,
+                    Decimal(0),
+                    Decimal(0),
+                    self._s.void.clause,
+                )
+                for b in self.bets
+                if b.status != "withdrawn"
+            ]
+        if self.phase is not Phase.SETTLED:
+            raise PhaseError("the round is not settled yet")
+        coup = self.deal.to_coup()
+        out = [
+            BetSettlement(b, "returned", None, Decimal(0), Decimal(0), None)
+            for b in self.bets
+            if b.status == "returned"
+        ]
+        out.extend(self._settle_active(coup))
+        out.sort(key=lambda s: s.bet.order)
+        return out
+
+    def newly_under_minimum(self) -> set[str]:
+        """Players whose under-minimum wager this round was settled once (MBS 5.14)."""
+        if (
+            self.game.limit_policy("under_minimum") != "settle-once-then-return"
+            or self.phase is not Phase.SETTLED
+        ):
+            return set()
+        return {
+            s.bet.player
+            for s in self.results()
+            if s.clause == self._clause("under_minimum") and s.outcome != "returned"
+        }
+
+    def _settle_active(self, coup: Coup) -> list[BetSettlement]:
+        stakes, clauses, returned = self._settled_stakes()
+        out = []
+        by_player: dict[str, list[TableBet]] = defaultdict(list)
+        for bet in self.active_bets:
+            if bet.bet_id in returned:
+                out.append(
+                    BetSettlement(
+                        bet, "returned", None, Decimal(0), Decimal(0), returned[bet.bet_id]
+                    )
+                )
+            else:
+                by_player[bet.player].append(bet)
+        for player_bets in by_player.values():
+            bets = [Bet(b.wager, stakes[b.bet_id], b.moment) for b in player_bets]
+            settlement = settle(self.game, coup, bets, layout=self.layout, pair_rule=self.pair_rule)
+            for bet, result in zip(player_bets, settlement.results, strict=True):
+                out.append(
+                    BetSettlement(
+                        bet,
+                        result.outcome.value,
+                        result.event,
+                        stakes[bet.bet_id],
+                        result.net,
+                        clauses.get(bet.bet_id),
+                    )
+                )
+        return out
+
+    def _settled_stakes(self) -> tuple[dict[str, Decimal], dict[str, str], dict[str, str]]:
+        """The stake each active bet settles on, after the game's limit policies."""
+        stakes = {b.bet_id: b.stake for b in self.active_bets}
+        clauses: dict[str, str] = {}
+        returned: dict[str, str] = {}
+        under = self.game.limit_policy("under_minimum")
+        over = self.game.limit_policy("over_maximum")
+        for bet in sorted(self.active_bets, key=lambda b: b.order):
+            if bet.moment is not None:
+                continue
+            limit = self.limits.for_wager(bet.wager)
+            if bet.stake < limit.minimum and under == "settle-once-then-return":
+                clause = self._clause("under_minimum") or ""
+                # "one time only": later rounds return it; within this round every
+                # under-minimum wager of the player is the one time.
+                if bet.player in self.under_minimum_settled:
+                    returned[bet.bet_id] = clause
+                else:
+                    clauses[bet.bet_id] = clause
+            if bet.stake > limit.maximum and over == "settle-to-maximum":
+                stakes[bet.bet_id] = limit.maximum
+                clauses[bet.bet_id] = self._clause("over_maximum") or ""
+        if (
+            self.game.limit_policy("differential") == "reject-excess-seated-first-else-pro-rata"
+            and self.differential_exceeded()
+        ):
+            totals = self.totals()
+            heavy = max(DIFFERENTIAL_WAGERS, key=lambda w: totals.get(w, Decimal(0)))
+            light = "banker" if heavy == "player" else "player"
+            heavy_bets = [b for b in self.active_bets if b.wager == heavy]
+            scaled = pro_rata(
+                [b.stake for b in heavy_bets],
+                lighter=totals.get(light, Decimal(0)),
+                limits=self.limits,
+            )
+            for bet, stake in zip(heavy_bets, scaled, strict=True):
+                if stake != bet.stake:
+                    stakes[bet.bet_id] = stake
+                    clauses[bet.bet_id] = "5.1.1"
+        return stakes, clauses, returned
+
+
+def _can(check: Callable[[], None]) -> bool:
+    try:
+        check()
+    except PuntoError:
+        return False
+    return True
