@@ -38,8 +38,8 @@ from punto.cards import Card, parse_cards
 from punto.coup import Coup, Deal
 from punto.errors import (
     ActionError,
-    DealError,
     BettingClosedError,
+    DealError,
     InsuranceError,
     LimitError,
     PhaseError,
