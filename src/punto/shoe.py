@@ -135,6 +135,17 @@ class Shoe:
                 "the shoe is empty", clause="5.3", hint="the round of play is void"
             ) from None
 
+    @property
+    def order(self) -> tuple[Card, ...]:
+        """Every card of the shoe in dealing order, drawn or not."""
+        return self._cards
+
+    def peek(self) -> Card:
+        """The next card, left in the shoe."""
+        if self._position >= len(self._cards):
+            raise ShoeError("the shoe is empty", clause="5.3", hint="the round of play is void")
+        return self._cards[self._position]
+
     def burn(self, count: int) -> tuple[Card, ...]:
         """Take ``count`` cards out of play, face down."""
         if count > len(self):
