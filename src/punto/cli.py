@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "punto.commands.deal",
     "punto.commands.play",
     "punto.commands.analysis",
+    "punto.commands.table",
 )
 
 
