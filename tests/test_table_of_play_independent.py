@@ -13,6 +13,10 @@ third card -- the number of cards dealt, the hand each card goes to, both
 totals and the winner.
 """
 
+# The naive reading is deliberately written as a dealer reads the table, one
+# if/elif branch per printed row, not as the shortest boolean expression.
+# ruff: noqa: SIM103, SIM114
+
 from __future__ import annotations
 
 import itertools
@@ -166,19 +170,6 @@ _SIDE_NAME = {Side.PLAYER: PLAYER, Side.BANKER: BANKER}
 _WINNER_NAME = {Winner.PLAYER: PLAYER, Winner.BANKER: BANKER, Winner.TIE: TIE}
 
 
-def _engine_receivers(cards: tuple[Card, ...]) -> tuple[str, ...]:
-    """The hand the engine gives each card to, asked one card at a time."""
-    receivers = []
-    state = Deal()
-    for card in cards:
-        side = state.next_side
-        assert side is not None, f"engine refuses card {len(state.cards) + 1} of {cards}"
-        receivers.append(_SIDE_NAME[side])
-        state = state.add(card)
-    assert state.is_complete
-    return tuple(receivers)
-
-
 # --- sanity checks of the naive reading against the printed rows -------------------------
 
 
@@ -209,40 +200,69 @@ def test_naive_reading_follows_the_printed_rows(
 
 def test_table_of_play_3_15_agrees_with_naive_reading_on_all_first_four_cards() -> None:
     """Every value sequence of a coup: 10^4 initial deals x every Player third
-    card x every Banker third card (all 10^6 six-value runs, by their prefixes)."""
+    card x every Banker third card (all 10^6 six-value runs, by the prefixes
+    the coup actually uses).
+
+    At each card the engine's ``Deal.next_side`` must name the hand the naive
+    dealer gives the next card to (None where the naive dealer stops); each
+    finished coup must have the naive hands, card for card, totals and winner.
+    """
     card_at = [[card_of(v, i) for v in range(10)] for i in range(6)]
-    checked = 0
+    empty = Deal()
+    coups = 0
     six_value_runs = 0
     for first_four in itertools.product(range(10), repeat=4):
         naive4 = naive_coup((*first_four, 0, 0))
         four = tuple(card_at[i][v] for i, v in enumerate(first_four))
+        state = empty
+        for i, card in enumerate(four):  # 3.13: Player, Banker, Player, Banker
+            assert state.next_side is not None
+            assert _SIDE_NAME[state.next_side] == naive4.receivers[i]
+            state = state.add(card)
+        _assert_next_receiver(state, naive4, 4)
         # every fifth and sixth value, grouped by the prefix the coup actually uses
         fifths = range(10) if naive4.cards_dealt > 4 else [None]
         for fifth in fifths:
-            values5 = (*first_four, fifth if fifth is not None else 0)
+            values5 = (*first_four, 0 if fifth is None else fifth)
             naive5 = naive_coup((*values5, 0))
-            uses_sixth = naive5.cards_dealt > 5
-            sixths = range(10) if uses_sixth else [None]
+            state5 = state
+            if fifth is not None:
+                state5 = state.add(card_at[4][fifth])
+                _assert_next_receiver(state5, naive5, 5)
+            sixths = range(10) if naive5.cards_dealt > 5 else [None]
             for sixth in sixths:
-                values = (*values5, sixth if sixth is not None else 0)
+                values = (*values5, 0 if sixth is None else sixth)
                 naive = naive_coup(values)
-                runs = (10 if fifth is None else 1) * (10 if sixth is None else 1)
-                six_value_runs += runs
-                cards = (*four, *(card_at[i][values[i]] for i in range(4, naive.cards_dealt)))
+                six_value_runs += (10 if fifth is None else 1) * (10 if sixth is None else 1)
+                cards = tuple(card_at[i][values[i]] for i in range(naive.cards_dealt))
                 coup = Coup.from_cards(cards)
                 context = f"values {values[: naive.cards_dealt]}"
                 assert len(coup.cards) == naive.cards_dealt, context
-                assert _engine_receivers(coup.cards) == naive.receivers, context
-                assert coup.player.card_count == naive.receivers.count(PLAYER), context
-                assert coup.banker.card_count == naive.receivers.count(BANKER), context
+                naive_player = tuple(
+                    c for c, r in zip(cards, naive.receivers, strict=True) if r == PLAYER
+                )
+                naive_banker = tuple(
+                    c for c, r in zip(cards, naive.receivers, strict=True) if r == BANKER
+                )
+                assert coup.player.cards == naive_player, context
+                assert coup.banker.cards == naive_banker, context
                 assert coup.player.total == naive.player_total, context
                 assert coup.banker.total == naive.banker_total, context
                 assert _WINNER_NAME[coup.winner] == naive.winner, context
                 assert coup.natural == naive.natural, context
                 assert cards_needed(coup.cards) == naive.cards_dealt, context
-                checked += 1
+                coups += 1
     assert six_value_runs == 10**6
-    assert checked > 10**5  # distinct coups, one per used prefix
+    assert coups == 339_400  # distinct coups, one per prefix a coup uses
+
+
+def _assert_next_receiver(state: Deal, naive: NaiveCoup, dealt: int) -> None:
+    """After ``dealt`` cards the engine hands the next card where the naive dealer does."""
+    expected = naive.receivers[dealt] if naive.cards_dealt > dealt else None
+    side = state.next_side
+    got = None if side is None else _SIDE_NAME[side]
+    assert got == expected, f"after {state.cards}: engine {got}, naive {expected}"
+    assert state.is_complete == (expected is None)
 
 
 def test_table_of_play_3_9_4_tableau_functions_agree_with_naive_reading() -> None:

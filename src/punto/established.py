@@ -91,14 +91,14 @@ def _reach(
     """The coup classes reachable from ``cards``, each with cards that reach it.
 
     What lies ahead depends only on how many cards are out, the two hands'
-    running totals and the Player's third card, so states are shared.
+    running totals and the third cards, so states are shared.
     """
     n = len(cards)
     key = (
         n,
         point_total(sum(c.value for c in cards[0:4:2])),
         point_total(sum(c.value for c in cards[1:4:2])),
-        cards[4].value if n >= 5 else -1,
+        *(c.value for c in cards[4:]),  # each third card decides a class of its own
     )
     if key not in memo:
         if Deal(cards).is_complete:
