@@ -178,6 +178,7 @@ def settle(
 ) -> Settlement:
     """Settle every bet on ``coup``; all are checked before any is settled."""
     bets = tuple(bets)
+    layout = game.check_layout(layout)  # Tiger Buffalo's layouts differ: one must be named
     check_bets(game, bets, layout=layout, cards=coup.cards, table_maximum=table_maximum)
     rule = pair_rule or game.pair_rule
     results = []
