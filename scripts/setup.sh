@@ -9,7 +9,14 @@ if [ ! -x "$root/.venv/bin/python" ]; then
 fi
 stamp="$root/.venv/.punto-installed"
 if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] || [ -n "$(find "$root/src" -name '*.c' -newer "$stamp" 2>/dev/null)" ]; then
-  "$root/.venv/bin/python" -m pip install --quiet --upgrade pip >&2
-  "$root/.venv/bin/python" -m pip install --quiet -e "$root[dev]" >&2
+  log="$(mktemp)"
+  # pip's chatter goes to a log, shown only if the install fails
+  if ! { "$root/.venv/bin/python" -m pip install --quiet --upgrade pip &&
+         "$root/.venv/bin/python" -m pip install --quiet -e "$root[dev]"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "setup: installing punto into .venv failed (log above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
   touch "$stamp"
 fi
