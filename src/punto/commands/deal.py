@@ -155,7 +155,9 @@ def run_settle(args: argparse.Namespace) -> int:
 
 def _bet_from_json(data: Any) -> Bet:
     if not isinstance(data, dict) or "wager" not in data or "stake" not in data:
-        raise InputError('each bet needs "wager" and "stake", e.g. {"wager": "banker", "stake": "100"}')
+        raise InputError(
+            'each bet needs "wager" and "stake", e.g. {"wager": "banker", "stake": "100"}'
+        )
     moment = data.get("moment")
     return Bet(str(data["wager"]).lower(), parse_stake(str(data["stake"])), _moment(moment))
 
@@ -169,14 +171,22 @@ def show(result: Settlement) -> None:
         hand = coup.player if side == "player" else coup.banker
         cards = " ".join(c.pretty() for c in hand.cards)
         out.print(f"{side.title():7} {cards:14} {hand.total}")
-    out.print(f"[bold]{coup.winner.value.title()}[/bold]" + (" wins" if coup.winner.value != "tie" else ""))
+    out.print(
+        f"[bold]{coup.winner.value.title()}[/bold]"
+        + (" wins" if coup.winner.value != "tie" else "")
+    )
     if not result.results:
         return
     bets = RichTable()
     for column in ("wager", "stake", "outcome", "event", "net"):
         bets.add_column(column, justify="right" if column in ("stake", "net") else "left")
     for r in result.results:
-        bets.add_row(r.bet.wager, format_money(r.bet.stake), r.outcome.value, r.event or "-",
-                     format_money(r.net))
+        bets.add_row(
+            r.bet.wager,
+            format_money(r.bet.stake),
+            r.outcome.value,
+            r.event or "-",
+            format_money(r.net),
+        )
     bets.add_row("total", "", "", "", format_money(result.net))
     out.print(bets)

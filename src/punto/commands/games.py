@@ -31,10 +31,18 @@ def game_json(game: Game) -> dict[str, Any]:
         "version": game.version,
         "effective": game.effective.isoformat(),
         "rules_file": game.rules_file,
-        "decks": {"min": game.decks.minimum, "max": game.decks.maximum, "clause": game.decks.clause},
+        "decks": {
+            "min": game.decks.minimum,
+            "max": game.decks.maximum,
+            "clause": game.decks.clause,
+        },
         "pair_rule": {"default": game.pair_rule.value, "clause": game.pair_rule_clause},
         "layouts": {
-            lid: {"positions": list(layout.positions), "clause": layout.clause, "wagers": list(layout.wagers)}
+            lid: {
+                "positions": list(layout.positions),
+                "clause": layout.clause,
+                "wagers": list(layout.wagers),
+            }
             for lid, layout in game.layouts.items()
         },
     }
@@ -98,23 +106,37 @@ def run_rules(args: argparse.Namespace) -> int:
         return 0
     out = console()
     where = f", layout {layout}" if layout else ""
-    out.print(f"[bold]{game.title}[/bold] ({game.operator}) version {game.version}, "
-              f"effective {game.effective.isoformat()}{where}")
-    out.print(f"{game.decks.minimum} to {game.decks.maximum} decks (clause {game.decks.clause}); "
-              f"pairs: {table.pair_rule.value} (clause {game.pair_rule_clause})")
+    out.print(
+        f"[bold]{game.title}[/bold] ({game.operator}) version {game.version}, "
+        f"effective {game.effective.isoformat()}{where}"
+    )
+    out.print(
+        f"{game.decks.minimum} to {game.decks.maximum} decks (clause {game.decks.clause}); "
+        f"pairs: {table.pair_rule.value} (clause {game.pair_rule_clause})"
+    )
     wagers = RichTable(title="wagers")
     for column in ("wager", "name", "event", "pays", "clauses", "layouts"):
         wagers.add_column(column)
     for wid, w in offered.items():
         where_offered = "all" if w.layouts is None else " ".join(sorted(w.layouts))
         if w.insures is not None:
-            wagers.add_row(wid, w.name, "insured hand loses", "by the Insurance Plus Pay Table",
-                           w.clause, where_offered)
+            wagers.add_row(
+                wid,
+                w.name,
+                "insured hand loses",
+                "by the Insurance Plus Pay Table",
+                w.clause,
+                where_offered,
+            )
             continue
         for i, (event, pays) in enumerate(w.pays.items()):
             wagers.add_row(
-                wid if i == 0 else "", w.name if i == 0 else "", event, str(pays),
-                w.clause if i == 0 else "", where_offered if i == 0 else "",
+                wid if i == 0 else "",
+                w.name if i == 0 else "",
+                event,
+                str(pays),
+                w.clause if i == 0 else "",
+                where_offered if i == 0 else "",
             )
     out.print(wagers)
     if game.insurance is not None:
@@ -122,8 +144,14 @@ def run_rules(args: argparse.Namespace) -> int:
         for column in ("insures", "moment", "hand points", "other points", "pays", "clause"):
             ins.add_column(column)
         for row in game.insurance.rows:
-            ins.add_row(row.insures.value, row.moment.words, _span(row.hand), _span(row.other),
-                        str(row.pays) + (" (tie paid)" if row.tie_pays else ""), row.clause)
+            ins.add_row(
+                row.insures.value,
+                row.moment.words,
+                _span(row.hand),
+                _span(row.other),
+                str(row.pays) + (" (tie paid)" if row.tie_pays else ""),
+                row.clause,
+            )
         out.print(ins)
     return 0
 
