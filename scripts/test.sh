@@ -9,5 +9,9 @@ echo "== ruff"
 .venv/bin/ruff format --check
 echo "== mypy --strict"
 .venv/bin/mypy
+echo "== services"
+# A real PostgreSQL on loopback for the storage tests (installed and started if missing).
+export PUNTO_TEST_POSTGRES="${PUNTO_TEST_POSTGRES:-$(bash scripts/postgres.sh)}"
+echo "PostgreSQL: $PUNTO_TEST_POSTGRES"
 echo "== pytest"
 .venv/bin/pytest "$@"

@@ -120,9 +120,14 @@ class SQLiteEventLog:
 
 
 def open_event_log(url: str) -> EventLog:
-    """``sqlite:///path/to/file.db``, a plain file path, or ``memory:``."""
+    """``sqlite:///path/to/file.db``, a plain file path, ``memory:``, or a
+    PostgreSQL URL (``postgresql+psycopg://...``) through :mod:`punto.store.db`."""
     if url in ("memory:", ":memory:"):
         return MemoryEventLog()
+    if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
+        from punto.store.db import SQLEventLog, connect
+
+        return SQLEventLog(connect(url))
     path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
     if "://" in path:
         raise StoreError(

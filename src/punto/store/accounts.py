@@ -1,0 +1,560 @@
+"""User accounts, passwords and sessions for the table server.
+
+- **Roles**: player, dealer, pit supervisor, pit manager, shift manager (the
+  table positions of :class:`punto.table.roles.Role`, in the same order) and
+  admin, who manages accounts.
+- **Passwords** are hashed with Argon2id (``argon2-cffi``); a hash made with
+  weaker parameters than the current ones is upgraded at the next login.
+- **Sessions**: a login returns a random token (256 bits).  Only its SHA-256
+  is stored, so a copy of the database lets nobody log in.  A session ends at
+  its expiry, at logout, when the password changes, or when the account is
+  disabled.
+- **Lockout**: after ``max_failures`` (default 5) wrong passwords in a row for
+  a user name, logins under that name are refused for ``lockout`` (default 15
+  minutes), even with the right password.  Failures are counted per name
+  whether or not the user exists, and an unknown name costs the same password
+  check as a known one, so neither the errors nor their timing say whether a
+  user exists.
+
+>>> from punto.store.db import connect
+>>> accounts = Accounts(connect("sqlite://"), hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+>>> ann = accounts.create_user("Ann", "correct horse", UserRole.DEALER)
+>>> session = accounts.login("ann", "correct horse")
+>>> accounts.authenticate(session.token).username
+'ann'
+>>> accounts.login("ann", "wrong password")
+Traceback (most recent call last):
+...
+punto.store.accounts.LoginFailedError: the user name or password is wrong; check both and try again
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection, Engine, RowMapping
+from sqlalchemy.exc import IntegrityError
+
+from punto.errors import PuntoError
+from punto.store import db
+from punto.store.db import accounts as accounts_table
+from punto.store.db import login_attempts, sessions
+from punto.table.roles import Role
+
+__all__ = [
+    "AccountDisabledError",
+    "Accounts",
+    "AccountsError",
+    "AuthError",
+    "LoginFailedError",
+    "LoginLockedError",
+    "PasswordHasher",
+    "PasswordPolicyError",
+    "PermissionDeniedError",
+    "Session",
+    "SessionInvalidError",
+    "UnknownUserError",
+    "User",
+    "UserExistsError",
+    "UserRole",
+    "UsernameError",
+]
+
+#: Passwords shorter than this are refused.
+MIN_PASSWORD_LENGTH = 8
+#: Longer than this is refused too (hashing megabytes is a denial of service).
+MAX_PASSWORD_LENGTH = 1024
+_USERNAME = re.compile(r"[a-z0-9][a-z0-9._@-]{0,63}")
+
+
+class AccountsError(PuntoError):
+    """Base of the errors about accounts, logins and sessions."""
+
+
+class AuthError(AccountsError):
+    """A login or session that is refused."""
+
+
+class LoginFailedError(AuthError):
+    """The user name or the password is wrong (never says which)."""
+
+
+class LoginLockedError(AuthError):
+    """Too many failed logins under this name; refused until ``until``."""
+
+    def __init__(self, message: str, *, until: datetime, hint: str | None = None) -> None:
+        self.until = until
+        super().__init__(message, hint=hint)
+
+
+class AccountDisabledError(AuthError):
+    """The password was right, but the account is disabled."""
+
+
+class SessionInvalidError(AuthError):
+    """A session token that is unknown, expired or logged out."""
+
+
+class PermissionDeniedError(AuthError):
+    """A user whose role may not do what was asked."""
+
+
+class UsernameError(AccountsError, ValueError):
+    """A user name that is not allowed."""
+
+
+class PasswordPolicyError(AccountsError, ValueError):
+    """A new password that is too short or too long."""
+
+
+class UserExistsError(AccountsError):
+    """A new user under a name that is taken (an admin's operation: it may say so)."""
+
+
+class UnknownUserError(AccountsError, KeyError):
+    """No user with that id (an admin's operation: it may say so)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message otherwise
+        return PuntoError.__str__(self)
+
+
+class UserRole(enum.Enum):
+    """Who a user is: the table positions of MBS 6.2, and the admin."""
+
+    PLAYER = "player"
+    DEALER = "dealer"
+    PIT_SUPERVISOR = "pit_supervisor"
+    PIT_MANAGER = "pit_manager"
+    SHIFT_MANAGER = "shift_manager"
+    ADMIN = "admin"
+
+    @property
+    def table_role(self) -> Role | None:
+        """The position at the table, or None for the admin (who manages accounts)."""
+        return None if self is UserRole.ADMIN else Role(self.value)
+
+    def may_act_as(self, required: UserRole) -> bool:
+        """Table positions as in :meth:`Role.may_act_as` (6.2: or any higher
+        position); the admin acts only as the admin, and only the admin does."""
+        mine, theirs = self.table_role, required.table_role
+        if mine is None or theirs is None:
+            return self is required
+        return mine.may_act_as(theirs)
+
+    @property
+    def words(self) -> str:
+        return self.value.replace("_", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    username: str
+    role: UserRole
+    disabled: bool
+    created_at: datetime
+
+    def require(self, role: UserRole, action: str) -> None:
+        """Raise :class:`PermissionDeniedError` unless this user may act as ``role``."""
+        if not self.role.may_act_as(role):
+            higher = "" if role in (UserRole.PLAYER, UserRole.ADMIN) else " or higher"
+            raise PermissionDeniedError(
+                f"a {self.role.words} may not {action}",
+                clause="6.2" if role.table_role is not None else None,
+                hint=f"it takes a {role.words}{higher}",
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A logged-in session: give ``token`` back to :meth:`Accounts.authenticate`."""
+
+    token: str = field(repr=False)
+    user: User
+    expires_at: datetime
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalize_username(username: str) -> str:
+    """User names are case-insensitive: ``" Ann "`` is ``"ann"``."""
+    return username.strip().casefold()
+
+
+def _user_from_row(row: RowMapping) -> User:
+    return User(
+        id=int(row["id"]),
+        username=str(row["username"]),
+        role=UserRole(row["role"]),
+        disabled=bool(row["disabled"]),
+        created_at=row["created_at"],
+    )
+
+
+def _check_password(password: str) -> str:
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD_LENGTH:
+        raise PasswordPolicyError(
+            "the password is too short",
+            hint=f"use at least {MIN_PASSWORD_LENGTH} characters; a few words make a good one",
+        )
+    if len(password) > MAX_PASSWORD_LENGTH:
+        raise PasswordPolicyError(
+            "the password is too long", hint=f"use at most {MAX_PASSWORD_LENGTH} characters"
+        )
+    return password
+
+
+class Accounts:
+    """Users, passwords and sessions in one database (see the module's docstring).
+
+    ``clock`` gives the current time (timezone-aware); tests move it forward to
+    expire sessions and lockouts.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        hasher: PasswordHasher | None = None,
+        max_failures: int = 5,
+        lockout: timedelta = timedelta(minutes=15),
+        session_ttl: timedelta = timedelta(hours=12),
+        clock: Callable[[], datetime] = db.utc_now,
+    ) -> None:
+        if max_failures < 1:
+            raise ValueError("max_failures must be at least 1")
+        self._engine = engine
+        self._hasher = hasher or PasswordHasher()
+        self.max_failures = max_failures
+        self.lockout = lockout
+        self.session_ttl = session_ttl
+        self._clock = clock
+        # What an unknown user's password is checked against (made now, so the
+        # first unknown name costs no more than any other).
+        self._dummy_hash = self._hasher.hash(secrets.token_urlsafe(16))
+
+    # --- users -----------------------------------------------------------------------
+
+    def create_user(self, username: str, password: str, role: UserRole) -> User:
+        """A new user; :class:`UserExistsError` if the name is taken."""
+        name = normalize_username(username)
+        if not _USERNAME.fullmatch(name):
+            raise UsernameError(
+                f"user name {username!r} is not allowed",
+                hint="use 1 to 64 letters, digits and . _ @ -, starting with a letter or digit",
+            )
+        password_hash = self._hasher.hash(_check_password(password))
+        role = UserRole(role)
+        now = self._clock()
+        try:
+            with db.write_transaction(self._engine) as conn:
+                user_id = conn.execute(
+                    insert(accounts_table)
+                    .values(
+                        username=name,
+                        role=role.value,
+                        password_hash=password_hash,
+                        disabled=False,
+                        created_at=now,
+                        password_changed_at=now,
+                    )
+                    .returning(accounts_table.c.id)
+                ).scalar_one()
+        except IntegrityError:
+            raise UserExistsError(
+                f"there is already a user {name!r}", hint="choose another user name"
+            ) from None
+        return User(int(user_id), name, role, False, now)
+
+    def get_user(self, user_id: int) -> User:
+        with self._engine.connect() as conn:
+            row = (
+                conn.execute(select(accounts_table).where(accounts_table.c.id == user_id))
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise UnknownUserError(f"there is no user with id {user_id}")
+        return _user_from_row(row)
+
+    def find_user(self, username: str) -> User | None:
+        """The user called ``username`` (for admins; logins never say)."""
+        with self._engine.connect() as conn:
+            row = (
+                conn.execute(
+                    select(accounts_table).where(
+                        accounts_table.c.username == normalize_username(username)
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None else _user_from_row(row)
+
+    def users(self) -> list[User]:
+        with self._engine.connect() as conn:
+            rows = conn.execute(select(accounts_table).order_by(accounts_table.c.id)).mappings()
+            return [_user_from_row(row) for row in rows]
+
+    def set_role(self, user_id: int, role: UserRole) -> User:
+        self._update_user(user_id, role=UserRole(role).value)
+        return self.get_user(user_id)
+
+    def set_disabled(self, user_id: int, disabled: bool = True) -> User:
+        """Disable (or enable) an account; disabling ends its sessions."""
+        self._update_user(user_id, disabled=disabled)
+        if disabled:
+            self.logout_all(user_id)
+        return self.get_user(user_id)
+
+    def set_password(self, user_id: int, new_password: str) -> None:
+        """An admin's reset: a new password, every session of the user ended."""
+        password_hash = self._hasher.hash(_check_password(new_password))
+        self._update_user(user_id, password_hash=password_hash, password_changed_at=self._clock())
+        self.logout_all(user_id)
+
+    def change_password(self, user_id: int, old_password: str, new_password: str) -> None:
+        """The user's own change: needs the old password; ends every session."""
+        user = self.get_user(user_id)
+        with self._engine.connect() as conn:
+            stored = conn.execute(
+                select(accounts_table.c.password_hash).where(accounts_table.c.id == user_id)
+            ).scalar_one()
+        if not self._verify(str(stored), old_password):
+            raise LoginFailedError(
+                "the current password is wrong", hint="give the password you log in with"
+            )
+        self.set_password(user.id, new_password)
+
+    def unlock(self, username: str) -> None:
+        """Forget the failed logins under ``username`` (an admin's action)."""
+        name = normalize_username(username)
+        with db.write_transaction(self._engine) as conn:
+            conn.execute(delete(login_attempts).where(login_attempts.c.username == name))
+
+    def _update_user(self, user_id: int, **values: object) -> None:
+        with db.write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(accounts_table).where(accounts_table.c.id == user_id).values(**values)
+            )
+            if result.rowcount == 0:
+                raise UnknownUserError(f"there is no user with id {user_id}")
+
+    # --- logging in ------------------------------------------------------------------
+
+    def login(self, username: str, password: str) -> Session:
+        """A new session for the user, if the password is right and the name not locked.
+
+        Raises :class:`LoginFailedError` (wrong name or password: never says
+        which), :class:`LoginLockedError` (too many failures under this name,
+        known or not) or :class:`AccountDisabledError` (right password, disabled
+        account).
+        """
+        name = normalize_username(username)
+        now = self._clock()
+        with self._engine.connect() as conn:
+            locked_until = self._locked_until(conn, name, now)
+            row = (
+                conn.execute(select(accounts_table).where(accounts_table.c.username == name))
+                .mappings()
+                .first()
+            )
+        if locked_until is not None:
+            raise self._locked(locked_until)
+        # The same work whether or not the user exists: the timing tells nothing.
+        stored = str(row["password_hash"]) if row is not None else self._dummy()
+        if not self._verify(stored, password) or row is None:
+            locked_until = self._record_failure(name, now)
+            if locked_until is not None:
+                raise self._locked(locked_until)
+            raise LoginFailedError(
+                "the user name or password is wrong", hint="check both and try again"
+            )
+        user = _user_from_row(row)
+        token = secrets.token_urlsafe(32)
+        expires_at = now + self.session_ttl
+        new_hash = self._rehash(stored, password)
+
+        def work(conn: Connection) -> None:
+            # Checked again under the write lock: a failure racing this login
+            # may have locked the name since we looked.
+            until = self._locked_until(conn, name, now)
+            if until is not None:
+                raise self._locked(until)
+            if user.disabled:
+                raise AccountDisabledError(
+                    "this account is disabled", hint="ask an admin to enable it"
+                )
+            conn.execute(delete(login_attempts).where(login_attempts.c.username == name))
+            if new_hash is not None:
+                conn.execute(
+                    update(accounts_table)
+                    .where(
+                        accounts_table.c.id == user.id,
+                        accounts_table.c.password_hash == stored,
+                    )
+                    .values(password_hash=new_hash)
+                )
+            conn.execute(
+                insert(sessions).values(
+                    token_hash=_token_hash(token),
+                    account_id=user.id,
+                    created_at=now,
+                    expires_at=expires_at,
+                )
+            )
+
+        db.run_transaction(self._engine, work)
+        return Session(token, user, expires_at)
+
+    def authenticate(self, token: str) -> User:
+        """The user whose session ``token`` is; :class:`SessionInvalidError` if it
+        is unknown, expired or ended, or the account was disabled."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise SessionInvalidError("this session is unknown", hint="log in")
+        now = self._clock()
+        with self._engine.connect() as conn:
+            row = (
+                conn.execute(
+                    select(
+                        sessions.c.expires_at,
+                        sessions.c.revoked_at,
+                        *accounts_table.c,
+                    )
+                    .join(accounts_table, accounts_table.c.id == sessions.c.account_id)
+                    .where(sessions.c.token_hash == _token_hash(token))
+                )
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise SessionInvalidError("this session is unknown", hint="log in")
+        if row["revoked_at"] is not None:
+            raise SessionInvalidError(
+                "this session has ended (logged out, password changed or account disabled)",
+                hint="log in again",
+            )
+        if row["expires_at"] <= now:
+            raise SessionInvalidError(
+                f"this session expired at {row['expires_at']:%Y-%m-%d %H:%M} UTC",
+                hint="log in again",
+            )
+        user = _user_from_row(row)
+        if user.disabled:  # pragma: no cover - disabling ends the sessions
+            raise AccountDisabledError("this account is disabled", hint="ask an admin")
+        return user
+
+    def logout(self, token: str) -> None:
+        """End the session ``token`` (nothing happens if it is unknown or ended)."""
+        if not isinstance(token, str) or not token:
+            return
+        with db.write_transaction(self._engine) as conn:
+            conn.execute(
+                update(sessions)
+                .where(sessions.c.token_hash == _token_hash(token), sessions.c.revoked_at.is_(None))
+                .values(revoked_at=self._clock())
+            )
+
+    def logout_all(self, user_id: int) -> int:
+        """End every session of the user; returns how many were open."""
+        now = self._clock()
+        with db.write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(sessions)
+                .where(
+                    sessions.c.account_id == user_id,
+                    sessions.c.revoked_at.is_(None),
+                    sessions.c.expires_at > now,
+                )
+                .values(revoked_at=now)
+            )
+        return int(result.rowcount)
+
+    def purge_sessions(self) -> int:
+        """Delete expired and ended sessions; returns how many."""
+        now = self._clock()
+        with db.write_transaction(self._engine) as conn:
+            result = conn.execute(
+                delete(sessions).where(
+                    (sessions.c.expires_at <= now) | sessions.c.revoked_at.is_not(None)
+                )
+            )
+        return int(result.rowcount)
+
+    # --- the machinery ---------------------------------------------------------------
+
+    def _dummy(self) -> str:
+        return self._dummy_hash
+
+    def _verify(self, stored: str, password: str) -> bool:
+        if not isinstance(password, str) or len(password) > MAX_PASSWORD_LENGTH:
+            return False
+        try:
+            return bool(self._hasher.verify(stored, password))
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def _rehash(self, stored: str, password: str) -> str | None:
+        try:
+            needs = self._hasher.check_needs_rehash(stored)
+        except InvalidHashError:  # pragma: no cover - we wrote every hash
+            needs = True
+        return self._hasher.hash(password) if needs else None
+
+    def _locked(self, until: datetime) -> LoginLockedError:
+        return LoginLockedError(
+            f"too many failed logins under this name: refused until {until:%Y-%m-%d %H:%M:%S} UTC",
+            until=until,
+            hint="wait, or ask an admin to unlock it",
+        )
+
+    @staticmethod
+    def _locked_until(conn: Connection, name: str, now: datetime) -> datetime | None:
+        until = conn.execute(
+            select(login_attempts.c.locked_until).where(login_attempts.c.username == name)
+        ).scalar_one_or_none()
+        return until if until is not None and until > now else None
+
+    def _record_failure(self, name: str, now: datetime) -> datetime | None:
+        """Count a failed login under ``name``; returns the lock's end if it is now locked."""
+
+        def work(conn: Connection) -> datetime | None:
+            row = (
+                conn.execute(
+                    select(login_attempts)
+                    .where(login_attempts.c.username == name)
+                    .with_for_update()
+                )
+                .mappings()
+                .first()
+            )
+            if row is None:
+                failures = 1
+            elif row["locked_until"] is not None and row["locked_until"] > now:
+                return row["locked_until"]  # type: ignore[no-any-return]
+            elif row["locked_until"] is not None or row["last_failure_at"] <= now - self.lockout:
+                failures = 1  # a lock that ran out, or failures long ago: count afresh
+            else:
+                failures = int(row["failures"]) + 1
+            locked_until = now + self.lockout if failures >= self.max_failures else None
+            values = {"failures": failures, "last_failure_at": now, "locked_until": locked_until}
+            if row is None:
+                conn.execute(insert(login_attempts).values(username=name, **values))
+            else:
+                conn.execute(
+                    update(login_attempts).where(login_attempts.c.username == name).values(**values)
+                )
+            return locked_until
+
+        return db.run_transaction(self._engine, work, retry_integrity=True)

@@ -1,0 +1,566 @@
+"""The database behind the table server: one schema on SQLite or PostgreSQL.
+
+:func:`connect` makes an engine for ``sqlite:///path/to/file.db`` (WAL,
+foreign keys on, fully synchronous commits, a busy timeout) or
+``postgresql+psycopg://user@host:port/db`` (psycopg 3), and brings the schema
+to the newest Alembic revision.  The tables are SQLAlchemy Core objects here;
+the migrations under ``migrations/versions`` create them, and a test checks the
+two agree.
+
+Writers go through :func:`write_transaction`, which on SQLite starts with
+``BEGIN IMMEDIATE`` (the write lock is taken up front, so two writers never
+both read a balance and then both write it) and on PostgreSQL is an ordinary
+READ COMMITTED transaction in which the writer locks the rows it will change
+(``SELECT ... FOR UPDATE``).  :func:`run_transaction` retries a unit of work on
+the errors a concurrent writer can cause (deadlock, serialization failure, a
+busy SQLite file).
+
+:class:`SQLEventLog` is :class:`punto.store.eventlog.EventLog` on this schema,
+so a live table can keep its log in PostgreSQL.
+
+>>> engine = connect("sqlite://")          # in memory, one connection
+>>> from punto.table.events import RoundOpened
+>>> log = SQLEventLog(engine)
+>>> log.append("t1", "r1", RoundOpened("r1"))
+1
+>>> [(e.seq, e.event.type) for e in log.read("t1")]
+[(1, 'round_opened')]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    create_engine,
+    event,
+    false,
+    func,
+    insert,
+    select,
+    text,
+)
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine.url import URL
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+
+from punto.store.eventlog import StoredEvent, StoreError
+from punto.table.events import Event, event_from_json, event_to_json
+
+#: How long a SQLite connection waits for another writer before giving up (ms).
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+#: PostgreSQL advisory lock key held while migrating (any 64-bit number; "punto" in ASCII).
+_MIGRATION_LOCK = 0x70756E746F
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+T = TypeVar("T")
+
+
+class DatabaseError(StoreError):
+    """The database could not be opened, migrated, read or written."""
+
+
+# --- column types --------------------------------------------------------------------
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A point in time, always timezone-aware UTC in Python.
+
+    PostgreSQL stores ``timestamptz``; SQLite stores the UTC wall time as text.
+    Naive datetimes are refused: a naive time is a bug waiting for a time zone.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: give a timezone-aware time (UTC)")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+#: Surrogate keys: BIGINT on PostgreSQL, INTEGER (the rowid) on SQLite.
+ID = BigInteger().with_variant(Integer(), "sqlite")
+
+#: User roles, in the order of :class:`punto.store.accounts.UserRole`.
+ROLES = ("player", "dealer", "pit_supervisor", "pit_manager", "shift_manager", "admin")
+#: Ledger account kinds, see :class:`punto.store.ledger.WalletKind`.
+WALLET_KINDS = ("player", "house", "holding")
+#: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`.
+POSTING_KINDS = ("deposit", "withdrawal", "bet", "settlement", "return")
+#: Bet states in the ledger.
+BET_STATUSES = ("open", "settled", "returned")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+# --- the schema ----------------------------------------------------------------------
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("username", String(64), nullable=False, unique=True),
+    Column("role", String(32), nullable=False),
+    Column("password_hash", Text, nullable=False),
+    Column("disabled", Boolean, nullable=False, server_default=false()),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("password_changed_at", UTCDateTime, nullable=False),
+    CheckConstraint(_one_of("role", ROLES), name="role"),
+)
+
+#: Failed logins per user name, whether or not such a user exists, so that
+#: lockout behaves the same for both and tells an attacker nothing.
+login_attempts = Table(
+    "login_attempts",
+    metadata,
+    Column("username", String(64), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_failure_at", UTCDateTime, nullable=False),
+    Column("locked_until", UTCDateTime, nullable=True),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column(
+        "account_id",
+        ID,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime, nullable=True),
+)
+
+#: Ledger accounts: a player's wallet, the house, a table's holding account.
+wallets = Table(
+    "wallets",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("code", String(200), nullable=False, unique=True),
+    Column("kind", String(16), nullable=False),
+    Column("owner", String(200), nullable=True),
+    Column("account_id", ID, ForeignKey("accounts.id"), nullable=True, index=True),
+    Column("table_id", String(200), nullable=True),
+    Column("balance", BigInteger, nullable=False, server_default=text("0")),
+    Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint(_one_of("kind", WALLET_KINDS), name="kind"),
+    CheckConstraint("kind = 'house' OR balance >= 0", name="balance_not_negative"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("scope", String(32), nullable=False),
+    Column("request_hash", String(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+ledger_transactions = Table(
+    "ledger_transactions",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column(
+        "idempotency_key",
+        String(200),
+        ForeignKey("idempotency_keys.key"),
+        nullable=False,
+        unique=True,
+    ),
+    Column("kind", String(16), nullable=False),
+    Column("table_id", String(200), nullable=True),
+    Column("round_id", String(200), nullable=True),
+    Column("bet_id", String(200), nullable=True),
+    Column("memo", Text, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint(_one_of("kind", POSTING_KINDS), name="kind"),
+)
+
+ledger_entries = Table(
+    "ledger_entries",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column(
+        "transaction_id",
+        ID,
+        ForeignKey("ledger_transactions.id"),
+        nullable=False,
+        index=True,
+    ),
+    Column("wallet_id", ID, ForeignKey("wallets.id"), nullable=False, index=True),
+    Column("amount", BigInteger, nullable=False),
+    CheckConstraint("amount <> 0", name="amount_not_zero"),
+)
+
+#: Stakes held at a table: what each open bet still has in the holding account.
+ledger_bets = Table(
+    "ledger_bets",
+    metadata,
+    Column("table_id", String(200), nullable=False),
+    Column("bet_id", String(200), nullable=False),
+    Column("wallet_id", ID, ForeignKey("wallets.id"), nullable=False, index=True),
+    Column("round_id", String(200), nullable=True),
+    Column("placed", BigInteger, nullable=False),
+    Column("held", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("placed_by", ID, ForeignKey("ledger_transactions.id"), nullable=False),
+    Column("closed_by", ID, ForeignKey("ledger_transactions.id"), nullable=True),
+    PrimaryKeyConstraint("table_id", "bet_id"),
+    CheckConstraint("held >= 0 AND held <= placed", name="held_within_placed"),
+    CheckConstraint(_one_of("status", BET_STATUSES), name="status"),
+)
+
+table_events = Table(
+    "table_events",
+    metadata,
+    Column("table_id", String(200), nullable=False),
+    Column("seq", BigInteger, nullable=False, autoincrement=False),
+    Column("round_id", String(200), nullable=False),
+    Column("type", String(64), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("recorded_at", UTCDateTime, nullable=False, server_default=func.current_timestamp()),
+    PrimaryKeyConstraint("table_id", "seq"),
+)
+
+Index("ix_table_events_round", table_events.c.table_id, table_events.c.round_id)
+
+
+# --- engines -------------------------------------------------------------------------
+
+
+def normalize_url(url: str | URL) -> URL:
+    """``postgres://`` and ``postgresql://`` mean psycopg 3; SQLite stays as it is."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise DatabaseError(
+            f"unsupported database URL {parsed.render_as_string(hide_password=True)!r}",
+            hint="use sqlite:///FILE or postgresql+psycopg://USER@HOST:PORT/DATABASE",
+        )
+    if parsed.get_backend_name() == "postgresql" and parsed.drivername != "postgresql+psycopg":
+        raise DatabaseError(
+            f"unsupported PostgreSQL driver {parsed.drivername!r}",
+            hint="use postgresql+psycopg:// (psycopg 3)",
+        )
+    return parsed
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+    # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin
+    # (see _sqlite_on_begin), and set up every new connection the same way.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA synchronous = FULL")
+        _sqlite_wal(cursor)
+    finally:
+        cursor.close()
+
+
+def _sqlite_wal(cursor: Any) -> None:
+    """Put the file in WAL mode (it stays so).  Switching needs the file to
+    itself, and SQLite answers "locked" at once rather than wait, so wait here."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        mode = str(cursor.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        if mode in ("wal", "memory"):
+            return
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(random.uniform(0.001, 0.01))
+
+
+def _sqlite_on_begin(connection: Connection) -> None:
+    mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def connect(url: str | URL, *, migrate: bool = True, echo: bool = False) -> Engine:
+    """An engine for ``url``, its schema at the newest revision unless ``migrate=False``.
+
+    ``sqlite://`` (no path) is an in-memory database on a single shared
+    connection: fine for examples and single-threaded tests, not for racing
+    writers.
+    """
+    parsed = normalize_url(url)
+    engine: Engine
+    if parsed.get_backend_name() == "sqlite":
+        memory = parsed.database in (None, "", ":memory:")
+        if memory:
+            engine = create_engine(
+                parsed,
+                echo=echo,
+                poolclass=StaticPool,
+                connect_args={"check_same_thread": False},
+            )
+        else:
+            Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(
+                parsed,
+                echo=echo,
+                pool_size=20,
+                max_overflow=20,
+                connect_args={
+                    "check_same_thread": False,
+                    "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
+                },
+            )
+        event.listen(engine, "connect", _sqlite_on_connect)
+        event.listen(engine, "begin", _sqlite_on_begin)
+    else:
+        engine = create_engine(parsed, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=30)
+    if migrate:
+        upgrade(engine)
+    return engine
+
+
+def is_sqlite(engine: Engine | Connection) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+# --- migrations ----------------------------------------------------------------------
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic ``Config`` for punto's migrations (no ini file needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` in one transaction; concurrent callers wait."""
+    try:
+        with write_transaction(engine) as conn:
+            if not is_sqlite(conn):
+                conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+            command.upgrade(alembic_config(conn), revision)
+    except DBAPIError as error:
+        raise DatabaseError(f"cannot migrate the database: {error.orig}") from error
+
+
+def migrate(url: str | URL) -> None:
+    """Bring the database at ``url`` to the newest schema (and dispose of the engine)."""
+    connect(url, migrate=True).dispose()
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+# --- transactions --------------------------------------------------------------------
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write: ``BEGIN IMMEDIATE`` on SQLite.
+
+    Commits when the block ends, rolls back if it raises.
+    """
+    with engine.connect() as conn:
+        if is_sqlite(conn):
+            conn.execution_options(sqlite_begin="IMMEDIATE")
+        with conn.begin():
+            yield conn
+
+
+@contextmanager
+def read_transaction(engine: Engine) -> Iterator[Connection]:
+    """A read-only view of one consistent snapshot (REPEATABLE READ on PostgreSQL)."""
+    with engine.connect() as conn:
+        if not is_sqlite(conn):
+            conn.execution_options(isolation_level="REPEATABLE READ")
+        with conn.begin():
+            yield conn
+
+
+#: PostgreSQL SQLSTATEs worth retrying: serialization failure, deadlock.
+_TRANSIENT_SQLSTATES = {"40001", "40P01"}
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether a concurrent writer caused ``error``, so trying again may succeed."""
+    if not isinstance(error, DBAPIError):
+        return False
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    if sqlstate in _TRANSIENT_SQLSTATES:
+        return True
+    if isinstance(error, OperationalError):
+        message = str(error.orig).lower()
+        return "database is locked" in message or "database is busy" in message
+    return False
+
+
+def run_transaction(
+    engine: Engine,
+    work: Callable[[Connection], T],
+    *,
+    attempts: int = 20,
+    retry_integrity: bool = False,
+) -> T:
+    """Run ``work`` in a :func:`write_transaction`, retrying on transient conflicts.
+
+    With ``retry_integrity`` a unique-key violation (another writer inserted the
+    same key first) is retried too: ``work`` must then look before it inserts,
+    so that on the retry it sees the other writer's row.
+    """
+    for attempt in range(1, attempts + 1):
+        try:
+            with write_transaction(engine) as conn:
+                return work(conn)
+        except IntegrityError:
+            if not retry_integrity or attempt == attempts:
+                raise
+        except DBAPIError as error:
+            if not is_transient(error) or attempt == attempts:
+                raise
+        time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.1)))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# --- the table event log -------------------------------------------------------------
+
+
+class SQLEventLog:
+    """The append-only table event log in the database (SQLite or PostgreSQL).
+
+    ``append`` reads the table's last sequence number and inserts the next one
+    in the same transaction; if another appender took that number first, the
+    primary key (table_id, seq) refuses the second insert and the append is
+    tried again, so two appenders never get the same sequence number.
+    """
+
+    def __init__(self, engine: Engine, *, attempts: int = 100) -> None:
+        self._engine = engine
+        self._attempts = attempts
+        # Appends from one process queue here rather than fight in the database.
+        self._lock = threading.Lock()
+
+    def append(self, table_id: str, round_id: str, event: Event) -> int:
+        body = json.dumps(event_to_json(event), sort_keys=True)
+
+        def work(conn: Connection) -> int:
+            last = conn.execute(
+                select(func.coalesce(func.max(table_events.c.seq), 0)).where(
+                    table_events.c.table_id == table_id
+                )
+            ).scalar_one()
+            seq = int(last) + 1
+            conn.execute(
+                insert(table_events).values(
+                    table_id=table_id,
+                    seq=seq,
+                    round_id=round_id,
+                    type=event.type,
+                    body=body,
+                    recorded_at=utc_now(),
+                )
+            )
+            return seq
+
+        try:
+            with self._lock:
+                return run_transaction(
+                    self._engine, work, attempts=self._attempts, retry_integrity=True
+                )
+        except DBAPIError as error:
+            raise StoreError(f"cannot append to the event log: {error.orig}") from error
+
+    def read(self, table_id: str) -> list[StoredEvent]:
+        try:
+            with self._engine.connect() as conn:
+                rows = conn.execute(
+                    select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
+                    .where(table_events.c.table_id == table_id)
+                    .order_by(table_events.c.seq)
+                ).all()
+        except DBAPIError as error:
+            raise StoreError(f"cannot read the event log: {error.orig}") from error
+        return [
+            StoredEvent(int(seq), str(round_id), event_from_json(json.loads(body)))
+            for seq, round_id, body in rows
+        ]
+
+    def tables(self) -> list[str]:
+        """Every table that has events, in name order."""
+        with self._engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(table_events.c.table_id).distinct().order_by(table_events.c.table_id)
+                ).scalars()
+            )

@@ -1,0 +1,1 @@
+"""Alembic migrations of punto's database schema (see :mod:`punto.store.db`)."""
