@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "punto.commands.play",
     "punto.commands.analysis",
     "punto.commands.table",
+    "punto.commands.serve",
 )
 
 
