@@ -202,6 +202,43 @@ class BettingReopened(Event):
     role: Role = Role.DEALER
 
 
+@_event("irregularity_noted")
+@dataclasses.dataclass(frozen=True, slots=True)
+class IrregularityNoted(Event):
+    """An irregularity recorded with its clause and what was done: one after
+    which play continues (MBS 5.6, 5.7.1, 5.10, 5.11), or a decision taken
+    with its reason (MBS 6.1; RWS 5.19)."""
+
+    clause: str
+    reason: str
+    role: Role = Role.DEALER
+
+
+@_event("bet_returned")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetReturned(Event):
+    """One bet returned after 'No more bets': the Original Bet of a player
+    who had meant to insure it (RWS 5.14.2), or a Shift Manager's decision."""
+
+    bet_id: str
+    clause: str
+    reason: str
+    role: Role = Role.PIT_MANAGER
+
+
+@_event("insurance_reoffered")
+@dataclasses.dataclass(frozen=True, slots=True)
+class InsuranceReoffered(Event):
+    """RWS 5.14.1: the Dealer neglected to offer Insurance at ``moment``; a
+    Pit Manager offers it now to the affected players, at that moment's odds,
+    the total payout capped at the Original Bet.  The next card closes it."""
+
+    moment: Moment
+    players: tuple[str, ...]
+    clause: str
+    role: Role = Role.PIT_MANAGER
+
+
 @_event("shoe_started")
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShoeStarted(Event):

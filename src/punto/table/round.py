@@ -6,7 +6,8 @@ raises a typed error that says why the action is not allowed now (with the
 clause), ``can_x`` answers yes or no, and ``x`` performs it by appending one
 immutable event.  The round's state is a fold over its events: replaying the
 same events gives the same round, which is how a crash is recovered and a
-round audited.
+round audited.  The procedures for irregularities (sections 5 and 6 of the
+rules) are built from these actions in :mod:`punto.table.irregularities`.
 
 >>> from punto.games import get_game
 >>> limits = TableLimits(Decimal(10), Decimal(1000))
@@ -22,6 +23,8 @@ round audited.
 >>> r.settle()
 >>> [(s.bet.player, s.outcome, str(s.net)) for s in r.results()]
 [('ann', 'win', '95.00')]
+>>> r.nets(), r.house_net()
+({'ann': Decimal('95.00')}, Decimal('-95.00'))
 >>> Round.replay(r.game, r.events, limits=limits).results() == r.results()
 True
 """
@@ -29,13 +32,14 @@ True
 from __future__ import annotations
 
 import enum
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
+from typing import Any
 
-from punto.cards import Card, parse_cards
-from punto.coup import Coup, Deal
+from punto.cards import Card, format_cards, parse_cards
+from punto.coup import Coup, Deal, Side
 from punto.errors import (
     ActionError,
     BettingClosedError,
@@ -47,12 +51,13 @@ from punto.errors import (
 )
 from punto.established import decided
 from punto.game import Game
-from punto.insurance import InsuranceOffer, Moment, moment_of
+from punto.insurance import InsuranceOffer, Moment, completions, insurance_event, moment_of
 from punto.money import CENT, format_money
 from punto.settlement import Bet, settle
 from punto.table.events import (
     BetPlaced,
     BetReduced,
+    BetReturned,
     BetsClosed,
     BettingReopened,
     BetWithdrawn,
@@ -60,7 +65,9 @@ from punto.table.events import (
     CardsReconstructed,
     Event,
     InsurancePlaced,
+    InsuranceReoffered,
     InsuranceWaived,
+    IrregularityNoted,
     PlayerWithdrew,
     PowerFailed,
     RoundOpened,
@@ -85,6 +92,10 @@ class Phase(enum.Enum):
     VOID = "void"
 
 
+#: The phases in which a round is in play (opened, not yet settled or void).
+IN_PLAY = (Phase.BETTING, Phase.DEALING, Phase.RESULT)
+
+
 @dataclass(frozen=True, slots=True)
 class TableBet:
     """A wager on the layout: whose, where, and what became of it."""
@@ -99,6 +110,10 @@ class TableBet:
     order: int = 0
     #: "active", "withdrawn" (before No more bets), "returned" (an option or a void)
     status: str = "active"
+    #: the clause under which it was withdrawn, reduced away or returned
+    clause: str | None = None
+    #: an Insurance bet placed on a neglected offer made again (RWS 5.14.1)
+    late: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +122,7 @@ class BetSettlement:
     after the limit policies (5.14, 5.15; RWS 5.1)."""
 
     bet: TableBet
-    outcome: str  # win / lose / push / returned / void
+    outcome: str  # win / lose / push / returned / withdrawn / void
     event: str | None
     settled_stake: Decimal
     net: Decimal
@@ -123,7 +138,9 @@ class _State:
     withdrawal: WithdrawalOffered | None = None
     withdrawn_players: set[str] = field(default_factory=set)
     insurance_waived: bool = False
+    late_insurance: InsuranceReoffered | None = None
     power_failed: bool = False
+    irregularities: list[IrregularityNoted] = field(default_factory=list)
     void: RoundVoided | None = None
     orders: int = 0
 
@@ -163,13 +180,30 @@ class Round:
     # -- the fold -------------------------------------------------------------
 
     @classmethod
-    def replay(cls, game: Game, events: Sequence[Event], **options: object) -> Round:
-        """The round these events describe; each event is checked again."""
-        round_ = cls(game, **options)  # type: ignore[arg-type]
+    def replay(cls, game: Game, events: Sequence[Event], **options: Any) -> Round:
+        """The round these events describe, folded again from the start."""
+        round_ = cls(game, **options)
         for event in events:
             round_._apply(event)
             round_.events.append(event)
         return round_
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The table options this round was made with (for :meth:`replay`)."""
+        return {
+            "limits": self.limits,
+            "layout": self.layout,
+            "pair_rule": self.pair_rule,
+            "insurance_offered": self.insurance_offered,
+            "under_minimum_settled": self.under_minimum_settled,
+            "round_id": self.round_id,
+        }
+
+    def fork(self) -> Round:
+        """A copy of this round that persists nothing: try a procedure on it
+        first, and only if it goes through, on the round itself."""
+        return Round.replay(self.game, self.events, **self.options)
 
     def _emit(self, event: Event) -> None:
         if self.on_event is not None:
@@ -185,6 +219,12 @@ class Round:
             case BetPlaced() | InsurancePlaced():
                 s.orders += 1
                 moment = event.moment if isinstance(event, InsurancePlaced) else None
+                late = (
+                    moment is not None
+                    and s.late_insurance is not None
+                    and s.late_insurance.moment is moment
+                    and moment_of(s.deal) is not moment
+                )
                 s.bets[event.bet_id] = TableBet(
                     event.bet_id,
                     event.player,
@@ -194,40 +234,53 @@ class Round:
                     event.seated,
                     moment,
                     s.orders,
+                    late=late,
                 )
             case BetWithdrawn(bet_id=bet_id):
                 s.bets[bet_id] = replace(s.bets[bet_id], status="withdrawn")
-            case BetReduced(bet_id=bet_id, stake=stake):
+            case BetReduced(bet_id=bet_id, stake=stake, clause=clause):
                 bet = s.bets[bet_id]
-                s.bets[bet_id] = replace(
-                    bet, stake=stake, status="active" if stake else "withdrawn"
+                s.bets[bet_id] = (
+                    replace(bet, stake=stake)
+                    if stake
+                    else replace(bet, status="withdrawn", clause=clause)
                 )
+            case BetReturned(bet_id=bet_id, clause=clause):
+                s.bets[bet_id] = replace(s.bets[bet_id], status="returned", clause=clause)
             case BetsClosed():
                 s.phase = Phase.DEALING
             case CardDealt(card=card):
                 s.deal = s.deal.add(card)
+                s.late_insurance = None  # the next card closes any offer (RWS 5.3)
                 if s.deal.is_complete:
                     s.phase = Phase.RESULT
             case CardsReconstructed(cards=cards):
                 s.deal = Deal(cards)
+                s.late_insurance = None
                 s.phase = Phase.RESULT if s.deal.is_complete else Phase.DEALING
             case BettingReopened():
                 s.phase, s.deal, s.withdrawal = Phase.BETTING, Deal(), None
+                s.late_insurance = None
             case InsuranceWaived():
                 s.insurance_waived = True
+            case InsuranceReoffered():
+                s.late_insurance = event
             case PowerFailed():
                 s.power_failed = True
+            case IrregularityNoted():
+                s.irregularities.append(event)
             case WithdrawalOffered():
                 s.withdrawal = event
             case PlayerWithdrew(player=player):
                 s.withdrawn_players.add(player)
+                option = s.withdrawal.clause if s.withdrawal is not None else None
                 for bet in list(s.bets.values()):
                     if bet.player == player and bet.status == "active":
-                        s.bets[bet.bet_id] = replace(bet, status="returned")
+                        s.bets[bet.bet_id] = replace(bet, status="returned", clause=option)
             case WithdrawalClosed():
                 s.withdrawal = None
             case RoundVoided():
-                s.void, s.phase, s.withdrawal = event, Phase.VOID, None
+                s.void, s.phase, s.withdrawal, s.late_insurance = event, Phase.VOID, None, None
             case RoundSettled():
                 s.phase = Phase.SETTLED
             case _:
@@ -256,8 +309,30 @@ class Round:
         return [b for b in self._s.bets.values() if b.status == "active"]
 
     @property
+    def players(self) -> list[str]:
+        """Everyone who has placed a bet this round, in order of first bet."""
+        return list(dict.fromkeys(b.player for b in self._s.bets.values()))
+
+    @property
     def withdrawal_open(self) -> WithdrawalOffered | None:
         return self._s.withdrawal
+
+    @property
+    def late_insurance(self) -> InsuranceReoffered | None:
+        """A neglected Insurance offer made again, while it is open (RWS 5.14.1)."""
+        return self._s.late_insurance
+
+    @property
+    def insurance_waived(self) -> bool:
+        return self._s.insurance_waived
+
+    @property
+    def power_failed(self) -> bool:
+        return self._s.power_failed
+
+    @property
+    def irregularities(self) -> list[IrregularityNoted]:
+        return list(self._s.irregularities)
 
     @property
     def void(self) -> RoundVoided | None:
@@ -274,28 +349,71 @@ class Round:
         return differential_of(self.totals())
 
     def decided(self) -> dict[str, str | None]:
-        """Wagers the cards so far have decided (outcome established)."""
+        """Every wager offered at this table that the cards so far have decided."""
         return decided(self.game, self.deal, layout=self.layout, pair_rule=self.pair_rule)
 
+    def decided_bets(self) -> dict[str, str | None]:
+        """The bets in play whose result the cards so far already tell:
+        bet id -> event (None: it has lost)."""
+        wagers = self.decided()
+        out: dict[str, str | None] = {}
+        for bet in self.active_bets:
+            if bet.moment is None:
+                if bet.wager in wagers:
+                    out[bet.bet_id] = wagers[bet.wager]
+                continue
+            offer = self._insurance_offer_at(bet.wager, bet.moment)
+            if offer is None:
+                continue
+            events = {insurance_event(coup, offer) for coup in completions(self.deal)}
+            if len(events) == 1:
+                out[bet.bet_id] = events.pop()
+        return out
+
     def outcome_established(self) -> bool:
-        return bool(self.decided())
+        """Whether any of the wagers in play this round has conclusively won
+        or lost, computed from the cards (MBS 5.17; RWS 5.4, 5.8.1, 5.10, 5.14).
+
+        "The available wagers" are read as the wagers the players have on
+        the layout: a wager nobody placed can neither win nor lose anything.
+        """
+        return bool(self.decided_bets())
 
     def _clause(self, name: str) -> str | None:
         return self.game.clause(name)
 
+    def _check_role(self, role: Role, required: Role, action: str, clause: str | None) -> None:
+        role.check_acts_as(required, action, clause)
+
+    def _check_in_play(self, action: str, clause: str | None = None) -> None:
+        if self.phase not in IN_PLAY:
+            raise PhaseError(
+                f"cannot {action}: the round is {self.phase.value}"
+                + ("; previous rounds stand" if self.phase is not Phase.NEW else ""),
+                clause=clause,
+            )
+
+    def _check_no_option_open(self) -> None:
+        if self._s.withdrawal is not None:
+            raise PhaseError(
+                "players are being given the option to withdraw",
+                clause=self._s.withdrawal.clause,
+                hint="close the withdrawal option first",
+            )
+
     # -- opening ------------------------------------------------------------------
 
-    def check_open(self) -> None:
+    def check_open(self, role: Role = Role.DEALER) -> None:
+        self._check_role(role, Role.DEALER, "open betting", self._clause("place_bets"))
         if self.phase is not Phase.NEW:
             raise PhaseError("this round is already open", clause=self._clause("place_bets"))
 
-    def can_open(self) -> bool:
-        return _can(self.check_open)
+    def can_open(self, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_open(role))
 
     def open(self, role: Role = Role.DEALER) -> None:
         """'Place your bets, please' (3.1)."""
-        role.check_acts_as(Role.DEALER, "open betting")
-        self.check_open()
+        self.check_open(role)
         self._emit(RoundOpened(self.round_id, role))
 
     # -- bets -----------------------------------------------------------------------
@@ -326,6 +444,7 @@ class Round:
                 else self._clause("place_bets"),
                 hint="wait for 'Place your bets, please'",
             )
+        self._check_no_option_open()
         chosen = self.game.wager(wager, self.layout)
         if chosen.insures is not None:
             raise InsuranceError(
@@ -352,8 +471,10 @@ class Round:
                 raise LimitError(
                     f"{wager} {format_money(stake)} is under the table minimum of "
                     f"{format_money(limit.minimum)}",
-                    clause=self._clause("bet_limits"),
-                    hint="raise the stake to the minimum",
+                    clause=self._clause("under_minimum")
+                    if self.game.limit_policy("under_minimum") == "advise-else-settle-as-placed"
+                    else self._clause("bet_limits"),
+                    hint="raise the stake to the minimum, or withdraw it",
                 )
             if mine + stake > limit.maximum:
                 raise LimitError(
@@ -403,7 +524,8 @@ class Round:
         role: Role = Role.PLAYER,
         bet_id: str | None = None,
     ) -> str:
-        """Place a bet; returns its id."""
+        """Place a bet; returns its id.  A role other than the player's own is
+        a Pit Employee placing it on the player's behalf (MBS 3.8; RWS 5.18)."""
         self.check_place_bet(
             player, position, wager, stake, seated=seated, enforce_limits=enforce_limits
         )
@@ -443,11 +565,11 @@ class Round:
         limit = self.limits.differential
         return limit is not None and self.differential() > limit
 
-    def check_reduce_bet(self, bet_id: str, stake: Decimal, role: Role) -> None:
+    def check_reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> None:
         bet = self._bet(bet_id)
         if self.phase is not Phase.BETTING:
             raise BettingClosedError("bets are closed", clause=self._clause("late_bet"))
-        if bet.status != "active" or not 0 <= stake < bet.stake:
+        if bet.status != "active" or not 0 <= stake < bet.stake or stake % CENT:
             raise ActionError(
                 f"bet {bet_id} of {format_money(bet.stake)} cannot be reduced to {stake}"
             )
@@ -456,16 +578,43 @@ class Round:
                 Role.PIT_MANAGER, "remove a wager", self._clause("differential_remove")
             )
 
+    def can_reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> bool:
+        return _can(lambda: self.check_reduce_bet(bet_id, stake, role))
+
     def reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> None:
         """Decrease a wager (MBS 5.18.1) or, as Pit Manager, remove it (5.18.3)."""
         self.check_reduce_bet(bet_id, stake, role)
-        clause = self._clause("differential") or ""
+        if role is not Role.PLAYER and stake == 0:
+            clause = self._clause("differential_remove") or self._clause("differential") or ""
+        else:
+            clause = self._clause("differential") or ""
         self._emit(BetReduced(bet_id, stake, role, clause))
+
+    def check_reject_excess(self, role: Role = Role.DEALER) -> None:
+        clause = self._clause("differential")
+        self._check_role(role, Role.DEALER, "reject excess bets", clause)
+        if self.game.limit_policy("differential") != "reject-excess-seated-first-else-pro-rata":
+            raise ActionError(
+                f"{self.game.title} does not reject the excess over the differential",
+                clause=clause,
+                hint="ask the heavier side to decrease, the lighter to increase "
+                "(the Pit Manager removes wagers if that is not enough)",
+            )
+        if self.phase is not Phase.BETTING:
+            raise BettingClosedError(
+                "the excess is rejected before the bets are closed",
+                clause=clause,
+                hint="an excess not rejected settles pro rata (5.1.1)",
+            )
+
+    def can_reject_excess(self, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_reject_excess(role))
 
     def reject_excess(self, role: Role = Role.DEALER) -> list[str]:
         """RWS 5.1: reject the bets over the differential, standing players'
-        latest bets first, then seated players' latest.  Returns the bets cut."""
-        role.check_acts_as(Role.DEALER, "reject excess bets", self._clause("differential"))
+        latest bets first, then seated players' latest.  Returns the bets cut
+        (one ``BetReduced`` event each; none when the differential is met)."""
+        self.check_reject_excess(role)
         limit = self.limits.differential
         if limit is None or not self.differential_exceeded():
             return []
@@ -489,9 +638,13 @@ class Round:
 
     # -- no more bets ----------------------------------------------------------------
 
-    def check_close_betting(self, *, differential_noticed: bool = True) -> None:
+    def check_close_betting(
+        self, role: Role = Role.DEALER, *, differential_noticed: bool = True
+    ) -> None:
+        self._check_role(role, Role.DEALER, "close betting", self._clause("no_more_bets"))
         if self.phase is not Phase.BETTING:
             raise PhaseError("betting is not open", clause=self._clause("no_more_bets"))
+        self._check_no_option_open()
         if differential_noticed and self.differential_exceeded():
             assert self.limits.differential is not None
             raise LimitError(
@@ -503,14 +656,17 @@ class Round:
                 else "reject the excess bets, standing players first",
             )
 
-    def can_close_betting(self) -> bool:
-        return _can(self.check_close_betting)
+    def can_close_betting(
+        self, role: Role = Role.DEALER, *, differential_noticed: bool = True
+    ) -> bool:
+        return _can(
+            lambda: self.check_close_betting(role, differential_noticed=differential_noticed)
+        )
 
     def close_betting(self, role: Role = Role.DEALER, *, differential_noticed: bool = True) -> None:
         """'No more bets' (3.2).  An unnoticed differential excess settles pro
         rata where the game says so (RWS 5.1.1)."""
-        role.check_acts_as(Role.DEALER, "close betting")
-        self.check_close_betting(differential_noticed=differential_noticed)
+        self.check_close_betting(role, differential_noticed=differential_noticed)
         self._emit(BetsClosed(role))
 
     # -- cards --------------------------------------------------------------------------
@@ -521,42 +677,87 @@ class Round:
                 "cards are dealt after 'No more bets' and until the coup is complete",
                 clause=self._clause("no_more_bets"),
             )
-        if self._s.withdrawal is not None:
-            raise PhaseError(
-                "players are being given the option to withdraw",
-                clause=self._s.withdrawal.clause,
-                hint="close the withdrawal option first",
-            )
+        self._check_no_option_open()
 
     def can_deal_card(self) -> bool:
         return _can(self.check_deal_card)
 
     def deal_card(self, card: Card, source: str = "shoe") -> None:
-        """The next card, to the hand the Table of Play gives it."""
+        """The next card, to the hand the Table of Play gives it.  The next
+        card closes any Insurance offer (RWS 5.3)."""
         self.check_deal_card()
         self.deal.check_add()
         self._emit(CardDealt(card, source))
 
-    def check_reconstruct(self, cards: Sequence[Card]) -> None:
+    def check_reconstruct(
+        self,
+        cards: Sequence[Card],
+        clause: str,
+        role: Role = Role.DEALER,
+        *,
+        drawn: Sequence[Card] = (),
+        required: Role = Role.DEALER,
+    ) -> None:
+        """Why ``cards`` cannot be put on the table as the coup's cards in
+        shoe order: the cards already dealt (and ``drawn``, cards out of the
+        device that were never dealt as such), each where the Table of Play
+        says."""
+        self._check_role(role, required, "reconstruct the cards", clause)
         if self.phase not in (Phase.DEALING, Phase.RESULT):
-            raise PhaseError("cards are reconstructed while the coup is being dealt")
+            raise PhaseError("cards are reconstructed while the coup is being dealt", clause=clause)
+        self._check_no_option_open()
         Deal(tuple(cards))  # the Table of Play must accept them (raises otherwise)
-        if sorted(cards) != sorted(self.deal.cards):
+        if Counter(cards) != Counter((*self.deal.cards, *drawn)):
             raise DealError(
                 "a reconstruction puts the same cards back in their intended order",
-                hint=f"the cards on the table are {' '.join(str(c) for c in self.deal.cards)}",
+                clause=clause,
+                hint=f"the cards on the table are "
+                f"{format_cards((*self.deal.cards, *drawn)) or 'none'}",
             )
 
-    def reconstruct(self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER) -> None:
-        """Put the dealt cards back in their intended order (5.7, 5.8; RWS 5.8, 5.9)."""
-        self.check_reconstruct(cards)
+    def can_reconstruct(
+        self,
+        cards: Sequence[Card],
+        clause: str,
+        role: Role = Role.DEALER,
+        *,
+        drawn: Sequence[Card] = (),
+        required: Role = Role.DEALER,
+    ) -> bool:
+        return _can(
+            lambda: self.check_reconstruct(cards, clause, role, drawn=drawn, required=required)
+        )
+
+    def reconstruct(
+        self,
+        cards: Sequence[Card],
+        clause: str,
+        role: Role = Role.DEALER,
+        *,
+        drawn: Sequence[Card] = (),
+        required: Role = Role.DEALER,
+    ) -> None:
+        """Put the dealt cards back in their intended order (MBS 5.7, 5.8;
+        RWS 1.24, 5.8, 5.9)."""
+        self.check_reconstruct(cards, clause, role, drawn=drawn, required=required)
         self._emit(CardsReconstructed(tuple(cards), clause, role))
+
+    def check_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
+        self._check_role(role, Role.DEALER, "reopen betting", clause)
+        if self.phase is not Phase.DEALING:
+            raise PhaseError(
+                "betting is reopened only after 'No more bets' and before the result",
+                clause=clause,
+            )
+        self._check_no_option_open()
+
+    def can_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_reopen_betting(clause, role))
 
     def reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
         """After a dealing-device reset (MBS 5.9): betting opens again and the
         cards of the interrupted deal are set aside."""
-        if self.phase is not Phase.DEALING:
-            raise PhaseError("betting is reopened only after 'No more bets' and before the result")
+        self.check_reopen_betting(clause, role)
         self._emit(BettingReopened(clause, role))
 
     # -- Insurance Plus --------------------------------------------------------------------
@@ -571,17 +772,37 @@ class Round:
         assert self.game.insurance is not None
         return self.game.insurance.offers(self.deal)
 
+    def missed_insurance_offers(self, moment: Moment) -> list[InsuranceOffer]:
+        """The offers that were open at ``moment``, if that moment has passed
+        (the next card is out): what a Dealer who neglected to offer Insurance
+        left out (RWS 5.14)."""
+        if not self.insurance_offered or len(self.deal.cards) <= moment.cards:
+            return []
+        then = Deal(self.deal.cards[: moment.cards])
+        if moment_of(then) is not moment:
+            return []
+        if moment is Moment.PLAYER_THIRD_CARD and self._s.insurance_waived:
+            return []
+        assert self.game.insurance is not None
+        return self.game.insurance.offers(then)
+
+    def _insurance_offer_at(self, wager: str, moment: Moment) -> InsuranceOffer | None:
+        if self.game.insurance is None or len(self.deal.cards) < moment.cards:
+            return None
+        side = self.game.wager(wager, self.layout).insures
+        then = Deal(self.deal.cards[: moment.cards])
+        return next((o for o in self.game.insurance.offers(then) if o.insures is side), None)
+
+    def original_bet(self, player: str, side: Side) -> Decimal:
+        """The player's Original Bet on ``side`` (RWS 1.16), active stakes."""
+        return sum(
+            (b.stake for b in self.active_bets if b.player == player and b.wager == side.value),
+            Decimal(0),
+        )
+
     def insurance_cap(self, player: str, offer: InsuranceOffer) -> Decimal:
         """What ``player`` may still stake on ``offer`` (3.12.2)."""
         assert self.game.insurance is not None
-        original = sum(
-            (
-                b.stake
-                for b in self.active_bets
-                if b.player == player and b.wager == offer.insures.value
-            ),
-            Decimal(0),
-        )
         already = sum(
             (
                 b.stake
@@ -592,9 +813,32 @@ class Round:
             ),
             Decimal(0),
         )
-        return self.game.insurance.max_stake(offer, original, already, self.limits.maximum)
+        return self.game.insurance.max_stake(
+            offer, self.original_bet(player, offer.insures), already, self.limits.maximum
+        )
 
-    def check_place_insurance(self, player: str, wager: str, stake: Decimal) -> None:
+    def late_insurance_cap(self, player: str, offer: InsuranceOffer) -> Decimal:
+        """What ``player`` may still stake on a neglected offer made again
+        (RWS 5.14.1): the total *payout* of the Insurance bets so placed on a
+        hand may not exceed the Original Bet on it -- stricter than the stake
+        cap of 3.12.2, which applies as well."""
+        original = self.original_bet(player, offer.insures)
+        paid = Decimal(0)
+        for b in self.active_bets:
+            if b.player == player and b.late and b.wager == f"{offer.insures.value}_insurance":
+                assert b.moment is not None
+                late_offer = self._insurance_offer_at(b.wager, b.moment)
+                assert late_offer is not None
+                paid += _payout(b.stake, late_offer)
+        room = max(Decimal(0), original - paid)
+        by_payout = (room * offer.odds.denominator / offer.odds.numerator).quantize(
+            CENT, rounding=ROUND_DOWN
+        )
+        return min(by_payout, self.insurance_cap(player, offer))
+
+    def check_place_insurance(
+        self, player: str, wager: str, stake: Decimal, moment: Moment | None = None
+    ) -> None:
         if not self.insurance_offered:
             raise InsuranceError(
                 "no Insurance is offered at this table",
@@ -603,10 +847,11 @@ class Round:
         chosen = self.game.wager(wager, self.layout)
         if chosen.insures is None:
             raise InsuranceError(f"{wager} is not an Insurance Plus bet")
-        if self._s.withdrawal is not None:
-            raise PhaseError(
-                "players are being given the option to withdraw", clause=self._s.withdrawal.clause
-            )
+        self._check_no_option_open()
+        current = moment_of(self.deal) if self.phase is Phase.DEALING else None
+        if moment is not None and moment is not current:
+            self._check_late_insurance(player, chosen.insures, stake, moment)
+            return
         offers = [o for o in self.insurance_offers() if o.insures is chosen.insures]
         if not offers:
             raise InsuranceError(
@@ -616,7 +861,7 @@ class Round:
                 "on the rows of the pay table, before the next card",
             )
         cap = self.insurance_cap(player, offers[0])
-        if stake <= 0 or stake > cap:
+        if stake <= 0 or stake > cap or stake % CENT:
             raise InsuranceError(
                 f"{player} may stake at most {format_money(cap)} on {chosen.name} now",
                 clause="3.11, 3.12.2",
@@ -624,8 +869,40 @@ class Round:
                 "(nor, at 10 to 1, a quarter of the table maximum)",
             )
 
-    def can_place_insurance(self, player: str, wager: str, stake: Decimal) -> bool:
-        return _can(lambda: self.check_place_insurance(player, wager, stake))
+    def _check_late_insurance(self, player: str, side: Side, stake: Decimal, when: Moment) -> None:
+        late = self._s.late_insurance
+        if late is None or late.moment is not when or self.phase is not Phase.DEALING:
+            raise InsuranceError(
+                f"Insurance {when.words} is no longer offered",
+                clause=self._clause("insurance_forfeit") or "5.3",
+                hint="a player who has not bet before the next card is drawn has forgone it; "
+                "an offer the Dealer neglected is made again only by a Pit Manager (5.14.1)",
+            )
+        if player not in late.players:
+            raise InsuranceError(
+                f"the neglected offer {when.words} is made again to "
+                f"{', '.join(late.players)}, not to {player}",
+                clause=late.clause,
+            )
+        offer = next((o for o in self.missed_insurance_offers(when) if o.insures is side), None)
+        if offer is None:
+            raise InsuranceError(
+                f"no {side.value} insurance was offered {when.words}", clause=late.clause
+            )
+        cap = self.late_insurance_cap(player, offer)
+        if stake <= 0 or stake > cap or stake % CENT:
+            raise InsuranceError(
+                f"{player} may stake at most {format_money(cap)} on {side.value} insurance "
+                f"{when.words} now",
+                clause=late.clause,
+                hint="the total payout on Insurance bets offered again may not exceed the "
+                "Original Bet",
+            )
+
+    def can_place_insurance(
+        self, player: str, wager: str, stake: Decimal, moment: Moment | None = None
+    ) -> bool:
+        return _can(lambda: self.check_place_insurance(player, wager, stake, moment))
 
     def place_insurance(
         self,
@@ -633,42 +910,120 @@ class Round:
         wager: str,
         stake: Decimal,
         *,
+        moment: Moment | None = None,
         role: Role = Role.PLAYER,
         bet_id: str | None = None,
     ) -> str:
         """An Insurance Plus bet on the open offer; a player who has not
-        answered before the next card is drawn has forgone it (RWS 5.3)."""
-        self.check_place_insurance(player, wager, stake)
-        moment = moment_of(self.deal)
+        answered before the next card is drawn has forgone it (RWS 5.3).
+        ``moment``: the neglected moment of an offer made again (5.14.1)."""
+        self.check_place_insurance(player, wager, stake, moment)
+        moment = moment or moment_of(self.deal)
         assert moment is not None
         position, seated = next(
             ((b.position, b.seated) for b in self.active_bets if b.player == player), (1, True)
         )
         bet_id = bet_id or f"b{self._s.orders + 1}"
+        if bet_id in self._s.bets:
+            raise ActionError(f"bet id {bet_id!r} is taken")
         self._emit(InsurancePlaced(bet_id, player, position, wager, stake, moment, seated, role))
         return bet_id
+
+    def check_waive_insurance(self, role: Role = Role.DEALER) -> None:
+        clause = self._clause("squeeze_waiver")
+        if clause is None:
+            raise ActionError(f"{self.game.title} has no Insurance to waive")
+        self._check_role(role, Role.DEALER, "waive Insurance", clause)
+        if self.phase is not Phase.DEALING:
+            raise PhaseError("the waiver applies during the deal", clause=clause)
+        if len(self.deal.cards) > Moment.FOUR_CARDS.cards:
+            raise PhaseError(
+                "the waiver is given before the Player's third card is opened", clause=clause
+            )
+
+    def can_waive_insurance(self, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_waive_insurance(role))
 
     def waive_insurance(self, reason: str, role: Role = Role.DEALER) -> None:
         """RWS 3.14: the highest bettor squeezes the Banker's third card first,
         or has it exposed first -- Insurance after the Player's third card is
         waived for everyone this round."""
-        clause = self._clause("squeeze_waiver")
-        if clause is None:
-            raise ActionError(f"{self.game.id} has no Insurance to waive")
-        if self.phase is not Phase.DEALING:
-            raise PhaseError("the waiver applies during the deal", clause=clause)
+        self.check_waive_insurance(role)
         self._emit(InsuranceWaived(reason, role))
+
+    def check_reoffer_insurance(
+        self, moment: Moment, players: Sequence[str], role: Role = Role.PIT_MANAGER
+    ) -> None:
+        clause = self._clause("insurance_forgotten_open")
+        if clause is None or self.game.insurance is None:
+            raise ActionError(f"{self.game.title} has no Insurance")
+        self._check_role(role, Role.PIT_MANAGER, "offer a neglected Insurance again", clause)
+        if not self.insurance_offered:
+            raise InsuranceError(
+                "no Insurance is offered at this table",
+                clause=self._clause("no_insurance_notice"),
+                hint="players at a table with the notice accepted that none is offered",
+            )
+        if self.phase is not Phase.DEALING:
+            raise PhaseError("Insurance is offered again while the coup is dealt", clause=clause)
+        self._check_no_option_open()
+        if self.outcome_established():
+            raise PhaseError(
+                "an outcome is established: a neglected Insurance is not offered again",
+                clause=clause,
+                hint="return the Original Bet of players whose Insurance would have won "
+                f"({self._clause('insurance_forgotten_established')})",
+            )
+        offers = self.missed_insurance_offers(moment)
+        if not offers:
+            raise InsuranceError(
+                f"no Insurance offer {moment.words} was missed",
+                clause=clause,
+                hint="an open offer is taken as it stands; only a moment that has passed "
+                "is offered again",
+            )
+        sides = {o.insures for o in offers}
+        affected = [p for p in self.players if any(self.original_bet(p, side) for side in sides)]
+        if not players or any(p not in affected for p in players):
+            raise InsuranceError(
+                f"the players affected by the neglected offer {moment.words} are "
+                f"{', '.join(affected) or 'none'}",
+                clause=clause,
+                hint="Insurance insures an Original Bet on the hand offered",
+            )
+
+    def can_reoffer_insurance(
+        self, moment: Moment, players: Sequence[str], role: Role = Role.PIT_MANAGER
+    ) -> bool:
+        return _can(lambda: self.check_reoffer_insurance(moment, players, role))
+
+    def reoffer_insurance(
+        self, moment: Moment, players: Sequence[str], role: Role = Role.PIT_MANAGER
+    ) -> None:
+        """RWS 5.14.1: a Pit Manager offers a neglected Insurance to the
+        affected players before play continues; they bet with
+        ``place_insurance(..., moment=moment)``."""
+        self.check_reoffer_insurance(moment, players, role)
+        clause = self._clause("insurance_forgotten_open") or ""
+        self._emit(InsuranceReoffered(moment, tuple(players), clause, role))
 
     # -- withdrawal options ------------------------------------------------------------------
 
-    def offer_withdrawal(self, clause: str, reason: str, role: Role = Role.DEALER) -> None:
-        """Give every player the option to withdraw all their wagers."""
-        if self.phase not in (Phase.DEALING, Phase.BETTING):
+    def check_offer_withdrawal(self, clause: str, role: Role = Role.DEALER) -> None:
+        self._check_role(role, Role.DEALER, "give a withdrawal option", clause)
+        if self.phase not in IN_PLAY:
             raise PhaseError("a withdrawal option is given while the round is in play")
         if self._s.withdrawal is not None:
             raise PhaseError(
                 "a withdrawal option is already open", clause=self._s.withdrawal.clause
             )
+
+    def can_offer_withdrawal(self, clause: str, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_offer_withdrawal(clause, role))
+
+    def offer_withdrawal(self, clause: str, reason: str, role: Role = Role.DEALER) -> None:
+        """Give every player the option to withdraw all their wagers."""
+        self.check_offer_withdrawal(clause, role)
         self._emit(WithdrawalOffered(clause, reason, role))
 
     def check_withdraw_player(self, player: str) -> None:
@@ -679,7 +1034,9 @@ class Round:
                 hint="after 'No more bets' wagers win or lose on the outcome",
             )
         if not any(b.player == player for b in self.active_bets):
-            raise ActionError(f"{player} has no wager to withdraw")
+            raise ActionError(
+                f"{player} has no wager to withdraw", clause=self._s.withdrawal.clause
+            )
 
     def can_withdraw_player(self, player: str) -> bool:
         return _can(lambda: self.check_withdraw_player(player))
@@ -689,75 +1046,156 @@ class Round:
         self.check_withdraw_player(player)
         self._emit(PlayerWithdrew(player, role))
 
-    def close_withdrawal(self, role: Role = Role.DEALER) -> None:
+    def check_close_withdrawal(self, role: Role = Role.DEALER) -> None:
+        self._check_role(role, Role.DEALER, "close the withdrawal option", None)
         if self._s.withdrawal is None:
             raise PhaseError("no withdrawal option is open")
+
+    def can_close_withdrawal(self, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_close_withdrawal(role))
+
+    def close_withdrawal(self, role: Role = Role.DEALER) -> None:
+        self.check_close_withdrawal(role)
         self._emit(WithdrawalClosed(role))
 
-    # -- irregularities that end or interrupt the round --------------------------------------
+    # -- irregularities that end, interrupt or mark the round ---------------------------------
 
-    def check_void(self, role: Role, clause: str) -> None:
-        if self.phase in (Phase.SETTLED, Phase.VOID):
+    def check_note_irregularity(
+        self, clause: str, role: Role = Role.DEALER, *, required: Role = Role.DEALER
+    ) -> None:
+        self._check_role(role, required, "deal with this irregularity", clause)
+        self._check_in_play("record an irregularity", clause)
+
+    def can_note_irregularity(
+        self, clause: str, role: Role = Role.DEALER, *, required: Role = Role.DEALER
+    ) -> bool:
+        return _can(lambda: self.check_note_irregularity(clause, role, required=required))
+
+    def note_irregularity(
+        self, clause: str, reason: str, role: Role = Role.DEALER, *, required: Role = Role.DEALER
+    ) -> None:
+        """Record an irregularity and what was done about it."""
+        self.check_note_irregularity(clause, role, required=required)
+        self._emit(IrregularityNoted(clause, reason, role))
+
+    def check_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> None:
+        self._check_role(role, Role.PIT_MANAGER, "return a bet after 'No more bets'", clause)
+        bet = self._bet(bet_id)
+        if self.phase not in (Phase.DEALING, Phase.RESULT):
             raise PhaseError(
-                f"the round is already {self.phase.value}; previous rounds stand",
+                "a bet is returned this way after 'No more bets' and before settlement",
+                clause=clause,
+            )
+        if bet.status != "active":
+            raise ActionError(f"bet {bet_id} is already {bet.status}", clause=clause)
+
+    def can_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> bool:
+        return _can(lambda: self.check_return_bet(bet_id, clause, role))
+
+    def return_bet(
+        self, bet_id: str, clause: str, reason: str, role: Role = Role.PIT_MANAGER
+    ) -> None:
+        """Return one bet in play (RWS 5.14.2, or a Shift Manager's decision)."""
+        self.check_return_bet(bet_id, clause, role)
+        self._emit(BetReturned(bet_id, clause, reason, role))
+
+    def check_void(
+        self,
+        role: Role,
+        clause: str,
+        *,
+        required: Role = Role.DEALER,
+        settled: bool = False,
+    ) -> None:
+        """``settled``: the clause voids a round already settled, if it is
+        noticed before the next round commences (MBS 5.2 of No Commission and
+        Tournament; RWS 5.5.3)."""
+        self._check_role(role, required, "void the round", clause)
+        if self.phase is Phase.SETTLED and settled:
+            return
+        if self.phase not in IN_PLAY:
+            raise PhaseError(
+                f"the round is {self.phase.value}"
+                + ("; previous rounds stand" if self.phase is not Phase.NEW else ""),
                 clause=clause,
             )
 
-    def void_round(self, reason: str, clause: str, role: Role = Role.DEALER) -> None:
+    def can_void(
+        self, role: Role, clause: str, *, required: Role = Role.DEALER, settled: bool = False
+    ) -> bool:
+        return _can(lambda: self.check_void(role, clause, required=required, settled=settled))
+
+    def void_round(
+        self,
+        reason: str,
+        clause: str,
+        role: Role = Role.DEALER,
+        *,
+        required: Role = Role.DEALER,
+        settled: bool = False,
+    ) -> None:
         """Void the round: every bet is returned; previous rounds stand."""
-        self.check_void(role, clause)
+        self.check_void(role, clause, required=required, settled=settled)
         self._emit(RoundVoided(reason, clause, role))
 
+    def check_power_failure(self, role: Role = Role.DEALER) -> None:
+        clause = self._clause("power_failure")
+        self._check_role(role, Role.DEALER, "declare a power failure", clause)
+        if self.phase not in IN_PLAY:
+            raise PhaseError("no round is in play", clause=clause)
+
+    def can_power_failure(self, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_power_failure(role))
+
     def power_failure(self, role: Role = Role.DEALER) -> str:
-        """A power failure (MBS 5.17; RWS 5.4).  With an outcome established,
-        play continues; without one, MBS gives each player the option to
-        withdraw all their wagers and RWS voids the round.  Returns what
-        followed: ``continue``, ``withdrawal`` or ``void``."""
-        if self.phase in (Phase.NEW, Phase.SETTLED, Phase.VOID):
-            raise PhaseError("no round is in play")
+        """A power failure (MBS 5.17; RWS 5.4): ``PowerFailed``, then its
+        consequence.  With an outcome established play continues; without
+        one, MBS gives each player the option to withdraw all their wagers
+        (``WithdrawalOffered``; an option already open serves) and RWS voids
+        the round (``RoundVoided``).  Rules with no such clause (Tiger No
+        Commission, Baccarat Tournament) change nothing: play continues.
+        Returns what followed: ``continue``, ``withdrawal`` or ``void``."""
+        self.check_power_failure(role)
+        established = self.phase is Phase.RESULT or self.outcome_established()
         self._emit(PowerFailed(role))
-        if self.phase is Phase.RESULT or self.outcome_established():
-            return "continue"
         policy = self.game.limit_policy("power_failure")
-        clause = self._clause("power_failure") or "6.1"
+        if established or policy is None:
+            return "continue"
+        clause = self._clause("power_failure") or ""
+        reason = "power failure with no outcome established"
         if policy == "void-unless-established":
-            self.void_round(
-                "power failure with no outcome established",
-                self._clause("power_failure_void") or clause,
-                role,
-            )
+            self._emit(RoundVoided(reason, self._clause("power_failure_void") or clause, role))
             return "void"
-        self.offer_withdrawal(
-            self._clause("power_failure_withdraw") or clause,
-            "power failure with no outcome established",
-            role,
-        )
+        if self._s.withdrawal is None:
+            self._emit(
+                WithdrawalOffered(self._clause("power_failure_withdraw") or clause, reason, role)
+            )
         return "withdrawal"
 
     # -- settlement -------------------------------------------------------------------------
 
-    def check_settle(self) -> None:
+    def check_settle(self, role: Role = Role.DEALER) -> None:
+        self._check_role(role, Role.DEALER, "settle the round", None)
         if self.phase is not Phase.RESULT:
             raise PhaseError(
                 "the round is settled once the coup is complete"
                 if self.phase is not Phase.SETTLED
                 else "the round is already settled",
             )
-        if self._s.withdrawal is not None:
-            raise PhaseError("close the withdrawal option first", clause=self._s.withdrawal.clause)
+        self._check_no_option_open()
 
-    def can_settle(self) -> bool:
-        return _can(self.check_settle)
+    def can_settle(self, role: Role = Role.DEALER) -> bool:
+        return _can(lambda: self.check_settle(role))
 
     def settle(self, role: Role = Role.DEALER) -> None:
         """Announce the outcome; collect and pay."""
-        role.check_acts_as(Role.DEALER, "settle the round")
-        self.check_settle()
+        self.check_settle(role)
         self._emit(RoundSettled(role))
 
     def results(self) -> list[BetSettlement]:
-        """Every bet's end: settled, returned or void.  Available once the
-        round is settled or void."""
+        """Every bet's end: settled (win, lose, push), returned, withdrawn
+        before 'No more bets', or void.  Available once the round is settled
+        or void."""
         if self.phase is Phase.VOID:
             assert self._s.void is not None
             return [
@@ -767,22 +1205,32 @@ class Round:
                     None,
                     Decimal(0),
                     Decimal(0),
-                    self._s.void.clause,
+                    self._s.void.clause if b.status == "active" else b.clause,
                 )
                 for b in self.bets
-                if b.status != "withdrawn"
             ]
         if self.phase is not Phase.SETTLED:
             raise PhaseError("the round is not settled yet")
         coup = self.deal.to_coup()
         out = [
-            BetSettlement(b, "returned", None, Decimal(0), Decimal(0), None)
+            BetSettlement(b, b.status, None, Decimal(0), Decimal(0), b.clause)
             for b in self.bets
-            if b.status == "returned"
+            if b.status != "active"
         ]
         out.extend(self._settle_active(coup))
         out.sort(key=lambda s: s.bet.order)
         return out
+
+    def nets(self) -> dict[str, Decimal]:
+        """Each player's net money this round (sum of their bets' nets)."""
+        out: dict[str, Decimal] = {p: Decimal(0) for p in self.players}
+        for s in self.results():
+            out[s.bet.player] += s.net
+        return out
+
+    def house_net(self) -> Decimal:
+        """The house's net this round: what the players lost, less what they won."""
+        return -sum(self.nets().values(), Decimal(0))
 
     def newly_under_minimum(self) -> set[str]:
         """Players whose under-minimum wager this round was settled once (MBS 5.14)."""
@@ -794,7 +1242,7 @@ class Round:
         return {
             s.bet.player
             for s in self.results()
-            if s.clause == self._clause("under_minimum") and s.outcome != "returned"
+            if s.clause == self._clause("under_minimum") and s.outcome not in _NOT_SETTLED
         }
 
     def _settle_active(self, coup: Coup) -> list[BetSettlement]:
@@ -835,6 +1283,8 @@ class Round:
         over = self.game.limit_policy("over_maximum")
         for bet in sorted(self.active_bets, key=lambda b: b.order):
             if bet.moment is not None:
+                if bet.late:
+                    clauses[bet.bet_id] = self._clause("insurance_forgotten_open") or ""
                 continue
             limit = self.limits.for_wager(bet.wager)
             if bet.stake < limit.minimum and under == "settle-once-then-return":
@@ -866,6 +1316,14 @@ class Round:
                     stakes[bet.bet_id] = stake
                     clauses[bet.bet_id] = "5.1.1"
         return stakes, clauses, returned
+
+
+_NOT_SETTLED = frozenset({"returned", "withdrawn", "void"})
+
+
+def _payout(stake: Decimal, offer: InsuranceOffer) -> Decimal:
+    """What an Insurance bet of ``stake`` on ``offer`` pays if it wins."""
+    return stake * offer.odds.numerator / offer.odds.denominator
 
 
 def _can(check: Callable[[], None]) -> bool:
