@@ -13,5 +13,8 @@ echo "== services"
 # A real PostgreSQL on loopback for the storage tests (installed and started if missing).
 export PUNTO_TEST_POSTGRES="${PUNTO_TEST_POSTGRES:-$(bash scripts/postgres.sh)}"
 echo "PostgreSQL: $PUNTO_TEST_POSTGRES"
+# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
+bash scripts/chromium.sh
+echo "Chromium: $(chromium --version 2>/dev/null)"
 echo "== pytest"
 .venv/bin/pytest "$@"
