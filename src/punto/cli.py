@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "punto.commands.analysis",
     "punto.commands.table",
     "punto.commands.serve",
+    "punto.commands.sim",
 )
 
 
