@@ -17,7 +17,9 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 #: Screenshots of every browser test land here (kept as test artifacts).
-ARTIFACTS = Path(os.environ.get("PUNTO_ARTIFACTS", Path(__file__).resolve().parent.parent / "artifacts"))
+ARTIFACTS = Path(
+    os.environ.get("PUNTO_ARTIFACTS", Path(__file__).resolve().parent.parent / "artifacts")
+)
 
 _FLAGS = [
     "--headless=new",
