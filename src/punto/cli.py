@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "punto.commands.table",
     "punto.commands.serve",
     "punto.commands.sim",
+    "punto.commands.tournament",
 )
 
 
