@@ -83,7 +83,7 @@ def engines(db_url: str, n: int) -> list[Engine]:
 
 
 def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
-    assert db.current_revision(engine) == db.head_revision() == "0001"
+    assert db.current_revision(engine) == db.head_revision() == "0002"
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []
@@ -106,7 +106,7 @@ def test_migrations_go_down_and_up_again(engine: Engine) -> None:
         command.downgrade(db.alembic_config(conn), "base")
     assert "wallets" not in inspect(engine).get_table_names()
     db.upgrade(engine)
-    assert db.current_revision(engine) == "0001"
+    assert db.current_revision(engine) == db.head_revision()
     assert "wallets" in inspect(engine).get_table_names()
 
 
@@ -115,7 +115,7 @@ def test_concurrent_migrations_of_a_new_database_do_not_collide(db_url: str) -> 
     assert [r for r in results if r is not None] == []
     check = db.connect(db_url, migrate=False)
     try:
-        assert db.current_revision(check) == "0001"
+        assert db.current_revision(check) == db.head_revision()
     finally:
         check.dispose()
 
@@ -224,7 +224,7 @@ def test_a_sqlite_event_log_file_is_adopted_with_its_events(tmp_path: Any) -> No
         with engine.connect() as conn:
             recorded = conn.execute(select(db.table_events.c.recorded_at)).scalars().all()
         assert all(r.tzinfo is not None for r in recorded)
-        assert db.current_revision(engine) == "0001"
+        assert db.current_revision(engine) == db.head_revision()
     finally:
         engine.dispose()
 

@@ -566,7 +566,7 @@ def test_cli_play_options(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["tiger-buffalo"], "choose one with --layout"),
+        (["tiger-buffalo"], "name one of its layouts"),
         (["tiger-baccarat", "--decks", "3"], "a shoe of 3 decks is not allowed"),
         (["tiger-baccarat", "--bankroll", "lots"], "--bankroll: stake 'lots' is not an amount"),
         (["tiger-baccarat", "--delay", "-1"], "a delay of -1.0 seconds is not possible"),

@@ -119,7 +119,7 @@ class Game:
             raise WagerError(
                 f"{self.id} has {len(self.layouts)} layouts offering different wagers",
                 clause=self.layout_clause,
-                hint=f"choose one with --layout ({', '.join(self.layouts)})",
+                hint=f"name one of its layouts: {', '.join(self.layouts)}",
             )
         return None
 

@@ -11,6 +11,10 @@ Decimal('4.75')
 Decimal('0.09')
 >>> winnings(Decimal("0.10"), Fraction(19, 20), rounding=Rounding.HALF_UP)
 Decimal('0.10')
+>>> parse_stake("1e400")
+Traceback (most recent call last):
+...
+punto.errors.WagerError: stake '1e400' is not a whole number of minor units (0.01); round it to 0.01
 >>> parse_stake("12.345")
 Traceback (most recent call last):
 ...
@@ -62,7 +66,11 @@ def parse_stake(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decima
         raise WagerError(
             f"stake {text!r} must be a positive amount", hint="write it like 100 or 12.50"
         )
-    if amount % minor_unit != 0:
+    try:
+        whole = amount % minor_unit == 0
+    except InvalidOperation:  # e.g. 1e400: too large to divide into minor units
+        whole = False
+    if not whole:
         raise WagerError(
             f"stake {text!r} is not a whole number of minor units ({minor_unit})",
             hint=f"round it to {minor_unit}",

@@ -51,6 +51,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -284,6 +285,70 @@ table_events = Table(
 )
 
 Index("ix_table_events_round", table_events.c.table_id, table_events.c.round_id)
+
+# -- the table server (revision 0002) --------------------------------------------
+
+#: How a table runs: its own automatic dealer, or a person at the dealer console.
+MODES = ("auto", "dealer")
+#: Where the cards come from: the server's shuffled shoe, or a card-reading shoe.
+CARD_SOURCES = ("virtual", "device")
+
+server_tables = Table(
+    "server_tables",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("layout", String(8), nullable=True),
+    Column("mode", String(16), nullable=False),
+    Column("card_source", String(16), nullable=False),
+    #: TableLimits as JSON (minimum, maximum, differential, wagers, wagers_per_area)
+    Column("limits", Text, nullable=False),
+    Column("decks", Integer, nullable=False),
+    Column("betting_seconds", Float, nullable=False),
+    Column("card_delay", Float, nullable=False),
+    Column("insurance_seconds", Float, nullable=False),
+    Column("result_seconds", Float, nullable=False),
+    Column("seed", String(200), nullable=True),
+    Column("device_token_hash", String(64), nullable=True),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    CheckConstraint("mode IN ('auto', 'dealer')", name="mode"),
+    CheckConstraint("card_source IN ('virtual', 'device')", name="card_source"),
+)
+
+#: One row per bet request with an idempotency key: the bet it became and,
+#: once acknowledged, the response given.
+server_requests = Table(
+    "server_requests",
+    metadata,
+    Column("key", String(300), primary_key=True),
+    Column("account_id", ID, ForeignKey("accounts.id"), nullable=False),
+    Column("request_hash", String(64), nullable=False),
+    Column("table_id", String(64), nullable=False),
+    Column("round_id", String(200), nullable=False),
+    Column("bet_id", String(200), nullable=False),
+    Column("status_code", Integer, nullable=True),
+    Column("response", Text, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+#: Who did what at which table (staff actions, logins, table changes).
+server_audit = Table(
+    "server_audit",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("at", UTCDateTime, nullable=False),
+    Column("account_id", ID, nullable=True),
+    Column("username", String(64), nullable=True),
+    Column("role", String(32), nullable=True),
+    Column("table_id", String(64), nullable=True),
+    Column("round_id", String(200), nullable=True),
+    Column("action", String(64), nullable=False),
+    Column("detail", Text, nullable=False),
+)
+Index("ix_server_audit_table", server_audit.c.table_id, server_audit.c.id)
 
 
 # --- engines -------------------------------------------------------------------------

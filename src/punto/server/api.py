@@ -1,0 +1,759 @@
+"""The HTTP API (``/api``).  The OpenAPI description is at ``/openapi.json``.
+
+Handlers are plain functions: FastAPI runs them in worker threads, where the
+table actions take the table's lock and write to the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from decimal import Decimal
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Header, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+
+from punto.cards import Card
+from punto.errors import ActionError, WagerError
+from punto.games import all_games, get_game
+from punto.money import parse_stake
+from punto.server.app import Server
+from punto.server.auth import (
+    COOKIE,
+    authenticate,
+    is_staff,
+    optional_user,
+    require_manager_or_admin,
+    require_player,
+    table_role,
+    token_from,
+)
+from punto.server.config import ConfigError, TableConfig
+from punto.server.runtime import TableRuntime, cents, money
+from punto.store import db
+from punto.store.accounts import (
+    PermissionDeniedError,
+    SessionInvalidError,
+    User,
+    UserRole,
+)
+from punto.store.ledger import LedgerError
+from punto.table.roles import Role
+
+router = APIRouter(prefix="/api")
+
+Text64 = Annotated[str, Field(min_length=1, max_length=64)]
+Amount = Annotated[str | int | float, Field(union_mode="left_to_right")]
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def user_of(request: Request) -> User:
+    return authenticate(server_of(request).accounts, request)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoginIn(Strict):
+    username: Annotated[str, Field(min_length=1, max_length=64)]
+    password: Annotated[str, Field(min_length=1, max_length=1024)]
+
+
+class BetIn(Strict):
+    wager: Text64
+    stake: Amount
+    position: Annotated[int, Field(ge=0, le=1000)] | None = None
+    #: or the Idempotency-Key header
+    idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+
+class CardIn(Strict):
+    card: Annotated[str, Field(min_length=2, max_length=8)]
+
+
+class DealIn(Strict):
+    card: Annotated[str, Field(min_length=2, max_length=8)] | None = None
+
+
+class ManagerIn(Strict):
+    username: Annotated[str, Field(min_length=1, max_length=64)]
+    password: Annotated[str, Field(min_length=1, max_length=1024)]
+
+
+class VoidIn(Strict):
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+    clause: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    #: a pit manager's (or higher) confirmation, when the person at the console is below
+    manager: ManagerIn | None = None
+
+
+class PowerFailureIn(Strict):
+    manager: ManagerIn | None = None
+
+
+class DepositIn(Strict):
+    username: Text64
+    amount: Amount
+    key: Annotated[str, Field(min_length=1, max_length=150)]
+
+
+class UserIn(Strict):
+    username: Text64
+    password: Annotated[str, Field(min_length=1, max_length=1024)]
+    role: UserRole
+
+
+def _stake(value: str | int | float) -> Decimal:
+    if isinstance(value, bool) or len(str(value)) > 40:
+        raise WagerError(
+            f"stake {str(value)[:40]!r} is not an amount of money",
+            hint="write it like 100 or 12.50",
+        )
+    try:
+        return parse_stake(str(value))
+    except ArithmeticError:  # e.g. 1e400: no whole number of cents
+        raise WagerError(
+            f"stake {str(value)!r} is not an amount of money", hint="write it like 100 or 12.50"
+        ) from None
+
+
+def _card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def _user_json(user: User) -> dict[str, Any]:
+    return {"id": user.id, "username": user.username, "role": user.role.value}
+
+
+def _actor(server: Server, user: User, runtime: TableRuntime, action: str, **detail: Any) -> None:
+    r = runtime.round
+    server.audit.record(
+        action,
+        user=user,
+        table_id=runtime.id,
+        round_id=r.round_id if r else None,
+        **detail,
+    )
+
+
+def _confirm_manager(server: Server, user: User, manager: ManagerIn | None, action: str) -> Role:
+    """The position to act in: the user's own, or a confirming manager's if higher."""
+    own = table_role(user, Role.DEALER, action)
+    if own.may_act_as(Role.PIT_MANAGER) or manager is None:
+        return own
+    session = server.accounts.login(manager.username, manager.password)
+    try:
+        confirming = session.user
+        role = table_role(confirming, Role.PIT_MANAGER, f"confirm: {action}")
+    finally:
+        server.accounts.logout(session.token)
+    return role
+
+
+# -- service ----------------------------------------------------------------------------
+
+
+@router.get("/health", tags=["service"])
+def health(request: Request) -> dict[str, Any]:
+    """The server is up and its database answers."""
+    server = server_of(request)
+    with server.engine.connect() as conn:
+        conn.execute(select(1)).scalar_one()
+    return {
+        "status": "ok",
+        "database": server.engine.dialect.name,
+        "revision": db.current_revision(server.engine),
+        "tables": len(server.tables),
+    }
+
+
+# -- accounts ------------------------------------------------------------------------------
+
+
+@router.post("/auth/login", tags=["accounts"])
+def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
+    """A password login; returns a session token (also set as an HttpOnly cookie).
+    Five wrong passwords in a row lock the name for a while (429)."""
+    server = server_of(request)
+    session = server.accounts.login(body.username, body.password)
+    response.set_cookie(
+        COOKIE,
+        session.token,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        max_age=int(server.accounts.session_ttl.total_seconds()),
+        path="/",
+    )
+    server.audit.record("login", user=session.user)
+    return {
+        "token": session.token,
+        "token_type": "bearer",
+        "expires_at": session.expires_at.isoformat(),
+        "user": _user_json(session.user),
+    }
+
+
+@router.post("/auth/logout", tags=["accounts"])
+def logout(request: Request, response: Response) -> dict[str, Any]:
+    """End the session (the token stops working)."""
+    token = token_from(request)
+    if token:
+        server_of(request).accounts.logout(token)
+    response.delete_cookie(COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/session", tags=["accounts"])
+def session(request: Request) -> dict[str, Any]:
+    """Who is logged in, if anyone (``{"user": null}`` otherwise): what a page
+    asks when it opens."""
+    server = server_of(request)
+    user = optional_user(server.accounts, request)
+    return {"user": None if user is None else me(request)}
+
+
+@router.get("/me", tags=["accounts"])
+def me(request: Request) -> dict[str, Any]:
+    """Who is logged in, and their balance."""
+    server = server_of(request)
+    user = user_of(request)
+    data = _user_json(user)
+    if user.role is UserRole.PLAYER:
+        try:
+            data["balance"] = money(server.ledger.balance(f"player:{user.username}"))
+        except LedgerError:
+            data["balance"] = "0.00"
+    return data
+
+
+@router.get("/wallet", tags=["accounts"])
+def wallet(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
+    """The player's balance and latest postings."""
+    server = server_of(request)
+    user = user_of(request)
+    require_player(user, "have a wallet")
+    code = f"player:{user.username}"
+    try:
+        balance = server.ledger.balance(code)
+        history = server.ledger.history(code)[-limit:]
+    except LedgerError:
+        balance, history = 0, []
+    return {
+        "balance": money(balance),
+        "postings": [
+            {
+                "kind": p.kind.value,
+                "amount": money(p.amount_for(code)),
+                "table_id": p.table_id,
+                "round_id": p.round_id,
+                "bet_id": p.bet_id,
+                "at": p.created_at.isoformat(),
+            }
+            for p in reversed(history)
+        ],
+    }
+
+
+@router.post("/users", tags=["accounts"], status_code=201)
+def create_user(body: UserIn, request: Request) -> dict[str, Any]:
+    """A new account (admin only)."""
+    server = server_of(request)
+    user = user_of(request)
+    if user.role is not UserRole.ADMIN:
+        raise PermissionDeniedError(
+            f"a {user.role.words} may not create accounts", hint="it takes the admin"
+        )
+    created = server.accounts.create_user(body.username, body.password, body.role)
+    server.audit.record("create_user", user=user, created=created.username, role=body.role.value)
+    return _user_json(created)
+
+
+@router.post("/cage/deposit", tags=["accounts"], status_code=201)
+def deposit(body: DepositIn, request: Request) -> dict[str, Any]:
+    """Chips bought at the cage: money into a player's wallet (pit manager or
+    higher, or the admin); ``key`` makes it idempotent."""
+    server = server_of(request)
+    user = user_of(request)
+    require_manager_or_admin(user, "credit a player's wallet")
+    player = server.accounts.find_user(body.username)
+    if player is None or player.role is not UserRole.PLAYER:
+        raise PermissionDeniedError(
+            f"{body.username!r} is not a player", hint="deposits go to players' wallets"
+        )
+    amount = _stake(body.amount)
+    wallet = server.ledger.player_wallet(player.username, account_id=player.id)
+    posting = server.ledger.deposit(wallet, cents(amount), key=f"cage:{body.key}")
+    if not posting.replayed:
+        server.audit.record("deposit", user=user, player=player.username, amount=str(amount))
+    return {"username": player.username, "balance": money(server.ledger.balance(wallet))}
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+@router.get("/games", tags=["games"])
+def games() -> list[dict[str, Any]]:
+    """The five games: versions, deck ranges, layouts and their wagers."""
+    return [_game_json(game.id) for game in all_games()]
+
+
+@router.get("/games/{game_id}", tags=["games"])
+def game(game_id: str) -> dict[str, Any]:
+    """One game: layouts, wagers, pays and clauses."""
+    return _game_json(game_id)
+
+
+def _game_json(game_id: str) -> dict[str, Any]:
+    game = get_game(game_id)
+    return {
+        "id": game.id,
+        "title": game.title,
+        "version": game.version,
+        "rules_file": game.rules_file,
+        "decks": {"min": game.decks.minimum, "max": game.decks.maximum},
+        "layouts_differ": game.layouts_differ,
+        "insurance": game.insurance is not None,
+        "layouts": {
+            lid: {
+                "positions": list(layout.positions),
+                "clause": layout.clause,
+                "wagers": list(layout.wagers),
+            }
+            for lid, layout in game.layouts.items()
+        },
+        "wagers": {
+            w.id: {
+                "name": w.name,
+                "pays": {event: str(p) for event, p in w.pays.items()},
+                "clause": w.clause,
+                "insures": w.insures.value if w.insures else None,
+            }
+            for w in game.wagers.values()
+        },
+    }
+
+
+# -- tables -------------------------------------------------------------------------------------
+
+
+@router.get("/tables", tags=["tables"])
+def tables(request: Request) -> list[dict[str, Any]]:
+    """The running tables and where their rounds stand."""
+    server = server_of(request)
+    out = []
+    for runtime in list(server.tables.values()):
+        r = runtime.round
+        out.append(
+            {
+                **runtime.config.to_json(),
+                "round": None if r is None else {"id": r.round_id, "phase": r.phase.value},
+                "watchers": server.hub.count(runtime.id),
+            }
+        )
+    return out
+
+
+@router.post("/tables", tags=["tables"], status_code=201)
+async def create_table(request: Request, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+    """A new table (pit manager or higher, or the admin): ``{"id", "game",
+    "layout"?, "mode": "auto"|"dealer", "card_source": "virtual"|"device",
+    "limits": {"minimum", "maximum", "differential"?, "wagers"?}, ...}``."""
+    server = server_of(request)
+    user = await asyncio.to_thread(user_of, request)
+    require_manager_or_admin(user, "set up tables")
+    config = TableConfig.from_json(body)
+    await asyncio.to_thread(server.store.create, config)
+    runtime = await asyncio.to_thread(server.start_table, config)
+    await server.run_dealer(runtime)
+    await asyncio.to_thread(
+        server.audit.record, "create_table", user=user, table_id=config.id, config=config.to_json()
+    )
+    return runtime.config.to_json()
+
+
+@router.patch("/tables/{table_id}", tags=["tables"])
+async def update_table(
+    table_id: str, request: Request, body: Annotated[dict[str, Any], Body()]
+) -> dict[str, Any]:
+    """Change a table's name, limits, timings, mode or activity (pit manager or
+    higher, or the admin).  New limits apply from the next round.  The game,
+    layout, decks and seed of a table that has dealt cannot change: open a
+    new table instead."""
+    server = server_of(request)
+    user = await asyncio.to_thread(user_of, request)
+    require_manager_or_admin(user, "change tables")
+    old = await asyncio.to_thread(server.store.get, table_id)
+    config = TableConfig.from_json(body, base=old)
+    runtime = server.tables.get(table_id)
+    fixed = ("game", "layout", "decks", "seed")
+    if runtime is not None and runtime.table.rounds:
+        for name in fixed:
+            if getattr(config, name) != getattr(old, name):
+                raise ConfigError(
+                    f"the {name} of table {table_id} cannot change once it has dealt",
+                    hint="set up a new table for another game, layout or shoe",
+                )
+    await asyncio.to_thread(server.store.save, config)
+    await server.stop_dealer(table_id)
+    if runtime is not None:
+        with runtime.lock:
+            runtime.config = config
+            runtime.table.limits = config.limits
+            if not config.active:
+                runtime.stop()
+                del server.tables[table_id]
+                runtime = None
+    if runtime is None and config.active:
+        runtime = await asyncio.to_thread(server.start_table, config)
+    if runtime is not None:
+        await server.run_dealer(runtime)
+        await asyncio.to_thread(runtime._changed)
+    await asyncio.to_thread(
+        server.audit.record, "update_table", user=user, table_id=table_id, changes=body
+    )
+    return config.to_json()
+
+
+@router.post("/tables/{table_id}/device-token", tags=["tables"])
+def device_token(table_id: str, request: Request) -> dict[str, Any]:
+    """A new token for the table's card-reading shoe (shown once; the old one stops working)."""
+    server = server_of(request)
+    user = user_of(request)
+    require_manager_or_admin(user, "issue a device token")
+    server.table(table_id)
+    token = server.store.new_device_token(table_id)
+    server.audit.record("device_token", user=user, table_id=table_id)
+    return {"table_id": table_id, "token": token}
+
+
+@router.get("/tables/{table_id}", tags=["tables"])
+def table_state(table_id: str, request: Request) -> dict[str, Any]:
+    """The table now: configuration, wagers and pays, the round (phase,
+    countdown, cards, totals, Insurance offers, result), the shoe; with
+    ``me`` (balance, bets, results) for a logged-in player and ``staff`` for
+    the dealer and above."""
+    server = server_of(request)
+    runtime = server.table(table_id)
+    user = optional_user(server.accounts, request)
+    player = user.username if user is not None and user.role is UserRole.PLAYER else None
+    data = runtime.state(player, staff=is_staff(user))
+    if user is not None:
+        data["user"] = _user_json(user)
+    return data
+
+
+@router.get("/tables/{table_id}/scoreboard", tags=["tables"])
+def scoreboard(table_id: str, request: Request) -> dict[str, Any]:
+    """The roads of the current shoe (bead plate, big road, derived roads, ask)."""
+    runtime = server_of(request).table(table_id)
+    with runtime.lock:
+        return runtime.scoreboard.to_dict()
+
+
+@router.get("/tables/{table_id}/rounds", tags=["tables"])
+def rounds(
+    table_id: str, request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50
+) -> list[dict[str, Any]]:
+    """The latest rounds (dealer or higher)."""
+    server = server_of(request)
+    user = user_of(request)
+    table_role(user, Role.DEALER, "see the rounds")
+    runtime = server.table(table_id)
+    with runtime.lock:
+        out = []
+        for r in runtime.table.rounds[-limit:][::-1]:
+            out.append(
+                {
+                    "id": r.round_id,
+                    "phase": r.phase.value,
+                    "cards": [str(c) for c in r.deal.cards],
+                    "bets": len(r.bets),
+                    "players": len(r.players),
+                    "power_failed": r.power_failed,
+                    "void": None if r.void is None else r.void.reason,
+                }
+            )
+        return out
+
+
+@router.get("/tables/{table_id}/rounds/{round_id}", tags=["tables"])
+def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, Any]:
+    """One round: its events (the audit trail) and results (dealer or higher)."""
+    from punto.server.runtime import _settlement_json
+    from punto.table.events import event_to_json
+    from punto.table.round import Phase
+
+    server = server_of(request)
+    user = user_of(request)
+    table_role(user, Role.DEALER, "see a round's events")
+    runtime = server.table(table_id)
+    with runtime.lock:
+        r = next((x for x in runtime.table.rounds if x.round_id == round_id), None)
+        if r is None:
+            raise ActionError(f"table {table_id} has no round {round_id!r}")
+        results = (
+            [{**_settlement_json(s), "player": s.bet.player} for s in runtime.results(r)]
+            if r.phase in (Phase.SETTLED, Phase.VOID)
+            else None
+        )
+        return {
+            "id": r.round_id,
+            "phase": r.phase.value,
+            "events": [event_to_json(e) for e in r.events],
+            "results": results,
+        }
+
+
+# -- players ----------------------------------------------------------------------------------------
+
+
+@router.post("/tables/{table_id}/bets", tags=["players"], status_code=201)
+def place_bet(
+    table_id: str,
+    body: BetIn,
+    request: Request,
+    response: Response,
+    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+) -> dict[str, Any]:
+    """A bet from the player's own wallet; an ``*_insurance`` wager is an
+    Insurance Plus bet on the offer open now.  Acknowledged (201) only once
+    the stake is posted to the ledger and the bet is in the round's log.  An
+    ``Idempotency-Key`` header (or ``idempotency_key`` field) makes a retry
+    return the first answer instead of betting twice."""
+    server = server_of(request)
+    user = user_of(request)
+    require_player(user, "bet")
+    runtime = server.table(table_id)
+    key = idempotency_key or body.idempotency_key
+    status, data = runtime.place_bet(
+        user.id, user.username, body.wager, _stake(body.stake), position=body.position, key=key
+    )
+    response.status_code = status
+    return data
+
+
+@router.delete("/tables/{table_id}/bets/{bet_id}", tags=["players"])
+def withdraw_bet(table_id: str, bet_id: str, request: Request) -> dict[str, Any]:
+    """Take one's own bet back before 'No more bets'."""
+    server = server_of(request)
+    user = user_of(request)
+    require_player(user, "withdraw a bet")
+    return server.table(table_id).withdraw_bet(user.username, bet_id[:200])
+
+
+@router.post("/tables/{table_id}/withdrawal", tags=["players"])
+def take_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
+    """Take the withdrawal option open now (e.g. after a power failure): all
+    one's wagers of the round are returned."""
+    server = server_of(request)
+    user = user_of(request)
+    require_player(user, "withdraw")
+    return server.table(table_id).take_withdrawal(user.username)
+
+
+# -- the dealer -----------------------------------------------------------------------------------------
+
+
+@router.post("/tables/{table_id}/round/open", tags=["dealer"])
+def open_round(table_id: str, request: Request) -> dict[str, Any]:
+    """'Place your bets, please' (a new shoe first when the cut card came out)."""
+    server = server_of(request)
+    user = user_of(request)
+    role = table_role(user, Role.DEALER, "open betting")
+    runtime = server.table(table_id)
+    result = runtime.open_round(role)
+    _actor(server, user, runtime, "open")
+    return result
+
+
+@router.post("/tables/{table_id}/round/close", tags=["dealer"])
+def close_round(table_id: str, request: Request) -> dict[str, Any]:
+    """'No more bets'."""
+    server = server_of(request)
+    user = user_of(request)
+    role = table_role(user, Role.DEALER, "close betting")
+    runtime = server.table(table_id)
+    result = runtime.close_betting(role)
+    _actor(server, user, runtime, "close", rejected=result["rejected"])
+    return result
+
+
+@router.post("/tables/{table_id}/round/deal", tags=["dealer"])
+def deal(table_id: str, request: Request, body: DealIn | None = None) -> dict[str, Any]:
+    """The next card: drawn from the server's shoe, or keyed in (``{"card": "QH"}``).
+    The engine refuses a card the Table of Play does not call for.  Drawing
+    the next card closes any Insurance offer."""
+    server = server_of(request)
+    user = user_of(request)
+    table_role(user, Role.DEALER, "deal")
+    runtime = server.table(table_id)
+    card = _card(body.card) if body is not None and body.card else None
+    result = runtime.deal(card, source="keyed" if card is not None else "shoe")
+    if card is not None:
+        _actor(server, user, runtime, "key_card", card=str(card))
+    return result
+
+
+@router.post("/tables/{table_id}/round/settle", tags=["dealer"])
+def settle(table_id: str, request: Request) -> dict[str, Any]:
+    """Announce the result and settle every bet on the ledger."""
+    server = server_of(request)
+    user = user_of(request)
+    role = table_role(user, Role.DEALER, "settle")
+    runtime = server.table(table_id)
+    result = runtime.settle(role)
+    _actor(server, user, runtime, "settle")
+    return result
+
+
+@router.post("/tables/{table_id}/round/void", tags=["dealer"])
+def void(table_id: str, body: VoidIn, request: Request) -> dict[str, Any]:
+    """Void the round: every bet returned (pit manager or higher; a dealer
+    needs a pit manager's confirmation in ``manager``)."""
+    server = server_of(request)
+    user = user_of(request)
+    role = _confirm_manager(server, user, body.manager, "void the round")
+    runtime = server.table(table_id)
+    result = runtime.void(body.reason, body.clause, role)
+    _actor(
+        server,
+        user,
+        runtime,
+        "void",
+        reason=body.reason,
+        clause=result["void"]["clause"],
+        confirmed_by=body.manager.username if body.manager else None,
+    )
+    return result
+
+
+@router.post("/tables/{table_id}/round/power-failure", tags=["dealer"])
+def power_failure(
+    table_id: str, request: Request, body: PowerFailureIn | None = None
+) -> dict[str, Any]:
+    """A power failure or other interruption: play continues if an outcome
+    is established; otherwise the game's rule applies (withdrawal option,
+    MBS 5.17; void, RWS 5.4)."""
+    server = server_of(request)
+    user = user_of(request)
+    role = _confirm_manager(server, user, body.manager if body else None, "declare a power failure")
+    runtime = server.table(table_id)
+    result = runtime.power_failure(role)
+    _actor(
+        server,
+        user,
+        runtime,
+        "power_failure",
+        consequence=result["consequence"],
+        confirmed_by=body.manager.username if body and body.manager else None,
+    )
+    return result
+
+
+@router.post("/tables/{table_id}/round/withdrawal/close", tags=["dealer"])
+def close_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
+    """End the withdrawal option; play continues for the bets that stayed."""
+    server = server_of(request)
+    user = user_of(request)
+    role = table_role(user, Role.DEALER, "close the withdrawal option")
+    runtime = server.table(table_id)
+    result = runtime.close_withdrawal(role)
+    _actor(server, user, runtime, "close_withdrawal")
+    return result
+
+
+# -- the card-reading shoe ---------------------------------------------------------------------------------
+
+
+@router.post("/tables/{table_id}/device/card", tags=["device"])
+def device_card(
+    table_id: str,
+    body: CardIn,
+    request: Request,
+    x_device_token: Annotated[str | None, Header(max_length=200)] = None,
+) -> dict[str, Any]:
+    """A card read by the table's card-reading shoe (``X-Device-Token`` or
+    ``Authorization: Device TOKEN``).  The engine checks it against the
+    Table of Play and the round: a refused card is a 4xx with its message."""
+    server = server_of(request)
+    token = x_device_token
+    if token is None:
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        token = value.strip() if scheme.lower() == "device" else None
+    runtime = server.table(table_id)
+    if not token or not server.store.check_device_token(table_id, token[:200]):
+        raise SessionInvalidError(
+            "this device is not allowed to deal at this table",
+            hint="send the table's device token in X-Device-Token",
+        )
+    return runtime.deal(_card(body.card), source="device")
+
+
+# -- the pit ------------------------------------------------------------------------------------------------
+
+
+@router.get("/pit", tags=["pit"])
+def pit(request: Request) -> list[dict[str, Any]]:
+    """Every table: limits, the round in play, drop, win, hold and commission
+    (pit supervisor or higher, or the admin)."""
+    server = server_of(request)
+    user = user_of(request)
+    if user.role is not UserRole.ADMIN:
+        table_role(user, Role.PIT_SUPERVISOR, "see the pit")
+    out = []
+    for config in server.store.all():
+        runtime = server.tables.get(config.id)
+        entry: dict[str, Any] = {**config.to_json(), "running": runtime is not None}
+        if runtime is not None:
+            with runtime.lock:
+                r = runtime.round
+                entry["round"] = (
+                    None
+                    if r is None
+                    else {
+                        "id": r.round_id,
+                        "phase": r.phase.value,
+                        "bets": len(r.active_bets),
+                        "totals": {w: money(v) for w, v in r.totals().items()},
+                    }
+                )
+                entry["rounds"] = len(runtime.table.rounds)
+            entry["figures"] = runtime.figures()
+            entry["recovered"] = runtime.recovered
+        out.append(entry)
+    return out
+
+
+@router.get("/pit/audit", tags=["pit"])
+def audit(
+    request: Request,
+    table_id: Annotated[str | None, Query(max_length=64)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> list[dict[str, Any]]:
+    """Who did what, latest first (pit supervisor or higher, or the admin)."""
+    server = server_of(request)
+    user = user_of(request)
+    if user.role is not UserRole.ADMIN:
+        table_role(user, Role.PIT_SUPERVISOR, "see the audit log")
+    return server.audit.entries(table_id, limit)
+
+
+@router.get("/pit/ledger", tags=["pit"])
+def ledger_totals(request: Request) -> dict[str, Any]:
+    """The ledger's trial balance (always 0) and totals by kind of wallet."""
+    server = server_of(request)
+    user = user_of(request)
+    if user.role is not UserRole.ADMIN:
+        table_role(user, Role.PIT_SUPERVISOR, "see the ledger")
+    totals = server.ledger.totals()
+    return {
+        "trial_balance": money(server.ledger.trial_balance()),
+        "totals": {kind.value: money(v) for kind, v in totals.items()},
+    }

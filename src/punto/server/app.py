@@ -1,0 +1,164 @@
+"""The ASGI application: :func:`create_app`.
+
+>>> app = create_app("sqlite://", demo=False)
+>>> app.title
+'punto table server'
+
+Starting the app (its lifespan) opens the database and migrates it, creates
+the demo tables and accounts with ``demo=True``, restores every table from its
+event log -- a round interrupted mid-deal continues under the game's power
+failure rules -- brings the ledger in step with the rounds, and starts an
+automatic dealer for each self-running table.  Stopping it stops the dealers
+after the move each is making.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI
+from sqlalchemy.engine import Engine
+
+from punto.server import errors
+from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableError
+from punto.server.dealer import AutoDealer
+from punto.server.hub import Hub
+from punto.server.runtime import TableRuntime
+from punto.store import db
+from punto.store.accounts import Accounts, PasswordHasher
+from punto.store.ledger import Ledger
+
+log = logging.getLogger("punto.server")
+
+DEFAULT_DATABASE = "sqlite:///punto.db"
+
+
+@dataclass
+class Server:
+    """Everything a request handler needs, on ``app.state.server``."""
+
+    engine: Engine
+    accounts: Accounts
+    ledger: Ledger
+    store: TableStore
+    audit: AuditLog
+    hub: Hub
+    auto_dealers: bool = True
+    tables: dict[str, TableRuntime] = field(default_factory=dict)
+    dealers: dict[str, AutoDealer] = field(default_factory=dict)
+
+    def table(self, table_id: str) -> TableRuntime:
+        runtime = self.tables.get(table_id)
+        if runtime is None:
+            if self.store.exists(table_id):
+                raise UnknownTableError(
+                    f"table {table_id!r} is not running", hint="a pit manager may activate it"
+                )
+            raise UnknownTableError(f"there is no table {table_id!r}")
+        return runtime
+
+    def start_table(self, config: TableConfig) -> TableRuntime:
+        """Restore a table from its log and reconcile its money (a worker thread's job)."""
+        runtime = TableRuntime(config, engine=self.engine, ledger=self.ledger, hub=self.hub)
+        self.tables[config.id] = runtime
+        return runtime
+
+    async def run_dealer(self, runtime: TableRuntime) -> None:
+        """Start (or restart) the table's automatic dealer if it runs itself."""
+        await self.stop_dealer(runtime.id)
+        if self.auto_dealers and runtime.config.mode == "auto" and runtime.config.active:
+            dealer = AutoDealer(runtime)
+            dealer.start()
+            self.dealers[runtime.id] = dealer
+
+    async def stop_dealer(self, table_id: str) -> None:
+        dealer = self.dealers.pop(table_id, None)
+        if dealer is not None:
+            await dealer.stop()
+
+    async def start(self) -> None:
+        for config in await asyncio.to_thread(self.store.all):
+            if config.active:
+                runtime = await asyncio.to_thread(self.start_table, config)
+                if runtime.recovered:
+                    log.warning(
+                        "table %s: the round in play was interrupted; under the power failure "
+                        "rules: %s",
+                        config.id,
+                        runtime.recovered,
+                    )
+                await self.run_dealer(runtime)
+
+    async def stop(self) -> None:
+        for table_id in list(self.dealers):
+            await self.stop_dealer(table_id)
+        for runtime in self.tables.values():
+            runtime.stop()
+        self.hub.close_all()
+
+
+def create_app(
+    database_url: str = DEFAULT_DATABASE,
+    *,
+    demo: bool = False,
+    hasher: PasswordHasher | None = None,
+    auto_dealers: bool = True,
+    max_body: int = errors.MAX_BODY,
+    demo_options: dict[str, Any] | None = None,
+    on_ready: Callable[[Server], None] | None = None,
+) -> FastAPI:
+    """The table server on the database at ``database_url``.
+
+    ``demo``: create (once) the demo tables and accounts.  ``hasher``: the
+    Argon2 parameters (tests pass cheap ones).  ``auto_dealers=False`` leaves
+    self-running tables still (tests drive them with ``TableRuntime.step``).
+    ``demo_options`` override the demo tables' settings (e.g. fast timings).
+    """
+    from punto.server import api, pages, ws
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = await asyncio.to_thread(db.connect, database_url)
+        hub = Hub()
+        hub.bind(asyncio.get_running_loop())
+        server = Server(
+            engine=engine,
+            accounts=Accounts(engine, hasher=hasher),
+            ledger=Ledger(engine),
+            store=TableStore(engine),
+            audit=AuditLog(engine),
+            hub=hub,
+            auto_dealers=auto_dealers,
+        )
+        if demo:
+            from punto.server.demo import create_demo
+
+            await asyncio.to_thread(create_demo, server, **(demo_options or {}))
+        app.state.server = server
+        await server.start()
+        if on_ready is not None:
+            on_ready(server)
+        try:
+            yield
+        finally:
+            await server.stop()
+            engine.dispose()
+
+    app = FastAPI(
+        title="punto table server",
+        version="1",
+        description="Live baccarat tables for the approved rules: bets, deals, "
+        "Insurance Plus, settlement on a double-entry ledger, and the pages to play them.",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    app.add_middleware(errors.BodyLimit, limit=max_body)
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    pages.mount(app)
+    return app

@@ -1,0 +1,425 @@
+"""Table configuration, kept in the database (``server_tables``), and the audit log.
+
+A table runs one game on one layout with its limits, either by itself (an
+automatic dealer with a betting countdown) or from the dealer console; its
+cards come from the server's shuffled shoe or from a card-reading shoe that
+posts them with the table's device token.
+
+>>> config = TableConfig.from_json({"id": "t1", "game": "tiger-baccarat",
+...                                 "limits": {"minimum": "10", "maximum": "1000"}})
+>>> config.mode, config.limits.minimum, config.to_json()["limits"]["maximum"]
+('auto', Decimal('10'), '1000.00')
+>>> try:
+...     TableConfig.from_json({"id": "t1", "game": "tiger-buffalo"})
+... except PuntoError as refused:
+...     print(refused.message)
+tiger-buffalo has 14 layouts offering different wagers
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Engine, RowMapping
+
+from punto.errors import PuntoError
+from punto.game import Game
+from punto.games import get_game
+from punto.money import CENT, format_money
+from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
+from punto.store import db
+from punto.table.limits import TableLimits, WagerLimit
+
+_TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+#: The longest countdown, card delay or pause a table may be set to (seconds).
+MAX_SECONDS = 3600.0
+
+
+class ConfigError(PuntoError, ValueError):
+    """A table configuration that cannot be used."""
+
+
+class UnknownTableError(PuntoError, KeyError):
+    """No table with that id."""
+
+    def __str__(self) -> str:  # KeyError would quote the message otherwise
+        return PuntoError.__str__(self)
+
+
+def _money(value: Any, what: str) -> Decimal:
+    try:
+        amount = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        raise ConfigError(f"{what} {value!r} is not an amount of money") from None
+    if not amount.is_finite() or amount <= 0 or amount % CENT:
+        raise ConfigError(f"{what} {value!r} must be a positive amount in whole cents")
+    return amount
+
+
+def limits_from_json(data: Mapping[str, Any]) -> TableLimits:
+    """TableLimits from ``{"minimum", "maximum", "differential"?, "wagers"?, "wagers_per_area"?}``."""
+    if not isinstance(data, Mapping):
+        raise ConfigError("limits must be an object with minimum and maximum")
+    minimum = _money(data.get("minimum", "10"), "minimum")
+    maximum = _money(data.get("maximum", "1000"), "maximum")
+    if maximum < minimum:
+        raise ConfigError(f"the maximum {maximum} is below the minimum {minimum}")
+    differential = data.get("differential")
+    wagers_in = data.get("wagers") or {}
+    if not isinstance(wagers_in, Mapping):
+        raise ConfigError("limits.wagers maps a wager id to its minimum and maximum")
+    wagers = {}
+    for wager, entry in wagers_in.items():
+        if not isinstance(entry, Mapping):
+            raise ConfigError(f"limits.wagers.{wager} needs minimum and maximum")
+        low = _money(entry.get("minimum", minimum), f"{wager} minimum")
+        high = _money(entry.get("maximum", maximum), f"{wager} maximum")
+        if high < low:
+            raise ConfigError(f"the {wager} maximum {high} is below its minimum {low}")
+        wagers[str(wager)] = WagerLimit(low, high)
+    per_area = data.get("wagers_per_area")
+    if per_area is not None and (
+        isinstance(per_area, bool) or not isinstance(per_area, int) or not 1 <= per_area <= 100
+    ):
+        raise ConfigError("wagers_per_area must be a whole number from 1 to 100")
+    return TableLimits(
+        minimum,
+        maximum,
+        None if differential in (None, "") else _money(differential, "differential"),
+        wagers,
+        per_area,
+    )
+
+
+def limits_to_json(limits: TableLimits) -> dict[str, Any]:
+    return {
+        "minimum": format_money(limits.minimum),
+        "maximum": format_money(limits.maximum),
+        "differential": None if limits.differential is None else format_money(limits.differential),
+        "wagers": {
+            w: {"minimum": format_money(x.minimum), "maximum": format_money(x.maximum)}
+            for w, x in limits.wagers.items()
+        },
+        "wagers_per_area": limits.wagers_per_area,
+    }
+
+
+def _seconds(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ConfigError(f"{what} must be a number of seconds")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ConfigError(f"{what} {value!r} is not a number of seconds") from None
+    if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
+        raise ConfigError(f"{what} must be from 0 to {MAX_SECONDS:g} seconds")
+    return seconds
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """How one table is set up."""
+
+    id: str
+    game: str
+    name: str = ""
+    layout: str | None = None
+    mode: str = "auto"
+    card_source: str = "virtual"
+    limits: TableLimits = field(default_factory=lambda: TableLimits(Decimal(10), Decimal(1000)))
+    decks: int = 8
+    betting_seconds: float = 15.0
+    card_delay: float = 0.8
+    insurance_seconds: float = 6.0
+    result_seconds: float = 4.0
+    seed: str | None = None
+    active: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not _TABLE_ID.fullmatch(self.id):
+            raise ConfigError(
+                f"table id {self.id!r} is not allowed",
+                hint="use 1 to 64 lower-case letters, digits and -, starting with a letter or digit",
+            )
+        game = get_game(self.game)
+        object.__setattr__(self, "layout", game.check_layout(self.layout))
+        if self.mode not in MODES:
+            raise ConfigError(f"mode {self.mode!r} is not one of {', '.join(MODES)}")
+        if self.card_source not in CARD_SOURCES:
+            raise ConfigError(
+                f"card_source {self.card_source!r} is not one of {', '.join(CARD_SOURCES)}"
+            )
+        game.decks.check(self.decks)
+        for wager in self.limits.wagers:
+            game.wager(wager, self.layout)
+        if not self.name:
+            object.__setattr__(self, "name", f"{game.title} {self.id}")
+        if len(self.name) > 200:
+            raise ConfigError("a table name has at most 200 characters")
+
+    @property
+    def game_(self) -> Game:
+        return get_game(self.game)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], base: TableConfig | None = None) -> TableConfig:
+        """A configuration from JSON; with ``base``, the fields given change it."""
+        if not isinstance(data, Mapping):
+            raise ConfigError("a table configuration is a JSON object")
+        known = {
+            "id",
+            "name",
+            "game",
+            "layout",
+            "mode",
+            "card_source",
+            "limits",
+            "decks",
+            "betting_seconds",
+            "card_delay",
+            "insurance_seconds",
+            "result_seconds",
+            "seed",
+            "active",
+        }
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(
+                f"unknown table setting {unknown[0]!r}",
+                hint=f"settings: {', '.join(sorted(known))}",
+            )
+        values: dict[str, Any] = {}
+        if base is None and ("id" not in data or "game" not in data):
+            raise ConfigError("a new table needs an id and a game")
+        for name in ("id", "name", "game", "mode", "card_source"):
+            if name in data:
+                if not isinstance(data[name], str):
+                    raise ConfigError(f"{name} must be a string")
+                values[name] = data[name]
+        if "layout" in data:
+            if data["layout"] is not None and not isinstance(data["layout"], str):
+                raise ConfigError("layout must be a string (an Appendix letter)")
+            values["layout"] = data["layout"] or None
+        if "limits" in data:
+            values["limits"] = limits_from_json(data["limits"])
+        if "decks" in data:
+            if isinstance(data["decks"], bool) or not isinstance(data["decks"], int):
+                raise ConfigError("decks must be a whole number")
+            values["decks"] = data["decks"]
+        for name in ("betting_seconds", "card_delay", "insurance_seconds", "result_seconds"):
+            if name in data:
+                values[name] = _seconds(data[name], name)
+        if "seed" in data:
+            if data["seed"] is not None and not isinstance(data["seed"], str | int):
+                raise ConfigError("seed must be a string")
+            values["seed"] = None if data["seed"] is None else str(data["seed"])[:200]
+        if "active" in data:
+            if not isinstance(data["active"], bool):
+                raise ConfigError("active must be true or false")
+            values["active"] = data["active"]
+        if base is not None:
+            if values.get("id", base.id) != base.id:
+                raise ConfigError("a table's id cannot change")
+            return replace(base, **values)
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.game_
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game,
+            "game_title": game.title,
+            "layout": self.layout,
+            "mode": self.mode,
+            "card_source": self.card_source,
+            "limits": limits_to_json(self.limits),
+            "decks": self.decks,
+            "betting_seconds": self.betting_seconds,
+            "card_delay": self.card_delay,
+            "insurance_seconds": self.insurance_seconds,
+            "result_seconds": self.result_seconds,
+            "active": self.active,
+            "insurance": game.insurance is not None,
+        }
+
+
+def _row_to_config(row: RowMapping) -> TableConfig:
+    return TableConfig(
+        id=row["id"],
+        name=row["name"],
+        game=row["game"],
+        layout=row["layout"],
+        mode=row["mode"],
+        card_source=row["card_source"],
+        limits=limits_from_json(json.loads(row["limits"])),
+        decks=int(row["decks"]),
+        betting_seconds=float(row["betting_seconds"]),
+        card_delay=float(row["card_delay"]),
+        insurance_seconds=float(row["insurance_seconds"]),
+        result_seconds=float(row["result_seconds"]),
+        seed=row["seed"],
+        active=bool(row["active"]),
+    )
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TableStore:
+    """The table configurations in the database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def all(self) -> list[TableConfig]:
+        with self._engine.connect() as conn:
+            rows = conn.execute(select(server_tables).order_by(server_tables.c.id)).mappings()
+            return [_row_to_config(row) for row in rows]
+
+    def get(self, table_id: str) -> TableConfig:
+        with self._engine.connect() as conn:
+            row = (
+                conn.execute(select(server_tables).where(server_tables.c.id == table_id))
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise UnknownTableError(f"there is no table {table_id!r}")
+        return _row_to_config(row)
+
+    def exists(self, table_id: str) -> bool:
+        with self._engine.connect() as conn:
+            return (
+                conn.execute(
+                    select(server_tables.c.id).where(server_tables.c.id == table_id)
+                ).first()
+                is not None
+            )
+
+    def _values(self, config: TableConfig) -> dict[str, Any]:
+        return {
+            "name": config.name,
+            "game": config.game,
+            "layout": config.layout,
+            "mode": config.mode,
+            "card_source": config.card_source,
+            "limits": json.dumps(limits_to_json(config.limits), sort_keys=True),
+            "decks": config.decks,
+            "betting_seconds": config.betting_seconds,
+            "card_delay": config.card_delay,
+            "insurance_seconds": config.insurance_seconds,
+            "result_seconds": config.result_seconds,
+            "seed": config.seed,
+            "active": config.active,
+            "updated_at": db.utc_now(),
+        }
+
+    def create(self, config: TableConfig, *, if_missing: bool = False) -> bool:
+        """Store a new table; False (with ``if_missing``) when the id is taken."""
+
+        def work(conn: Any) -> bool:
+            found = conn.execute(
+                select(server_tables.c.id).where(server_tables.c.id == config.id)
+            ).first()
+            if found is not None:
+                if if_missing:
+                    return False
+                raise ConfigError(f"there is already a table {config.id!r}")
+            conn.execute(
+                insert(server_tables).values(
+                    id=config.id, created_at=db.utc_now(), **self._values(config)
+                )
+            )
+            return True
+
+        return db.run_transaction(self._engine, work, retry_integrity=True)
+
+    def save(self, config: TableConfig) -> None:
+        with db.write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(server_tables)
+                .where(server_tables.c.id == config.id)
+                .values(**self._values(config))
+            )
+            if result.rowcount == 0:
+                raise UnknownTableError(f"there is no table {config.id!r}")
+
+    def new_device_token(self, table_id: str) -> str:
+        """A new device token for the table's card-reading shoe (the old one stops working)."""
+        token = secrets.token_urlsafe(32)
+        with db.write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(server_tables)
+                .where(server_tables.c.id == table_id)
+                .values(device_token_hash=token_hash(token), updated_at=db.utc_now())
+            )
+            if result.rowcount == 0:
+                raise UnknownTableError(f"there is no table {table_id!r}")
+        return token
+
+    def check_device_token(self, table_id: str, token: str) -> bool:
+        with self._engine.connect() as conn:
+            stored = conn.execute(
+                select(server_tables.c.device_token_hash).where(server_tables.c.id == table_id)
+            ).scalar_one_or_none()
+        return stored is not None and secrets.compare_digest(stored, token_hash(token))
+
+
+class AuditLog:
+    """Who did what, where (``server_audit``)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def record(
+        self,
+        action: str,
+        *,
+        user: Any = None,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        **detail: Any,
+    ) -> None:
+        with db.write_transaction(self._engine) as conn:
+            conn.execute(
+                insert(server_audit).values(
+                    at=db.utc_now(),
+                    account_id=getattr(user, "id", None),
+                    username=getattr(user, "username", None),
+                    role=getattr(getattr(user, "role", None), "value", None),
+                    table_id=table_id,
+                    round_id=round_id,
+                    action=action[:64],
+                    detail=json.dumps(detail, sort_keys=True, default=str),
+                )
+            )
+
+    def entries(self, table_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        query = select(server_audit).order_by(server_audit.c.id.desc()).limit(limit)
+        if table_id is not None:
+            query = query.where(server_audit.c.table_id == table_id)
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [
+            {
+                "id": int(row["id"]),
+                "at": row["at"].isoformat(),
+                "username": row["username"],
+                "role": row["role"],
+                "table_id": row["table_id"],
+                "round_id": row["round_id"],
+                "action": row["action"],
+                "detail": json.loads(row["detail"]),
+            }
+            for row in rows
+        ]

@@ -1,0 +1,78 @@
+"""The automatic dealer: one asyncio task per self-running table.
+
+It calls :meth:`TableRuntime.step` (in a worker thread: table actions write
+to the database) and sleeps until the next move is due -- the end of the
+betting countdown, the next card, the end of an Insurance Plus window, the
+next round -- or until something happens at the table (a dealer's action, a
+card from the card-reading shoe), whichever comes first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from punto.server.runtime import TableRuntime
+
+log = logging.getLogger("punto.server.dealer")
+
+#: How long to wait after an action the engine refused before trying again.
+RETRY_SECONDS = 1.0
+
+
+class AutoDealer:
+    def __init__(self, runtime: TableRuntime) -> None:
+        self.runtime = runtime
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._stopping = False
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        wake = self._wake
+
+        def changed() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(wake.set)
+
+        self.runtime.on_change = changed
+        self._task = loop.create_task(self._run(), name=f"dealer-{self.runtime.id}")
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while not self._stopping and not self.runtime.stopped:
+            self._wake.clear()
+            try:
+                delay = await asyncio.to_thread(self.runtime.step)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # A dealer at the console or a device acted in between, or the
+                # database is busy: look again shortly.
+                log.warning(
+                    "table %s: automatic dealer step failed", self.runtime.id, exc_info=True
+                )
+                delay = RETRY_SECONDS
+            if delay is not None and delay <= 0:
+                await asyncio.sleep(0)
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop after the move in progress (a move is never cut in half)."""
+        self._stopping = True
+        self.runtime.on_change = None
+        if self._wake is not None:
+            self._wake.set()
+        task, self._task = self._task, None
+        if task is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except TimeoutError:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

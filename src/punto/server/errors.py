@@ -1,0 +1,251 @@
+"""Errors as HTTP answers, and the guard against oversized requests.
+
+Every refusal is JSON: ``{"error": {"type", "message", "clause", "hint",
+"text"}}``, with the engine's own message and clause, and a 4xx status that
+says what kind of refusal it is.  A request body over the limit is refused
+with 413 before the application reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from punto.errors import (
+    ActionError,
+    BettingClosedError,
+    CardError,
+    DealError,
+    DeckCountError,
+    GameDataError,
+    LimitError,
+    PhaseError,
+    PuntoError,
+    RoleError,
+    ShoeError,
+    UnknownGameError,
+    WagerError,
+)
+from punto.server.config import ConfigError, UnknownTableError
+from punto.server.runtime import BetNotFoundError, IdempotencyKeyError, TableStoppedError
+from punto.store.accounts import (
+    AccountDisabledError,
+    AuthError,
+    LoginLockedError,
+    PasswordPolicyError,
+    PermissionDeniedError,
+    UnknownUserError,
+    UserExistsError,
+    UsernameError,
+)
+from punto.store.eventlog import StoreError
+from punto.store.ledger import (
+    IdempotencyConflictError,
+    InsufficientFundsError,
+    LedgerError,
+    UnknownWalletError,
+)
+
+log = logging.getLogger("punto.server")
+
+#: The largest request body accepted (bytes).
+MAX_BODY = 64 * 1024
+
+#: Most specific first: the first class an error is an instance of decides.
+STATUS: tuple[tuple[type[BaseException], int], ...] = (
+    (LoginLockedError, 429),
+    (AccountDisabledError, 403),
+    (PermissionDeniedError, 403),
+    (AuthError, 401),
+    (RoleError, 403),
+    (UnknownTableError, 404),
+    (UnknownGameError, 404),
+    (UnknownUserError, 404),
+    (UnknownWalletError, 404),
+    (BetNotFoundError, 404),
+    (InsufficientFundsError, 402),
+    (IdempotencyKeyError, 409),
+    (IdempotencyConflictError, 409),
+    (UserExistsError, 409),
+    (TableStoppedError, 503),
+    (BettingClosedError, 409),
+    (PhaseError, 409),
+    (LimitError, 422),
+    (CardError, 422),
+    (DealError, 422),
+    (DeckCountError, 422),
+    (WagerError, 422),
+    (ConfigError, 422),
+    (UsernameError, 422),
+    (PasswordPolicyError, 422),
+    (ShoeError, 409),
+    (ActionError, 409),
+    (LedgerError, 409),
+    (GameDataError, 422),
+    (StoreError, 503),
+)
+
+
+def status_of(error: BaseException) -> int:
+    for cls, status in STATUS:
+        if isinstance(error, cls):
+            return status
+    return 400
+
+
+def error_body(
+    error_type: str,
+    message: str,
+    *,
+    clause: str | None = None,
+    hint: str | None = None,
+    text: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "error": {
+            "type": error_type,
+            "message": message,
+            "clause": clause,
+            "hint": hint,
+            "text": text or message,
+            **extra,
+        }
+    }
+
+
+def punto_error_response(error: PuntoError) -> JSONResponse:
+    status = status_of(error)
+    body = error_body(
+        type(error).__name__, error.message, clause=error.clause, hint=error.hint, text=str(error)
+    )
+    headers = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="punto"'
+    if isinstance(error, LoginLockedError):
+        body["error"]["until"] = error.until.isoformat()
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def install(app: FastAPI) -> None:
+    """The exception handlers."""
+
+    @app.exception_handler(PuntoError)
+    async def punto_error(_request: Request, error: PuntoError) -> JSONResponse:
+        return punto_error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+            problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+        message = "the request is not valid: " + "; ".join(problems[:5])
+        return JSONResponse(
+            error_body(
+                "RequestValidationError",
+                message,
+                hint="send a JSON object with the fields this endpoint takes (see /docs)",
+            ),
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        detail = error.detail if isinstance(error.detail, str) else json.dumps(error.detail)
+        return JSONResponse(
+            error_body("HTTPError", detail),
+            status_code=error.status_code,
+            headers=getattr(error, "headers", None),
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=error)
+        return JSONResponse(
+            error_body("InternalError", "the server failed to handle this request"),
+            status_code=500,
+        )
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 (pure ASGI).
+
+    The body is read here first, at most ``limit`` bytes of it, and handed
+    to the application whole; a client that declares or sends more gets 413
+    and the application never sees the request.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    await self._refuse(send, 400, "the Content-Length header is not a number")
+                    return
+        if declared is not None and declared > self.limit:
+            await self._refuse(send, 413, f"the request body is over {self.limit} bytes")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(send, 413, f"the request body is over {self.limit} bytes")
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, message: str) -> None:
+        body = json.dumps(
+            error_body(
+                "RequestTooLarge" if status == 413 else "BadRequest",
+                message,
+                hint="send a smaller request" if status == 413 else None,
+            )
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,114 @@
+"""Shared helpers for the table server tests (this module holds no tests).
+
+Bring the fixtures into a test module by assignment, like the database ones::
+
+    from tests import test_server_support as support
+
+    db_url = support.db_url
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import uvicorn
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from punto.server.app import Server, create_app
+from tests import db_fixtures
+
+db_url = db_fixtures.db_url
+
+#: Cheap Argon2 parameters: the tests check behaviour, not hashing cost.
+FAST = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+#: Timings that make an automatic dealer run a round in well under a second.
+QUICK = {
+    "betting_seconds": 0.4,
+    "card_delay": 0.0,
+    "insurance_seconds": 0.3,
+    "result_seconds": 0.05,
+}
+
+PLAYER = ("demo", "demo-password")
+PLAYER2 = ("demo2", "demo2-password")
+DEALER = ("dealer", "dealer-password")
+PIT = ("pit", "pit-password")
+ADMIN = ("admin", "admin-password")
+
+
+def make_app(url: str, **options: Any) -> FastAPI:
+    """The server on ``url`` with the demo set up, cheap hashing, and (unless
+    asked) no automatic dealers: the tests drive the tables."""
+    options.setdefault("demo", True)
+    options.setdefault("auto_dealers", False)
+    return create_app(url, hasher=FAST, **options)
+
+
+def server_of(client: TestClient) -> Server:
+    server: Server = client.app.state.server  # type: ignore[attr-defined]
+    return server
+
+
+def login(client: TestClient | httpx.Client, who: tuple[str, str]) -> dict[str, str]:
+    """Authorization headers for ``who`` (user name, password)."""
+    response = client.post("/api/auth/login", json={"username": who[0], "password": who[1]})
+    assert response.status_code == 200, response.text
+    client.cookies.clear()  # each test request says who it is
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def live_server(app: FastAPI) -> Iterator[str]:
+    """Run ``app`` under uvicorn on 127.0.0.1 (a free port) in a thread; yields its URL."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, step: float = 0.02) -> Any:
+    """Poll until ``predicate()`` is truthy; returns its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(step)
+
+
+def deal_cards(client: TestClient, headers: dict[str, str], table: str, cards: str) -> None:
+    for card in cards.split():
+        response = client.post(
+            f"/api/tables/{table}/round/deal", headers=headers, json={"card": card}
+        )
+        assert response.status_code == 200, response.text
