@@ -1,0 +1,158 @@
+"""``punto replay FILE`` (a table replayed for audit) and ``punto table GAME``
+(the dealer's console).
+
+``replay`` reads the whole file, plays every action and builds its output
+before printing anything: a refused action is one line on standard error
+(the action's index, the typed error and its clause) with exit code 2 and
+nothing on standard output.  The file format is in ``docs/replay.md``.
+
+``table`` runs :class:`punto.table.console.DealerConsole` on standard input
+and output, its events in a SQLite file (``--database``) or in memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from punto.commands import common
+from punto.errors import PuntoError, WagerError
+from punto.money import parse_stake
+from punto.playtable import console_input
+from punto.store.eventlog import open_event_log
+from punto.table.console import DealerConsole
+from punto.table.limits import TableLimits
+from punto.table.replay import run_replay
+
+
+class ReplayInputError(PuntoError):
+    """A replay file that cannot be read as JSON."""
+
+
+def register(sub: common.SubParsers) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="replay a table's recorded actions for audit (JSON)",
+        description="Play the actions of a replay file (JSON; see docs/replay.md) on the "
+        "engine and print every bet's final result and net, each player's total and the "
+        "house's net. The first refused action is one line on standard error naming the "
+        "action's index, the error and its clause, with exit code 2.",
+    )
+    replay.add_argument("file", metavar="FILE", help="the replay file, or - for standard input")
+    replay.add_argument(
+        "--events",
+        action="store_true",
+        help="print the event log the replay produced instead, one JSON object a line",
+    )
+    replay.set_defaults(run=run_replay_command)
+
+    table = sub.add_parser(
+        "table",
+        help="a dealer's console for a real table",
+        description="Run a table: open and close betting, record bets for players at "
+        "positions, draw from the shoe or key cards in, take Insurance Plus bets in their "
+        "window (Tiger Buffalo), run irregularity procedures (each asks for the acting role), "
+        "settle, with the scoreboard beside the round. Every action is logged first; started "
+        "again on the same --database the console resumes. Type 'help' at the console.",
+    )
+    common.add_game_arguments(table)
+    table.add_argument(
+        "--seed", metavar="S", help="shuffle reproducibly from this seed (default: secure shuffle)"
+    )
+    table.add_argument("--decks", metavar="N", type=int, default=8, help="decks (default 8)")
+    table.add_argument(
+        "--cut-card",
+        metavar="N",
+        type=int,
+        default=14,
+        help="cards left behind the cut card (default 14)",
+    )
+    table.add_argument(
+        "--database",
+        metavar="FILE",
+        help="SQLite file of the table's event log (default: in memory, lost on exit)",
+    )
+    table.add_argument(
+        "--table-id", metavar="ID", help="the table's id in the log (default: GAME or GAME/LAYOUT)"
+    )
+    table.add_argument("--minimum", metavar="AMOUNT", default="10", help="table minimum (10)")
+    table.add_argument("--maximum", metavar="AMOUNT", default="10000", help="table maximum (10000)")
+    table.add_argument("--differential", metavar="AMOUNT", help="table differential (none)")
+    table.add_argument(
+        "--no-insurance",
+        action="store_true",
+        help="a table displaying the notice that no Insurance is offered (RWS 4.2.2)",
+    )
+    table.set_defaults(run=run_table)
+
+
+# -- replay ---------------------------------------------------------------------------------
+
+
+def run_replay_command(args: argparse.Namespace) -> int:
+    data = _read_json(args.file)
+    replay = run_replay(data)
+    if args.events:
+        text = "".join(json.dumps(line) + "\n" for line in replay.event_lines())
+    else:
+        text = json.dumps(replay.report(), indent=2) + "\n"
+    sys.stdout.write(text)
+    return 0
+
+
+def _read_json(name: str) -> Any:
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReplayInputError(f"cannot read {name}: {error}") from None
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as error:
+        where = "standard input" if name == "-" else name
+        raise ReplayInputError(
+            f"{where} is not JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            hint="see docs/replay.md for the format",
+        ) from None
+
+
+# -- table ----------------------------------------------------------------------------------
+
+
+def run_table(args: argparse.Namespace) -> int:
+    table = common.resolve_table(args)
+    limits = TableLimits(
+        _money("--minimum", args.minimum),
+        _money("--maximum", args.maximum),
+        differential=None
+        if args.differential is None
+        else _money("--differential", args.differential),
+    )
+    log = open_event_log(args.database or "memory:")
+    console = common.console()
+    desk = DealerConsole(
+        table.game,
+        limits=limits,
+        log=log,
+        console=console,
+        input_fn=console_input(console),
+        table_id=args.table_id,
+        layout=table.layout,
+        pair_rule=table.pair_rule,
+        decks=args.decks,
+        cut_card=args.cut_card,
+        seed=args.seed,
+        insurance_offered=not args.no_insurance,
+        where=args.database,
+    )
+    return desk.run()
+
+
+def _money(option: str, text: str) -> Decimal:
+    try:
+        return parse_stake(text)
+    except WagerError as error:
+        raise WagerError(f"{option}: {error.message}", hint=error.hint) from None

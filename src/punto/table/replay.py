@@ -1,0 +1,1042 @@
+"""Replaying a table for audit.
+
+A replay file (JSON, documented with complete examples in ``docs/replay.md``)
+names the game, its layout and limits, and the actions taken at the table in
+order: ``open``, bets, ``no_more_bets``, cards, Insurance Plus bets, the
+irregularity procedures of :mod:`punto.table.irregularities` (by name, with
+their parameters and the acting role), withdrawals and ``settle``.  Each
+``open`` begins a new round; a round ends settled or void.  The actions are
+played on :class:`~punto.table.round.Round` exactly as a live table plays
+them, so the replay either gives every bet's final result and net -- or
+stops at the first action the engine refuses, with the typed error, its
+clause and the index of the action.
+
+The action vocabulary (:data:`ACTIONS`) is shared with the dealer console
+(:mod:`punto.table.console`): a command typed there is the same action.
+
+>>> from decimal import Decimal
+>>> replay = run_replay({
+...     "game": "tiger-baccarat",
+...     "limits": {"minimum": "10", "maximum": "1000"},
+...     "actions": [
+...         {"action": "open"},
+...         {"action": "bet", "player": "ann", "position": 1, "wager": "banker", "stake": "100"},
+...         {"action": "no_more_bets"},
+...         {"action": "card", "cards": "QH 2C 2D KS 3H 4D"},
+...         {"action": "settle"},
+...     ],
+... })
+>>> report = replay.report()
+>>> report["players"], report["house_net"]
+({'ann': '95.00'}, '-95.00')
+>>> try:
+...     run_replay({"game": "tiger-baccarat", "limits": {"minimum": "10", "maximum": "1000"},
+...                 "actions": [{"action": "open"}, {"action": "settle"}]})
+... except ReplayError as refused:
+...     print(refused.index, refused)
+1 actions[1] (settle) refused: PhaseError: the round is settled once the coup is complete
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from punto.cards import DECK, Card, parse_cards
+from punto.coup import Side
+from punto.errors import ActionError, PhaseError, PuntoError, WagerError
+from punto.game import Game
+from punto.games import get_game
+from punto.insurance import Moment
+from punto.money import format_money, parse_stake
+from punto.table import irregularities
+from punto.table.events import Event, WithdrawalOffered, event_to_json
+from punto.table.irregularities import Ruling
+from punto.table.limits import TableLimits, WagerLimit
+from punto.table.roles import Role
+from punto.table.round import BetSettlement, Phase, Round
+from punto.wagers import PairRule
+
+__all__ = [
+    "ACTIONS",
+    "IRREGULARITIES",
+    "ActionInputError",
+    "ActionSpec",
+    "Param",
+    "Replay",
+    "ReplayError",
+    "Seats",
+    "check_withdrawing",
+    "read_action",
+    "read_limits",
+    "run_replay",
+    "trial",
+]
+
+
+class ActionInputError(PuntoError):
+    """An action that cannot be read: unknown, a field missing or of the wrong kind."""
+
+
+class ReplayError(PuntoError):
+    """The first action of a replay that could not be read or was refused.
+
+    ``index`` is the action's place in ``actions`` (from 0; None for the
+    file's header), ``action`` its name and ``error`` the typed error.
+    """
+
+    def __init__(self, index: int | None, action: str | None, error: PuntoError) -> None:
+        self.index = index
+        self.action = action
+        self.error = error
+        where = "replay file" if index is None else f"actions[{index}]"
+        if action:
+            where += f" ({action})"
+        verb = "cannot be read" if isinstance(error, ActionInputError) else "refused"
+        super().__init__(
+            f"{where} {verb}: {type(error).__name__}: {error.message}",
+            clause=error.clause,
+            hint=error.hint,
+        )
+
+
+# -- parameters --------------------------------------------------------------------------------
+
+#: Kinds of parameter, what each accepts in JSON, and how it reads as text at the console.
+KIND_HELP: dict[str, str] = {
+    "text": "a string",
+    "int": "a whole number",
+    "flag": "true or false",
+    "role": "player, dealer, pit_supervisor, pit_manager or shift_manager",
+    "stake": 'an amount of money, e.g. "100" or "12.50"',
+    "amount": 'an amount of money, 0 or more, e.g. "50"',
+    "position": "a playing position (a whole number)",
+    "card": 'a card, e.g. "QH", "10S", "TS"',
+    "card?": "a card, or null",
+    "cards": 'cards in order: "QH 9C" or ["QH", "9C"]',
+    "cards?": "cards in order, or null",
+    "cards_with_gaps": 'cards in order, null (or "?" in a string) for a card that left the table',
+    "shoe": "every card of the decks in use: cards, or a number of complete decks",
+    "players": 'players: ["ann", "bob"]',
+    "players?": "players, or null",
+    "moment?": "four_cards or player_third_card, or null",
+    "sides?": 'player -> hand: {"ann": "player"}, or null',
+    "bet_id": 'a bet id, e.g. "b2"',
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an action."""
+
+    name: str
+    kind: str
+    required: bool = False
+    #: the value when it is not given (already converted)
+    default: Any = None
+
+    def read(self, value: Any) -> Any:
+        """The JSON ``value`` as the Python value the action takes."""
+        if value is None and (self.kind.endswith("?") or self.kind == "cards_with_gaps"):
+            return None
+        try:
+            return _READERS[self.kind](value)
+        except PuntoError as error:
+            raise ActionInputError(
+                f"{self.name}: {error.message}", clause=error.clause, hint=error.hint
+            ) from None
+        except (TypeError, ValueError, AttributeError, InvalidOperation):
+            raise ActionInputError(
+                f"{self.name}: cannot read {value!r}", hint=f"give {KIND_HELP[self.kind]}"
+            ) from None
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(value)
+    return value
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(value)
+    return int(value)
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(value)
+    return value
+
+
+def _money(value: Any) -> Decimal:
+    if isinstance(value, bool | float) or not isinstance(value, int | str | Decimal):
+        raise WagerError(
+            f"money {value!r} must be written exactly",
+            hint='give it as a string such as "12.50" (a JSON number with a fraction is a '
+            "float and could be inexact)",
+        )
+    return parse_stake(value)
+
+
+def _amount(value: Any) -> Decimal:
+    if isinstance(value, int | str | Decimal) and not isinstance(value, bool):
+        try:
+            if Decimal(str(value).strip()) == 0:
+                return Decimal(0)
+        except InvalidOperation:
+            pass
+    return _money(value)
+
+
+def _card(value: Any) -> Card:
+    return Card.parse(_text(value))
+
+
+def _cards(value: Any) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        return parse_cards(value)
+    if isinstance(value, list | tuple):
+        return tuple(_card(v) for v in value)
+    raise TypeError(value)
+
+
+def _cards_with_gaps(value: Any) -> tuple[Card | None, ...]:
+    items = value.replace(",", " ").split() if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise TypeError(value)
+    return tuple(None if v is None or v == "?" else _card(v) for v in items)
+
+
+def _shoe(value: Any) -> tuple[Card, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise ValueError(value)
+        return DECK * value
+    return _cards(value)
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list | tuple):
+        raise TypeError(value)
+    return tuple(_text(v) for v in value)
+
+
+def _sides(value: Any) -> dict[str, Side]:
+    if not isinstance(value, Mapping):
+        raise TypeError(value)
+    return {_text(player): Side(_text(side)) for player, side in value.items()}
+
+
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "text": _text,
+    "int": _int,
+    "flag": _flag,
+    "role": lambda v: Role(_text(v)),
+    "stake": _money,
+    "amount": _amount,
+    "position": _int,
+    "card": _card,
+    "card?": _card,
+    "cards": _cards,
+    "cards?": _cards,
+    "cards_with_gaps": _cards_with_gaps,
+    "shoe": _shoe,
+    "players": _players,
+    "players?": _players,
+    "moment?": lambda v: Moment(_text(v)),
+    "sides?": _sides,
+    "bet_id": _text,
+}
+
+
+# -- actions -----------------------------------------------------------------------------------
+
+#: What an action does to a round, given its parameters read.
+RunFn = Callable[[Round, Mapping[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action a replay file (or the dealer console) may take."""
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    run: RunFn | None = None  # None: taken by the table, not a round (``open``)
+    irregularity: bool = False
+    #: the parameters a console command takes without ``name=``, in order
+    positional: tuple[str, ...] = ()
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    @property
+    def role(self) -> Role:
+        """Who takes the action unless the file says otherwise."""
+        param = self.param("role")
+        assert param is not None
+        return typing.cast(Role, param.default)
+
+
+def _role(default: Role, *, required: bool = False) -> Param:
+    return Param("role", "role", required=required, default=default)
+
+
+def _run_bet(r: Round, a: Mapping[str, Any]) -> str:
+    return r.place_bet(
+        a["player"],
+        a["position"],
+        a["wager"],
+        a["stake"],
+        seated=a["seated"],
+        enforce_limits=a["enforce_limits"],
+        role=a["role"],
+        bet_id=a["bet_id"],
+    )
+
+
+def _run_withdraw(r: Round, a: Mapping[str, Any]) -> list[str]:
+    if a["bet_id"] is not None:
+        ids = [a["bet_id"]]
+    else:
+        if a["player"] is None:
+            raise ActionInputError("say which bet: bet_id, or player (and wager)")
+        ids = [
+            b.bet_id
+            for b in r.active_bets
+            if b.player == a["player"] and a["wager"] in (None, b.wager)
+        ]
+        if not ids:
+            what = f" on {a['wager']}" if a["wager"] else ""
+            raise ActionError(f"{a['player']} has no bet{what} to withdraw")
+
+    def withdraw(target: Round) -> None:
+        for bet_id in ids:
+            target.withdraw_bet(bet_id, a["role"])
+
+    _atomically(r, withdraw)
+    return ids
+
+
+def _run_cards(r: Round, a: Mapping[str, Any]) -> None:
+    cards: tuple[Card, ...] = a["cards"] or ()
+    if a["card"] is not None:
+        cards = (a["card"], *cards)
+    if not cards:
+        raise ActionInputError("which card?", hint='give "card": "QH" or "cards": "QH 9C"')
+
+    def deal(target: Round) -> None:
+        for card in cards:
+            target.deal_card(card, a["source"])
+
+    _atomically(r, deal)
+
+
+def _atomically(r: Round, steps: Callable[[Round], None]) -> None:
+    """Several events, all or none: tried on a copy first."""
+    steps(r.fork())
+    steps(r)
+
+
+_P = Param
+
+#: The actions on a round, other than irregularities.
+ROUND_ACTIONS: dict[str, ActionSpec] = {
+    spec.name: spec
+    for spec in (
+        ActionSpec(
+            "open",
+            "'Place your bets, please': a new round opens",
+            (_role(Role.DEALER),),
+        ),
+        ActionSpec(
+            "bet",
+            "a bet placed by a player at a playing position (or on their behalf: role)",
+            (
+                _P("player", "text"),
+                _P("position", "position"),
+                _P("wager", "text", required=True),
+                _P("stake", "stake", required=True),
+                _P("seated", "flag"),
+                _P("enforce_limits", "flag", default=True),
+                _role(Role.PLAYER),
+                _P("bet_id", "bet_id"),
+            ),
+            _run_bet,
+            positional=("player", "position", "wager", "stake"),
+        ),
+        ActionSpec(
+            "withdraw",
+            "a bet taken back before 'No more bets' (by bet_id, or all of a player's on a wager)",
+            (
+                _P("bet_id", "bet_id"),
+                _P("player", "text"),
+                _P("wager", "text"),
+                _role(Role.PLAYER),
+            ),
+            _run_withdraw,
+            positional=("bet_id",),
+        ),
+        ActionSpec(
+            "reduce",
+            "a bet decreased to meet the differential, or removed (stake 0) by a Pit Manager",
+            (
+                _P("bet_id", "bet_id", required=True),
+                _P("stake", "amount", required=True),
+                _role(Role.PLAYER),
+            ),
+            lambda r, a: r.reduce_bet(a["bet_id"], a["stake"], a["role"]),
+            positional=("bet_id", "stake"),
+        ),
+        ActionSpec(
+            "reject_excess",
+            "the excess over the differential rejected, standing players first (RWS 5.1)",
+            (_role(Role.DEALER),),
+            lambda r, a: r.reject_excess(a["role"]),
+        ),
+        ActionSpec(
+            "no_more_bets",
+            "'No more bets' (differential_noticed false: an excess nobody noticed)",
+            (_P("differential_noticed", "flag", default=True), _role(Role.DEALER)),
+            lambda r, a: r.close_betting(a["role"], differential_noticed=a["differential_noticed"]),
+        ),
+        ActionSpec(
+            "card",
+            "the next card(s), each to the hand the Table of Play gives it",
+            (_P("card", "card?"), _P("cards", "cards?"), _P("source", "text", default="shoe")),
+            _run_cards,
+            positional=("cards",),
+        ),
+        ActionSpec(
+            "insurance",
+            "an Insurance Plus bet on the open offer (moment: a neglected offer made again)",
+            (
+                _P("player", "text", required=True),
+                _P("wager", "text", required=True),
+                _P("stake", "stake", required=True),
+                _P("moment", "moment?"),
+                _role(Role.PLAYER),
+                _P("bet_id", "bet_id"),
+            ),
+            lambda r, a: r.place_insurance(
+                a["player"],
+                a["wager"],
+                a["stake"],
+                moment=a["moment"],
+                role=a["role"],
+                bet_id=a["bet_id"],
+            ),
+            positional=("player", "wager", "stake"),
+        ),
+        ActionSpec(
+            "offer_withdrawal",
+            "every player given the option to withdraw all their wagers, under a clause",
+            (
+                _P("clause", "text", required=True),
+                _P("reason", "text", required=True),
+                _role(Role.DEALER),
+            ),
+            lambda r, a: r.offer_withdrawal(a["clause"], a["reason"], a["role"]),
+        ),
+        ActionSpec(
+            "withdraw_player",
+            "a player takes the withdrawal option open: all their wagers are returned",
+            (_P("player", "text", required=True), _role(Role.PLAYER)),
+            lambda r, a: r.withdraw_player(a["player"], a["role"]),
+            positional=("player",),
+        ),
+        ActionSpec(
+            "close_withdrawal",
+            "the withdrawal option is over; the others play on",
+            (_role(Role.DEALER),),
+            lambda r, a: r.close_withdrawal(a["role"]),
+        ),
+        ActionSpec(
+            "settle",
+            "the outcome announced; every bet collected or paid",
+            (_role(Role.DEALER),),
+            lambda r, a: r.settle(a["role"]),
+        ),
+    )
+}
+
+#: Parameter kinds of the irregularity procedures, by type hint.
+_HINT_KINDS: dict[object, str] = {
+    str: "text",
+    int: "int",
+    bool: "flag",
+    Role: "role",
+    Card | None: "card?",
+    Sequence[Card]: "cards",
+    Sequence[Card] | None: "cards?",
+    Sequence[Card | None]: "cards_with_gaps",
+    Iterable[str]: "players",
+    Sequence[str] | None: "players?",
+    Moment | None: "moment?",
+    Mapping[str, Side] | None: "sides?",
+}
+
+
+def _irregularity(name: str) -> ActionSpec:
+    procedure = getattr(irregularities, name)
+    hints = typing.get_type_hints(procedure)
+    params = []
+    for p in list(inspect.signature(procedure).parameters.values())[1:]:
+        kind = "shoe" if p.name == "shoe" else _HINT_KINDS[hints[p.name]]
+        if p.name == "role":
+            # an audit says who acted: the role is always given
+            params.append(_role(p.default, required=True))
+            continue
+        required = p.default is inspect.Parameter.empty
+        default = None if required else p.default
+        params.append(Param(p.name, kind, required=required, default=default))
+
+    def run(r: Round, a: Mapping[str, Any]) -> Ruling:
+        ruling: Ruling = procedure(r, **a)
+        return ruling
+
+    doc = inspect.getdoc(procedure) or name
+    summary = " ".join(doc.split("\n\n")[0].replace("``", "").split())
+    return ActionSpec(name, summary, tuple(params), run, irregularity=True)
+
+
+#: Every irregularity procedure of :mod:`punto.table.irregularities`, by name.
+IRREGULARITIES: dict[str, ActionSpec] = {
+    name: _irregularity(name)
+    for name in irregularities.__all__
+    if name not in ("NotCoveredError", "Ruling", "missing_cards")
+}
+
+#: Every action a replay file may take.
+ACTIONS: dict[str, ActionSpec] = {**ROUND_ACTIONS, **IRREGULARITIES}
+
+#: Keys every action may carry besides its parameters.
+_COMMON_KEYS = frozenset({"action", "comment"})
+
+
+# -- seats ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Seats:
+    """Who sits (or stands) where: fills in a bet's position or player."""
+
+    positions: dict[str, int] = field(default_factory=dict)
+    seated: dict[str, bool] = field(default_factory=dict)
+
+    def add(self, player: str, position: int, seated: bool = True) -> None:
+        self.positions[player] = position
+        self.seated[player] = seated
+
+    def player_at(self, position: int) -> str | None:
+        found = [p for p, at in self.positions.items() if at == position and self.seated[p]]
+        return found[0] if len(found) == 1 else None
+
+
+def read_seats(value: Any) -> Seats:
+    seats = Seats()
+    if value is None:
+        return seats
+    if not isinstance(value, list):
+        raise ActionInputError("seats: a list of {position, player, seated}")
+    for n, entry in enumerate(value):
+        if not isinstance(entry, Mapping) or set(entry) - {"position", "player", "seated"}:
+            raise ActionInputError(
+                f"seats[{n}]: {entry!r} is not a seat",
+                hint='a seat is {"position": 1, "player": "ann", "seated": true}',
+            )
+        try:
+            player = _text(entry["player"])
+            position = _int(entry["position"])
+            seated = _flag(entry.get("seated", True))
+        except (KeyError, TypeError, ValueError):
+            raise ActionInputError(
+                f"seats[{n}]: {entry!r} is not a seat",
+                hint='a seat is {"position": 1, "player": "ann", "seated": true}',
+            ) from None
+        seats.add(player, position, seated)
+    return seats
+
+
+# -- reading an action --------------------------------------------------------------------------
+
+
+def read_action(data: Any, seats: Seats | None = None) -> tuple[ActionSpec, dict[str, Any]]:
+    """The action ``data`` names and its parameters, read and checked:
+    every required parameter given, no unknown one."""
+    if not isinstance(data, Mapping):
+        raise ActionInputError(
+            f"{data!r} is not an action", hint='an action is an object: {"action": "open"}'
+        )
+    name = data.get("action")
+    spec = ACTIONS.get(name) if isinstance(name, str) else None
+    if spec is None:
+        raise ActionInputError(f"unknown action {name!r}", hint=f"actions: {', '.join(ACTIONS)}")
+    known = {p.name for p in spec.params}
+    unknown = sorted(set(data) - known - _COMMON_KEYS)
+    if unknown:
+        raise ActionInputError(
+            f"{name} takes no {', '.join(unknown)}",
+            hint=f"{name} takes {', '.join(sorted(known)) or 'nothing'}",
+        )
+    args: dict[str, Any] = {}
+    for param in spec.params:
+        if param.name in data:
+            args[param.name] = param.read(data[param.name])
+        elif param.required:
+            raise ActionInputError(
+                f"{name} needs {param.name}", hint=f"{param.name}: {KIND_HELP[param.kind]}"
+            )
+        else:
+            args[param.name] = param.default
+    if spec.name == "bet":
+        _seat_bet(args, seats or Seats())
+    return spec, args
+
+
+def _seat_bet(args: dict[str, Any], seats: Seats) -> None:
+    player, position = args["player"], args["position"]
+    if player is None and position is not None:
+        player = seats.player_at(position)
+    if player is None:
+        raise ActionInputError(
+            "bet needs player", hint="give player, or a position with one seated player (seats)"
+        )
+    if position is None:
+        position = seats.positions.get(player)
+    if position is None:
+        raise ActionInputError(
+            f"bet needs position: {player} has no seat", hint="give position, or seat them"
+        )
+    if args["seated"] is None:
+        args["seated"] = (
+            seats.seated.get(player, True) if seats.positions.get(player) == position else True
+        )
+    args["player"], args["position"] = player, position
+
+
+def read_limits(value: Any) -> TableLimits:
+    """The table limits of a replay file's ``limits`` object."""
+    if not isinstance(value, Mapping):
+        raise ActionInputError(
+            "limits: an object", hint='e.g. {"minimum": "10", "maximum": "1000"}'
+        )
+    allowed = {"minimum", "maximum", "differential", "wagers", "wagers_per_area"}
+    unknown = sorted(set(value) - allowed)
+    if unknown:
+        raise ActionInputError(
+            f"limits take no {', '.join(unknown)}", hint=f"limits take {', '.join(sorted(allowed))}"
+        )
+    for key in ("minimum", "maximum"):
+        if key not in value:
+            raise ActionInputError(f"limits need {key}", hint=f"{key}: {KIND_HELP['stake']}")
+    money = Param("limits", "stake")
+    wagers: dict[str, WagerLimit] = {}
+    raw = value.get("wagers") or {}
+    if not isinstance(raw, Mapping):
+        raise ActionInputError('limits.wagers: {"tiger": {"minimum": "10", "maximum": "500"}}')
+    for wager, entry in raw.items():
+        if not isinstance(entry, Mapping) or set(entry) != {"minimum", "maximum"}:
+            raise ActionInputError(
+                f"limits.wagers.{wager}: give minimum and maximum",
+                hint='e.g. {"minimum": "10", "maximum": "500"}',
+            )
+        wagers[str(wager)] = WagerLimit(money.read(entry["minimum"]), money.read(entry["maximum"]))
+    per_area = value.get("wagers_per_area")
+    differential = value.get("differential")
+    return TableLimits(
+        money.read(value["minimum"]),
+        money.read(value["maximum"]),
+        differential=None if differential is None else money.read(differential),
+        wagers=wagers,
+        wagers_per_area=None
+        if per_area is None
+        else Param("wagers_per_area", "int").read(per_area),
+    )
+
+
+# -- the replay ---------------------------------------------------------------------------------
+
+#: Top-level keys of a replay file.
+FILE_KEYS = frozenset(
+    {"game", "layout", "pair_rule", "limits", "insurance_offered", "seats", "actions", "comment"}
+)
+
+
+class Replay:
+    """A table played from recorded actions: its rounds, its event log and
+    the rulings of its irregularities."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        limits: TableLimits,
+        layout: str | None = None,
+        pair_rule: PairRule | None = None,
+        insurance_offered: bool = True,
+        seats: Seats | None = None,
+    ) -> None:
+        self.game = game
+        self.layout = game.check_layout(layout)
+        self.limits = limits
+        self.pair_rule = pair_rule or game.pair_rule
+        self.insurance_offered = insurance_offered
+        self.seats = seats or Seats()
+        self.rounds: list[Round] = []
+        #: (round id, event), every event of every round in order
+        self.log: list[tuple[str, Event]] = []
+        #: round id -> what each irregularity procedure ruled
+        self.rulings: dict[str, list[dict[str, Any]]] = {}
+        self._under_minimum_settled: set[str] = set()
+
+    @classmethod
+    def from_json(cls, data: Any) -> Replay:
+        """The table a replay file describes (its header, not yet its actions)."""
+        try:
+            if not isinstance(data, Mapping):
+                raise ActionInputError("a replay file is a JSON object")
+            unknown = sorted(set(data) - FILE_KEYS)
+            if unknown:
+                raise ActionInputError(
+                    f"unknown keys {', '.join(unknown)}",
+                    hint=f"keys: {', '.join(sorted(FILE_KEYS))}",
+                )
+            for key in ("game", "limits", "actions"):
+                if key not in data:
+                    raise ActionInputError(f"{key} is missing", hint="see docs/replay.md")
+            game = get_game(_text_field(data, "game"))
+            layout = data.get("layout")
+            rule = data.get("pair_rule")
+            offered = data.get("insurance_offered", True)
+            if not isinstance(offered, bool):
+                raise ActionInputError("insurance_offered: true or false")
+            try:
+                pair_rule = PairRule(rule) if rule is not None else None
+            except ValueError:
+                raise ActionInputError(
+                    f"pair_rule: no pair rule {rule!r}",
+                    hint=f"one of {', '.join(r.value for r in PairRule)}",
+                ) from None
+            if layout is not None and not isinstance(layout, str):
+                raise ActionInputError('layout: a string, e.g. "A"')
+            try:
+                game.check_layout(layout)
+            except WagerError as error:
+                raise WagerError(
+                    error.message,
+                    clause=error.clause,
+                    hint=f'give "layout": one of {", ".join(game.layouts)}',
+                ) from None
+            return cls(
+                game,
+                limits=read_limits(data["limits"]),
+                layout=layout,
+                pair_rule=pair_rule,
+                insurance_offered=offered,
+                seats=read_seats(data.get("seats")),
+            )
+        except PuntoError as error:
+            raise ReplayError(None, None, error) from None
+
+    # -- rounds -------------------------------------------------------------------------
+
+    @property
+    def round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options every round of this table is made with (see :meth:`Round.replay`)."""
+        return {
+            "limits": self.limits,
+            "layout": self.layout,
+            "pair_rule": self.pair_rule,
+            "insurance_offered": self.insurance_offered,
+        }
+
+    def open(self, role: Role = Role.DEALER) -> Round:
+        """A new round, as :meth:`punto.table.live.LiveTable.new_round` opens it."""
+        current = self.round
+        if current is not None and current.phase not in (Phase.SETTLED, Phase.VOID):
+            raise PhaseError(
+                f"round {current.round_id} is still {current.phase.value}",
+                hint="settle or void it first",
+            )
+        if current is not None and current.phase is Phase.SETTLED:
+            self._under_minimum_settled |= current.newly_under_minimum()
+        round_id = f"r{len(self.rounds) + 1}"
+
+        def write(event: Event) -> None:
+            self.log.append((round_id, event))
+
+        r = Round(
+            self.game,
+            **self.options,
+            under_minimum_settled=self._under_minimum_settled,
+            on_event=write,
+            round_id=round_id,
+        )
+        r.open(role)
+        self.rounds.append(r)
+        self.rulings[round_id] = []
+        return r
+
+    def _current(self) -> Round:
+        if self.round is None:
+            raise PhaseError("no round is open", hint='begin with {"action": "open"}')
+        return self.round
+
+    # -- actions ------------------------------------------------------------------------
+
+    def run(self, actions: Any) -> None:
+        """Play ``actions`` in order; :class:`ReplayError` for the first one
+        that cannot be read or is refused."""
+        if not isinstance(actions, list):
+            raise ReplayError(None, None, ActionInputError("actions: a list of actions"))
+        index = 0
+        while index < len(actions):
+            index = self._step(actions, index)
+
+    def _read(self, actions: Sequence[Any], index: int) -> tuple[ActionSpec, dict[str, Any]]:
+        data = actions[index]
+        try:
+            return read_action(data, self.seats)
+        except PuntoError as error:
+            name = data.get("action") if isinstance(data, Mapping) else None
+            raise ReplayError(index, name if isinstance(name, str) else None, error) from None
+
+    def _step(self, actions: Sequence[Any], index: int) -> int:
+        """Take the action at ``index``; the index of the next one."""
+        spec, args = self._read(actions, index)
+        try:
+            if spec.run is None:
+                self.open(args["role"])
+                return index + 1
+            r = self._current()
+            if spec.irregularity:
+                return self._irregularity(actions, index, spec, args, r)
+            spec.run(r, args)
+        except ReplayError:
+            raise
+        except PuntoError as error:
+            raise ReplayError(index, spec.name, error) from None
+        if spec.name == "bet":
+            self.seats.positions.setdefault(args["player"], args["position"])
+            self.seats.seated.setdefault(args["player"], args["seated"])
+        return index + 1
+
+    def _irregularity(
+        self,
+        actions: Sequence[Any],
+        index: int,
+        spec: ActionSpec,
+        args: dict[str, Any],
+        r: Round,
+    ) -> int:
+        """An irregularity procedure.  Where it gives players an option to
+        withdraw and the file lists no ``withdrawing``, the ``withdraw_player``
+        actions right after it are the players taking that option."""
+        followers: list[int] = []
+        if spec.param("withdrawing") is not None and "withdrawing" not in actions[index]:
+            nxt = index + 1
+            while nxt < len(actions) and _is_taking_option(actions[nxt]):
+                followers.append(nxt)
+                nxt += 1
+        takers = tuple(self._read(actions, n)[1]["player"] for n in followers)
+        explicit = tuple(args.get("withdrawing") or ())
+
+        def attempt(target: Round, withdrawing: tuple[str, ...]) -> Ruling:
+            assert spec.run is not None
+            given = {**args, "withdrawing": withdrawing} if "withdrawing" in args else args
+            ruling: Ruling = spec.run(target, given)
+            return ruling
+
+        result, offered = trial(spec, r, args)  # a refused procedure stops here
+        if (explicit or takers) and offered is None:
+            if followers and not explicit:
+                raise ReplayError(followers[0], "withdraw_player", _no_option(result))
+            raise _no_option(result)
+        if explicit:
+            attempt(r.fork(), explicit)
+        for n, at in enumerate(followers):
+            try:
+                attempt(r.fork(), explicit + takers[: n + 1])
+            except PuntoError as error:
+                raise ReplayError(at, "withdraw_player", error) from None
+        ruling = attempt(r, explicit + takers)
+        self.rulings[r.round_id].append(_ruling_json(index, spec.name, args["role"], ruling))
+        return (followers[-1] if followers else index) + 1
+
+    # -- what it came to ------------------------------------------------------------------
+
+    def report(self) -> dict[str, Any]:
+        """Every round's bets with their final result and net, each player's
+        total and the house's net (rounds still in play are listed with
+        their bets unsettled and count in no total)."""
+        totals: dict[str, Decimal] = {}
+        house = Decimal(0)
+        rounds = []
+        for r in self.rounds:
+            rounds.append(self._round_json(r))
+            if r.phase in (Phase.SETTLED, Phase.VOID):
+                for player, net in r.nets().items():
+                    totals[player] = totals.get(player, Decimal(0)) + net
+                house += r.house_net()
+        return {
+            "game": self.game.id,
+            "layout": self.layout,
+            "pair_rule": self.pair_rule.value,
+            "rounds": rounds,
+            "players": {p: format_money(n) for p, n in totals.items()},
+            "house_net": format_money(house),
+        }
+
+    def _round_json(self, r: Round) -> dict[str, Any]:
+        deal = r.deal
+        coup = deal.to_coup() if deal.is_complete else None
+        finished = r.phase in (Phase.SETTLED, Phase.VOID)
+        void = r.void
+        out: dict[str, Any] = {
+            "round": r.round_id,
+            "phase": r.phase.value,
+            "player": {"cards": [str(c) for c in deal.player.cards], "total": deal.player.total},
+            "banker": {"cards": [str(c) for c in deal.banker.cards], "total": deal.banker.total},
+            "winner": coup.winner.value if coup is not None and void is None else None,
+            "void": None if void is None else {"clause": void.clause, "reason": void.reason},
+            "irregularities": self.rulings.get(r.round_id, []),
+        }
+        if finished:
+            out["bets"] = [_settlement_json(s) for s in r.results()]
+            out["players"] = {p: format_money(n) for p, n in r.nets().items()}
+            out["house_net"] = format_money(r.house_net())
+        else:
+            out["bets"] = [_unsettled_json(r, b.bet_id) for b in r.bets]
+            out["players"] = None
+            out["house_net"] = None
+        return out
+
+    def event_lines(self) -> list[dict[str, Any]]:
+        """The event log the replay wrote: one JSON object per event, its
+        round id under ``round`` (read back with :func:`event_from_json`)."""
+        return [{"round": round_id, **event_to_json(event)} for round_id, event in self.log]
+
+
+def trial(
+    spec: ActionSpec, r: Round, args: Mapping[str, Any]
+) -> tuple[Any, WithdrawalOffered | None]:
+    """Run ``spec`` on a copy of ``r`` with nobody withdrawing: what it
+    returns (a procedure's :class:`Ruling`) and the withdrawal option it
+    gives, if it gives one.  A refusal raises, leaving ``r`` untouched."""
+    assert spec.run is not None
+    copy = r.fork()
+    given = {**args, "withdrawing": ()} if "withdrawing" in args else args
+    result = spec.run(copy, given)
+    offered = [e for e in copy.events[len(r.events) :] if isinstance(e, WithdrawalOffered)]
+    return result, (offered[0] if offered else None)
+
+
+def check_withdrawing(
+    spec: ActionSpec, r: Round, args: Mapping[str, Any], players: Sequence[str]
+) -> None:
+    """Refuse ``players`` withdrawing where the procedure gives no option to
+    (an outcome established, or no option in the clause)."""
+    if not players:
+        return
+    result, offered = trial(spec, r, args)
+    if offered is None:
+        raise _no_option(result)
+
+
+def _no_option(result: Any) -> PhaseError:
+    ruling = result if isinstance(result, Ruling) else None
+    return PhaseError(
+        "no withdrawal option is given"
+        + (f": the ruling is '{ruling.consequence}'" if ruling else ""),
+        clause=ruling.clause if ruling else None,
+        hint="a player withdraws only when the procedure gives the option",
+    )
+
+
+def _is_taking_option(data: Any) -> bool:
+    return (
+        isinstance(data, Mapping)
+        and data.get("action") == "withdraw_player"
+        and data.get("role", Role.PLAYER.value) == Role.PLAYER.value
+    )
+
+
+def _text_field(data: Mapping[str, Any], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise ActionInputError(f"{key}: a string")
+    return value
+
+
+def _ruling_json(index: int, name: str, role: Role, ruling: Ruling) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "action": index,
+        "irregularity": name,
+        "role": role.value,
+        "clause": ruling.clause,
+        "consequence": ruling.consequence,
+    }
+    for key in ("withdrawn", "returned"):
+        value: tuple[str, ...] = getattr(ruling, key)
+        if value:
+            out[key] = list(value)
+    for key in ("next_round", "missing", "unused"):
+        cards: tuple[Card, ...] = getattr(ruling, key)
+        if cards:
+            out[key] = [str(c) for c in cards]
+    return out
+
+
+def _settlement_json(s: BetSettlement) -> dict[str, Any]:
+    b = s.bet
+    return {
+        "bet_id": b.bet_id,
+        "player": b.player,
+        "position": b.position,
+        "seated": b.seated,
+        "wager": b.wager,
+        "moment": b.moment.value if b.moment is not None else None,
+        "stake": format_money(b.stake),
+        "outcome": s.outcome,
+        "event": s.event,
+        "settled_stake": format_money(s.settled_stake),
+        "net": format_money(s.net),
+        "clause": s.clause,
+    }
+
+
+def _unsettled_json(r: Round, bet_id: str) -> dict[str, Any]:
+    b = next(bet for bet in r.bets if bet.bet_id == bet_id)
+    return {
+        "bet_id": b.bet_id,
+        "player": b.player,
+        "position": b.position,
+        "seated": b.seated,
+        "wager": b.wager,
+        "moment": b.moment.value if b.moment is not None else None,
+        "stake": format_money(b.stake),
+        "outcome": None if b.status == "active" else b.status,
+        "event": None,
+        "settled_stake": None,
+        "net": None,
+        "clause": b.clause,
+    }
+
+
+def run_replay(data: Any) -> Replay:
+    """Read a replay file's JSON and play every action of it."""
+    replay = Replay.from_json(data)
+    replay.run(data["actions"])
+    return replay
