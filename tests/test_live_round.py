@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,13 +62,14 @@ from punto.table.events import (
     RoundOpened,
     RoundSettled,
     RoundVoided,
+    TableConfigured,
     WithdrawalClosed,
     WithdrawalOffered,
     event_from_json,
     event_to_json,
 )
 from punto.table.limits import TableLimits
-from punto.table.live import LiveTable
+from punto.table.live import LiveTable, TableConfigError
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
@@ -1104,3 +1106,40 @@ def test_random_play_with_kills_and_restarts_keeps_every_invariant(
             again = Round.replay(r.game, r.events, **r.options)
             assert again.results() == r.results()
         harness.log.close()
+
+
+# -- the table's configuration lives in its log ---------------------------------------
+
+
+def test_live_table_logs_its_configuration_and_old_rounds_keep_their_limits() -> None:
+    """A restart with other limits logs the change; rounds already played are
+    restored under the limits they were played under (MBS 5.15 here)."""
+    game = get_game("tiger-baccarat")
+    log = MemoryEventLog()
+    old = TableLimits(Decimal(10), Decimal(100))
+    table = LiveTable("t", game, limits=old, log=log, seed="cfg")
+    r = table.new_round()
+    r.place_bet("ann", 1, "player", Decimal(500), enforce_limits=False)  # over the maximum
+    r.close_betting()
+    table.deal_to_completion()
+    r.settle()
+    (before,) = r.results()
+    assert before.settled_stake == Decimal(100)
+
+    new = TableLimits(Decimal(10), Decimal(1000))
+    again = LiveTable("t", game, limits=new, log=log, seed="cfg")
+    (restored,) = again.rounds[0].results()
+    assert restored == before, "a settled round keeps the limits it was played under"
+    configs = [s.event for s in log.read("t") if isinstance(s.event, TableConfigured)]
+    assert len(configs) == 2
+    assert TableLimits.from_json(json.loads(configs[-1].limits)) == new
+    assert again.new_round().limits == new
+
+
+def test_live_table_refuses_a_log_of_another_game() -> None:
+
+    log = MemoryEventLog()
+    limits = TableLimits(Decimal(10), Decimal(100))
+    LiveTable("t", get_game("tiger-baccarat"), limits=limits, log=log)
+    with pytest.raises(TableConfigError, match="written for tiger-baccarat"):
+        LiveTable("t", get_game("dragon-tiger"), limits=limits, log=log)

@@ -252,6 +252,23 @@ class ShoeStarted(Event):
     nonce: str
 
 
+@_event("table_configured")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableConfigured(Event):
+    """The table's game, layout, reading of the pairs, shoe and limits, logged
+    when the table starts and whenever they change; each round plays under the
+    configuration in force when it opened."""
+
+    game: str
+    layout: str | None
+    pair_rule: str
+    decks: int
+    cut_card_from_end: int
+    insurance_offered: bool
+    #: :meth:`punto.table.limits.TableLimits.to_json`, as JSON text
+    limits: str
+
+
 @_event("round_settled")
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoundSettled(Event):

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from typing import Any
 
-from punto.money import CENT
+from punto.errors import LimitError
+from punto.money import CENT, format_money
 
 #: The wagers whose totals make the table differential (MBS 1.1.10; RWS 1.10).
 DIFFERENTIAL_WAGERS = ("player", "banker")
@@ -53,6 +55,107 @@ class TableLimits:
 
     def for_wager(self, wager: str) -> WagerLimit:
         return self.wagers.get(wager, WagerLimit(self.minimum, self.maximum))
+
+    def to_json(self) -> dict[str, Any]:
+        """The limits as JSON, money as decimal strings; :meth:`from_json` reads it back.
+
+        >>> limits = TableLimits(Decimal(10), Decimal(1000), wagers={"tiger": WagerLimit(Decimal(5), Decimal(100))})
+        >>> TableLimits.from_json(limits.to_json()) == limits
+        True
+        """
+        return {
+            "minimum": format_money(self.minimum),
+            "maximum": format_money(self.maximum),
+            "differential": None if self.differential is None else format_money(self.differential),
+            "wagers": {
+                w: {"minimum": format_money(x.minimum), "maximum": format_money(x.maximum)}
+                for w, x in self.wagers.items()
+            },
+            "wagers_per_area": self.wagers_per_area,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableLimits:
+        """Limits from ``{"minimum", "maximum", "differential"?, "wagers"?, "wagers_per_area"?}``.
+
+        Money is a decimal string or a whole number (never a binary float),
+        positive, in whole cents.
+
+        >>> TableLimits.from_json({"minimum": "10", "maximum": 5})
+        Traceback (most recent call last):
+        ...
+        punto.errors.LimitError: the maximum 5.00 is below the minimum 10.00; give a maximum at least the minimum
+        """
+        example = 'e.g. {"minimum": "10", "maximum": "1000"}'
+        if not isinstance(data, Mapping):
+            raise LimitError("limits must be an object", hint=example)
+        allowed = {"minimum", "maximum", "differential", "wagers", "wagers_per_area"}
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise LimitError(
+                f"limits take no {', '.join(unknown)}",
+                hint=f"limits take {', '.join(sorted(allowed))}",
+            )
+        for key in ("minimum", "maximum"):
+            if key not in data:
+                raise LimitError(f"limits need a {key}", hint=example)
+        minimum = _money(data["minimum"], "minimum")
+        maximum = _money(data["maximum"], "maximum")
+        _ordered(minimum, maximum, "the")
+        wagers: dict[str, WagerLimit] = {}
+        raw = data.get("wagers") or {}
+        if not isinstance(raw, Mapping):
+            raise LimitError(
+                "limits.wagers maps a wager id to its minimum and maximum",
+                hint='e.g. {"tiger": {"minimum": "10", "maximum": "500"}}',
+            )
+        for wager, entry in raw.items():
+            if not isinstance(entry, Mapping) or set(entry) - {"minimum", "maximum"}:
+                raise LimitError(
+                    f"limits.wagers.{wager} takes a minimum and a maximum",
+                    hint='e.g. {"minimum": "10", "maximum": "500"}',
+                )
+            low = _money(entry.get("minimum", minimum), f"{wager} minimum")
+            high = _money(entry.get("maximum", maximum), f"{wager} maximum")
+            _ordered(low, high, f"the {wager}")
+            wagers[str(wager)] = WagerLimit(low, high)
+        differential = data.get("differential")
+        per_area = data.get("wagers_per_area")
+        if per_area is not None and (
+            isinstance(per_area, bool) or not isinstance(per_area, int) or per_area < 1
+        ):
+            raise LimitError("wagers_per_area must be a whole number of at least 1", clause="3.7")
+        return cls(
+            minimum,
+            maximum,
+            None if differential in (None, "") else _money(differential, "differential"),
+            wagers,
+            per_area,
+        )
+
+
+def _money(value: Any, what: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
+        raise LimitError(
+            f"the {what} {value!r} is not an amount of money",
+            hint='write money as a decimal string like "12.50" or a whole number',
+        )
+    try:
+        amount = Decimal(str(value).strip())
+        whole = amount.is_finite() and amount > 0 and amount % CENT == 0
+    except (InvalidOperation, ValueError):
+        whole = False
+    if not whole:
+        raise LimitError(f"the {what} {value!r} must be a positive amount in whole cents")
+    return amount
+
+
+def _ordered(low: Decimal, high: Decimal, what: str) -> None:
+    if high < low:
+        raise LimitError(
+            f"{what} maximum {format_money(high)} is below the minimum {format_money(low)}",
+            hint="give a maximum at least the minimum",
+        )
 
 
 def differential_of(totals: Mapping[str, Decimal]) -> Decimal:

@@ -21,21 +21,32 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
-from punto.errors import PhaseError, ShoeError
+from punto.errors import PhaseError, PuntoError, ShoeError
 from punto.game import Game
 from punto.shoe import Shoe
 from punto.store.eventlog import EventLog
-from punto.table.events import CardDealt, Event, RoundOpened, ShoeStarted
+from punto.table.events import CardDealt, Event, RoundOpened, ShoeStarted, TableConfigured
 from punto.table.limits import TableLimits
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 from punto.wagers import PairRule
 
 
+class TableConfigError(PuntoError):
+    """A table opened on a log written for another game or layout."""
+
+
 class LiveTable:
-    """One table running one game and layout, round after round."""
+    """One table running one game and layout, round after round.
+
+    The table's configuration is in its log: a restart with other limits (or
+    decks, cut card, insurance notice, pair reading) logs the change, which
+    applies from the next round; rounds already played keep the limits they
+    were played under.
+    """
 
     def __init__(
         self,
@@ -55,7 +66,7 @@ class LiveTable:
         self.table_id = table_id
         self.game = game
         self.layout = game.check_layout(layout)
-        self.limits = limits
+        self._limits = limits
         self.log = log
         self.decks = decks
         self.cut_card_from_end = cut_card_from_end
@@ -69,11 +80,40 @@ class LiveTable:
         self.under_minimum_settled: set[str] = set()
         #: what recovery did to an interrupted round ("continue", "withdrawal", "void"), if anything
         self.recovered: str | None = None
+        self._logged_config: TableConfigured | None = None
         self._restore(recover)
 
     @property
     def round(self) -> Round | None:
         return self.rounds[-1] if self.rounds else None
+
+    @property
+    def limits(self) -> TableLimits:
+        """The limits new rounds open under."""
+        return self._limits
+
+    @limits.setter
+    def limits(self, limits: TableLimits) -> None:
+        """Change the limits from the next round on (the change is logged)."""
+        self._limits = limits
+        self._log_config()
+
+    def configuration(self) -> TableConfigured:
+        return TableConfigured(
+            self.game.id,
+            self.layout,
+            self.pair_rule.value,
+            self.decks,
+            self.cut_card_from_end,
+            self.insurance_offered,
+            json.dumps(self._limits.to_json(), sort_keys=True),
+        )
+
+    def _log_config(self) -> None:
+        config = self.configuration()
+        if config != self._logged_config:
+            self.log.append(self.table_id, "", config)
+            self._logged_config = config
 
     # -- the log -----------------------------------------------------------------
 
@@ -85,15 +125,21 @@ class LiveTable:
 
     def _restore(self, recover: bool) -> None:
         current: Round | None = None
+        in_force = self._limits
         for stored in self.log.read(self.table_id):
             event = stored.event
+            if isinstance(event, TableConfigured):
+                self._check_identity(event)
+                self._logged_config = event
+                in_force = TableLimits.from_json(json.loads(event.limits))
+                continue
             if isinstance(event, ShoeStarted):
                 self._load_shoe(event)
                 continue
             if isinstance(event, RoundOpened):
                 if current is not None:
                     self._finish(current)
-                current = self._make_round(stored.round_id, persist=False)
+                current = self._make_round(stored.round_id, persist=False, limits=in_force)
                 self.rounds.append(current)
             if current is None:
                 raise ShoeError(
@@ -105,10 +151,19 @@ class LiveTable:
                 self.shoe.draw()
         for r in self.rounds:
             r.on_event = self._writer(r.round_id)
+        self._log_config()
         if current is not None:
             self._finish(current)
             if recover and current.phase is Phase.DEALING:
                 self.recovered = current.power_failure(Role.DEALER)
+
+    def _check_identity(self, logged: TableConfigured) -> None:
+        if (logged.game, logged.layout) != (self.game.id, self.layout):
+            where = f" layout {logged.layout}" if logged.layout else ""
+            raise TableConfigError(
+                f"table {self.table_id}'s log was written for {logged.game}{where}",
+                hint="open it with the same game and layout, or use another table id",
+            )
 
     def _finish(self, r: Round) -> None:
         if r.phase is Phase.SETTLED:
@@ -119,10 +174,12 @@ class LiveTable:
         self.shoe_id = event.shoe_id
         self.shoes += 1
 
-    def _make_round(self, round_id: str, *, persist: bool = True) -> Round:
+    def _make_round(
+        self, round_id: str, *, persist: bool = True, limits: TableLimits | None = None
+    ) -> Round:
         return Round(
             self.game,
-            limits=self.limits,
+            limits=limits or self._limits,
             layout=self.layout,
             pair_rule=self.pair_rule,
             insurance_offered=self.insurance_offered,

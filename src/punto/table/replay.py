@@ -48,7 +48,7 @@ from typing import Any
 
 from punto.cards import DECK, Card, parse_cards
 from punto.coup import Side
-from punto.errors import ActionError, PhaseError, PuntoError, WagerError
+from punto.errors import ActionError, LimitError, PhaseError, PuntoError, WagerError
 from punto.game import Game
 from punto.games import get_game
 from punto.insurance import Moment
@@ -56,7 +56,7 @@ from punto.money import format_money, parse_stake
 from punto.table import irregularities
 from punto.table.events import Event, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
-from punto.table.limits import TableLimits, WagerLimit
+from punto.table.limits import TableLimits
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
 from punto.wagers import PairRule
@@ -624,42 +624,10 @@ def _seat_bet(args: dict[str, Any], seats: Seats) -> None:
 
 def read_limits(value: Any) -> TableLimits:
     """The table limits of a replay file's ``limits`` object."""
-    if not isinstance(value, Mapping):
-        raise ActionInputError(
-            "limits: an object", hint='e.g. {"minimum": "10", "maximum": "1000"}'
-        )
-    allowed = {"minimum", "maximum", "differential", "wagers", "wagers_per_area"}
-    unknown = sorted(set(value) - allowed)
-    if unknown:
-        raise ActionInputError(
-            f"limits take no {', '.join(unknown)}", hint=f"limits take {', '.join(sorted(allowed))}"
-        )
-    for key in ("minimum", "maximum"):
-        if key not in value:
-            raise ActionInputError(f"limits need {key}", hint=f"{key}: {KIND_HELP['stake']}")
-    money = Param("limits", "stake")
-    wagers: dict[str, WagerLimit] = {}
-    raw = value.get("wagers") or {}
-    if not isinstance(raw, Mapping):
-        raise ActionInputError('limits.wagers: {"tiger": {"minimum": "10", "maximum": "500"}}')
-    for wager, entry in raw.items():
-        if not isinstance(entry, Mapping) or set(entry) != {"minimum", "maximum"}:
-            raise ActionInputError(
-                f"limits.wagers.{wager}: give minimum and maximum",
-                hint='e.g. {"minimum": "10", "maximum": "500"}',
-            )
-        wagers[str(wager)] = WagerLimit(money.read(entry["minimum"]), money.read(entry["maximum"]))
-    per_area = value.get("wagers_per_area")
-    differential = value.get("differential")
-    return TableLimits(
-        money.read(value["minimum"]),
-        money.read(value["maximum"]),
-        differential=None if differential is None else money.read(differential),
-        wagers=wagers,
-        wagers_per_area=None
-        if per_area is None
-        else Param("wagers_per_area", "int").read(per_area),
-    )
+    try:
+        return TableLimits.from_json(value)
+    except LimitError as bad:
+        raise ActionInputError(f"limits: {bad.message}", clause=bad.clause, hint=bad.hint) from None
 
 
 # -- the replay ---------------------------------------------------------------------------------
