@@ -434,7 +434,10 @@ def test_tiger_buffalo_5_8_exposed_card_reconstructed_with_5_13_options() -> Non
 def test_tiger_buffalo_5_8_excess_card_with_outcome_established_used_in_next_round() -> None:
     r = with_bets()
     deal_cards(r, TIE_SEVEN)
-    ruling = irr.excess_cards(r, cards("5D"), withdrawing=["bob"])
+    with pytest.raises(ActionError, match="bob cannot withdraw") as refused:
+        irr.excess_cards(r, cards("5D"), withdrawing=["bob"])  # no option: outcome established
+    assert refused.value.clause == "5.8"
+    ruling = irr.excess_cards(r, cards("5D"))
     assert (ruling.consequence, ruling.withdrawn, ruling.next_round) == (
         "continue",
         (),
@@ -464,7 +467,9 @@ def test_tiger_buffalo_5_9_1_wrong_area_reconstructed_with_5_13_options() -> Non
 def test_tiger_buffalo_5_9_1_outcome_established_and_reconstructed_no_options() -> None:
     r = with_bets(("eve", 5, "player_pair", 100))
     deal_cards(r, "4H 3C 5S 4D")  # cards three and four swapped
-    ruling = irr.cards_in_wrong_order(r, cards("4H 3C 4D 5S"), withdrawing=["cat"])
+    with pytest.raises(ActionError, match="cat cannot withdraw"):
+        irr.cards_in_wrong_order(r, cards("4H 3C 4D 5S"), withdrawing=["cat"])
+    ruling = irr.cards_in_wrong_order(r, cards("4H 3C 4D 5S"))
     assert (ruling.consequence, ruling.withdrawn) == ("continue", ())
     # Player 4+4=8 v Banker 3+5=8: a Tie; Player Pair 4-4 pays 11 to 1
     assert finish(r) == {"ann": 0, "bob": 0, "cat": 800, "eve": 1100}
@@ -499,7 +504,9 @@ def test_tiger_buffalo_5_10_card_dealt_face_up_options_if_no_outcome() -> None:
 def test_tiger_buffalo_5_10_card_dealt_face_up_outcome_established_result_stands() -> None:
     r = with_bets()
     deal_cards(r, PLAYER_NINE)
-    ruling = irr.card_exposed_in_error(r, withdrawing=["bob"])
+    with pytest.raises(ActionError, match="bob cannot withdraw"):
+        irr.card_exposed_in_error(r, withdrawing=["bob"])
+    ruling = irr.card_exposed_in_error(r)
     assert (ruling.consequence, ruling.withdrawn) == ("continue", ())
     assert finish(r) == ON_PLAYER_NINE
 

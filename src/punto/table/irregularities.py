@@ -117,7 +117,17 @@ def _atomic(
     def run(round_: Round, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         if "withdrawing" in kwargs:  # an iterator would be spent by the trial run
             kwargs["withdrawing"] = tuple(kwargs["withdrawing"])  # type: ignore[arg-type]
-        procedure(round_.fork(), *args, **kwargs)
+        trial = procedure(round_.fork(), *args, **kwargs)
+        wanted: tuple[str, ...] = tuple(kwargs.get("withdrawing") or ())  # type: ignore[arg-type]
+        if wanted and isinstance(trial, Ruling):
+            refused = [p for p in wanted if p not in trial.withdrawn]
+            if refused:
+                raise ActionError(
+                    f"{', '.join(refused)} cannot withdraw: this procedure gives no "
+                    f"withdrawal option here ({trial.consequence})",
+                    clause=trial.clause,
+                    hint="after 'No more bets' wagers win or lose on the outcome",
+                )
         return procedure(round_, *args, **kwargs)
 
     return run
