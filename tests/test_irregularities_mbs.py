@@ -621,7 +621,9 @@ def test_tiger_baccarat_5_17_2_power_failure_outcome_established_play_continues(
     r.close_betting()
     deal_cards(r, "QH 2C 2D KS")  # no pair in either hand: Tiger Pair has lost
     assert r.outcome_established()
-    ruling = irr.power_failure(r, withdrawing=["bob"])
+    with pytest.raises(ActionError, match="bob cannot withdraw"):
+        irr.power_failure(r, withdrawing=["bob"])
+    ruling = irr.power_failure(r)
     assert (ruling.clause, ruling.consequence, ruling.withdrawn) == ("5.17.2", "continue", ())
     assert r.withdrawal_open is None
     assert finish(r, BANKER_SIX) == {"ann": 95, "bob": -200, "dan": -10}
@@ -896,7 +898,9 @@ def test_baccarat_tournament_5_4_wrong_order_reconstructed() -> None:
 def test_mbs_no_power_failure_clause_play_continues(game_id: str) -> None:
     r = with_bets(game_id)
     deal_cards(r, "9H")
-    ruling = irr.power_failure(r, withdrawing=["bob"])
+    with pytest.raises(ActionError, match="bob cannot withdraw"):
+        irr.power_failure(r, withdrawing=["bob"])
+    ruling = irr.power_failure(r)
     assert ruling.consequence == "continue"
     assert ruling.withdrawn == ()
     assert finish(r, PLAYER_NINE) == ON_PLAYER_NINE
