@@ -1,0 +1,390 @@
+"""The events of a tournament: immutable records, appended, never changed.
+
+A tournament's state is a fold over its events (:mod:`punto.tournament.tournament`),
+so it can be replayed, audited and resumed after a crash.  Every event has a
+JSON form that round-trips, like the table events of
+:mod:`punto.table.events`; the tournament keeps its own list of types
+(``tournament_*`` names never clash with table events).
+
+>>> event = BetsPlaced(1, 2, 7, "e3", (BetLine("banker", 5000),))
+>>> event_to_json(event)
+{'type': 'bets_placed', 'session': 1, 'table': 2, 'hand': 7, 'entrant': 'e3', 'bets': [{'wager': 'banker', 'stake': 5000}]}
+>>> event_from_json(event_to_json(event)) == event
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from decimal import Decimal
+from typing import Any, ClassVar, Union
+
+from punto.tournament.errors import TournamentLogError
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentEvent:
+    type: ClassVar[str] = "tournament_event"
+
+
+EVENT_TYPES: dict[str, type[TournamentEvent]] = {}
+
+
+def _event(name: str) -> Any:
+    def register(cls: type[TournamentEvent]) -> type[TournamentEvent]:
+        cls.type = name
+        EVENT_TYPES[name] = cls
+        return cls
+
+    return register
+
+
+# -- records inside events -----------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatDraw:
+    """An entrant's seat for a session (T3)."""
+
+    entrant: str
+    table: int
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetLine:
+    """A stake in tournament chips on one wager."""
+
+    wager: str
+    stake: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stack:
+    """An entrant's chips."""
+
+    entrant: str
+    chips: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Penalty:
+    """Chips deducted from an entrant who had to bet and did not (T5.3)."""
+
+    entrant: str
+    chips: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandResult:
+    """One entrant's result in a hand: staked, net (won or lost), chips after."""
+
+    entrant: str
+    staked: int
+    net: int
+    chips: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakResult:
+    """One tied entrant's sudden-death bet and what it netted (chips unaffected)."""
+
+    entrant: str
+    wager: str
+    net: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Placing:
+    """A final place and its prize (money, as text)."""
+
+    entrant: str
+    place: int
+    prize: str
+
+
+# -- the events --------------------------------------------------------------------------
+
+
+@_event("tournament_created")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentCreated(TournamentEvent):
+    """The tournament and its format (the format's data, as JSON text, so a
+    resumed tournament plays by the format it started with).  ``seed`` is
+    the given seed, or one drawn from the OS when ``seeded`` is false."""
+
+    tournament_id: str
+    format_id: str
+    format_data: str
+    seed: str
+    seeded: bool
+    tables: int
+
+
+@_event("entrant_registered")
+@dataclasses.dataclass(frozen=True, slots=True)
+class EntrantRegistered(TournamentEvent):
+    """An entrant; a late entrant (T2.2) comes with the seat drawn and the
+    hands of the session already dealt at that table."""
+
+    entrant: str
+    name: str
+    controller: str
+    table: int | None = None
+    seat: int | None = None
+    hands_missed: int = 0
+
+
+@_event("entrant_reentered")
+@dataclasses.dataclass(frozen=True, slots=True)
+class EntrantReentered(TournamentEvent):
+    """An entrant out of chips buys a new starting stack (T2.3)."""
+
+    entrant: str
+    entry: int
+    chips: int
+
+
+@_event("session_started")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SessionStarted(TournamentEvent):
+    """Seats drawn for a session (T3.1, T3.2) and each entrant's chips (T6.4)."""
+
+    session: int
+    tables: int
+    seats: tuple[SeatDraw, ...]
+    chips: tuple[Stack, ...]
+
+
+@_event("shoe_started")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShoeStarted(TournamentEvent):
+    """A new shoe at a table; its order is logged with the published commitment."""
+
+    session: int
+    table: int
+    shoe: int
+    cards: str
+    cut_card: int
+    commitment: str
+    nonce: str
+
+
+@_event("hand_opened")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandOpened(TournamentEvent):
+    """'Place your bets, please' (rules 3.1); ``remaining`` hands after this
+    one, announced once it is within the format's last hands (T5.4)."""
+
+    session: int
+    table: int
+    hand: int
+    remaining: int
+
+
+@_event("bets_placed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetsPlaced(TournamentEvent):
+    """An entrant's bets on a hand, placed together (T4)."""
+
+    session: int
+    table: int
+    hand: int
+    entrant: str
+    bets: tuple[BetLine, ...]
+
+
+@_event("bets_withdrawn")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BetsWithdrawn(TournamentEvent):
+    """An entrant takes back their bets before 'No more bets' (T4.6)."""
+
+    session: int
+    table: int
+    hand: int
+    entrant: str
+
+
+@_event("hand_passed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandPassed(TournamentEvent):
+    """An entrant sits a hand out (T5.2)."""
+
+    session: int
+    table: int
+    hand: int
+    entrant: str
+
+
+@_event("betting_closed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BettingClosed(TournamentEvent):
+    """'No more bets' (rules 3.2); penalties for missed hands (T5.3)."""
+
+    session: int
+    table: int
+    hand: int
+    penalties: tuple[Penalty, ...] = ()
+
+
+@_event("hand_settled")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandSettled(TournamentEvent):
+    """The coup dealt from the table's shoe and every entrant's bets settled."""
+
+    session: int
+    table: int
+    hand: int
+    cards: str
+    winner: str
+    results: tuple[HandResult, ...]
+
+
+@_event("tiebreak_opened")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakOpened(TournamentEvent):
+    """A sudden-death hand (T7.2) for entrants tied on chips where it matters."""
+
+    session: int
+    scope: str
+    table: int
+    entrants: tuple[str, ...]
+    attempt: int
+    reason: str
+
+
+@_event("tiebreak_chosen")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakChosen(TournamentEvent):
+    """A tied entrant's side for the sudden-death hand."""
+
+    session: int
+    entrant: str
+    wager: str
+
+
+@_event("tiebreak_dealt")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakDealt(TournamentEvent):
+    """The sudden-death coup and each tied entrant's net on it."""
+
+    session: int
+    scope: str
+    table: int
+    cards: str
+    winner: str
+    results: tuple[TiebreakResult, ...]
+
+
+@_event("tiebreak_lots")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakLots(TournamentEvent):
+    """Still tied after the format's sudden-death hands: lots drawn (T7.3)."""
+
+    session: int
+    scope: str
+    order: tuple[str, ...]
+
+
+@_event("session_ended")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SessionEnded(TournamentEvent):
+    """Who advances and who is eliminated (T6)."""
+
+    session: int
+    advancing: tuple[str, ...]
+    eliminated: tuple[str, ...]
+
+
+@_event("tournament_finished")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentFinished(TournamentEvent):
+    """Every entrant's final place and prize (T8)."""
+
+    places: tuple[Placing, ...]
+
+
+# -- JSON ----------------------------------------------------------------------------------
+
+
+def event_to_json(event: TournamentEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": event.type}
+    for field in dataclasses.fields(event):
+        out[field.name] = _dump(getattr(event, field.name))
+    return out
+
+
+def event_from_json(data: dict[str, Any]) -> TournamentEvent:
+    try:
+        cls = EVENT_TYPES[data["type"]]
+    except (KeyError, TypeError):
+        raise TournamentLogError(
+            f"not a tournament event: {data!r}",
+            hint=f"type is one of {', '.join(EVENT_TYPES)}",
+        ) from None
+    return _load_record(cls, data, data["type"])
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_dump(v) for v in value]
+    if isinstance(value, Decimal):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+_T = typing.TypeVar("_T")
+
+
+@functools.cache
+def _fields(cls: Any) -> tuple[tuple[str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
+def _load_record(cls: type[_T], data: Any, where: str) -> _T:
+    if not isinstance(data, dict):
+        raise TournamentLogError(f"{where}: expected an object, got {data!r}")
+    kwargs = {}
+    record: Any = cls
+    for name, hint in _fields(record):
+        if name in data:
+            kwargs[name] = _load(hint, data[name], f"{where}.{name}")
+    try:
+        return cls(**kwargs)
+    except TypeError as missing:
+        raise TournamentLogError(f"{where}: {missing}") from None
+
+
+def _load(hint: Any, value: Any, where: str) -> Any:
+    if value is None:
+        return None
+    options = (
+        typing.get_args(hint) if typing.get_origin(hint) in (Union, types.UnionType) else (hint,)
+    )
+    target = next(t for t in options if t is not type(None))
+    if typing.get_origin(target) is tuple:
+        (item, _) = typing.get_args(target)
+        if not isinstance(value, list | tuple):
+            raise TournamentLogError(f"{where}: expected a list, got {value!r}")
+        return tuple(_load(item, v, where) for v in value)
+    if isinstance(target, type) and dataclasses.is_dataclass(target):
+        return _load_record(target, value, where)
+    if target is Decimal:
+        return Decimal(str(value))
+    if target is bool:
+        if not isinstance(value, bool):
+            raise TournamentLogError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if target is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TournamentLogError(f"{where}: expected a whole number, got {value!r}")
+        return value
+    if not isinstance(value, str):
+        raise TournamentLogError(f"{where}: expected a string, got {value!r}")
+    return value
