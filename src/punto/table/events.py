@@ -17,14 +17,13 @@ True
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
 from decimal import Decimal
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from punto.cards import Card
 from punto.errors import PuntoError
 from punto.insurance import Moment
+from punto.records import RecordCodec
 from punto.table.roles import Role
 
 
@@ -37,16 +36,10 @@ class Event:
     type: ClassVar[str] = "event"
 
 
-EVENT_TYPES: dict[str, type[Event]] = {}
-
-
-def _event(name: str) -> Any:
-    def register(cls: type[Event]) -> type[Event]:
-        cls.type = name
-        EVENT_TYPES[name] = cls
-        return cls
-
-    return register
+_CODEC: RecordCodec[Event] = RecordCodec(Event, EventError, "event")
+_event = _CODEC.register
+#: Every table event type, by name.
+EVENT_TYPES = _CODEC.types
 
 
 @_event("round_opened")
@@ -278,65 +271,10 @@ class RoundSettled(Event):
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": event.type}
-    for field in dataclasses.fields(event):
-        out[field.name] = _dump(getattr(event, field.name))
-    return out
+    """The JSON form of an event: ``type`` and its fields."""
+    return _CODEC.to_json(event)
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
-    try:
-        cls = EVENT_TYPES[data["type"]]
-    except (KeyError, TypeError):
-        raise EventError(
-            f"not an event: {data!r}", hint=f"type is one of {', '.join(EVENT_TYPES)}"
-        ) from None
-    hints = typing.get_type_hints(cls)
-    kwargs = {}
-    for field in dataclasses.fields(cls):
-        if field.name in data:
-            kwargs[field.name] = _load(hints[field.name], data[field.name], field.name)
-    try:
-        return cls(**kwargs)
-    except TypeError as missing:
-        raise EventError(f"{data['type']}: {missing}") from None
-
-
-def _dump(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_dump(v) for v in value]
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Moment | Role):
-        return value.value
-    return value
-
-
-def _load(hint: Any, value: Any, name: str) -> Any:
-    if value is None:
-        return None
-    options = (
-        typing.get_args(hint) if typing.get_origin(hint) in (Union, types.UnionType) else (hint,)
-    )
-    target = next(t for t in options if t is not type(None))
-    if typing.get_origin(target) is tuple:
-        (item, _) = typing.get_args(target)
-        if not isinstance(value, list | tuple):
-            raise EventError(f"field {name}: expected a list, got {value!r}")
-        return tuple(_load(item, v, name) for v in value)
-    try:
-        if target is Decimal:
-            return Decimal(str(value))
-        if target is Card:
-            return Card.parse(str(value))
-        if target in (Moment, Role):
-            return target(value)
-        if target is int:
-            return int(value)
-        if target is bool:
-            return bool(value)
-        return str(value)
-    except (ValueError, ArithmeticError) as bad:
-        raise EventError(f"field {name}: cannot read {value!r} ({bad})") from None
+    """The event a JSON form describes; a wrong field is refused with its path."""
+    return _CODEC.from_json(data)

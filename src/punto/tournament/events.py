@@ -16,12 +16,9 @@ True
 from __future__ import annotations
 
 import dataclasses
-import functools
-import types
-import typing
-from decimal import Decimal
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
+from punto.records import RecordCodec
 from punto.tournament.errors import TournamentLogError
 
 
@@ -30,16 +27,12 @@ class TournamentEvent:
     type: ClassVar[str] = "tournament_event"
 
 
-EVENT_TYPES: dict[str, type[TournamentEvent]] = {}
-
-
-def _event(name: str) -> Any:
-    def register(cls: type[TournamentEvent]) -> type[TournamentEvent]:
-        cls.type = name
-        EVENT_TYPES[name] = cls
-        return cls
-
-    return register
+_CODEC: RecordCodec[TournamentEvent] = RecordCodec(
+    TournamentEvent, TournamentLogError, "tournament event"
+)
+_event = _CODEC.register
+#: Every tournament event type, by name.
+EVENT_TYPES = _CODEC.types
 
 
 # -- records inside events -----------------------------------------------------------
@@ -311,80 +304,10 @@ class TournamentFinished(TournamentEvent):
 
 
 def event_to_json(event: TournamentEvent) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": event.type}
-    for field in dataclasses.fields(event):
-        out[field.name] = _dump(getattr(event, field.name))
-    return out
+    """The JSON form of an event: ``type`` and its fields, records nested."""
+    return _CODEC.to_json(event)
 
 
 def event_from_json(data: dict[str, Any]) -> TournamentEvent:
-    try:
-        cls = EVENT_TYPES[data["type"]]
-    except (KeyError, TypeError):
-        raise TournamentLogError(
-            f"not a tournament event: {data!r}",
-            hint=f"type is one of {', '.join(EVENT_TYPES)}",
-        ) from None
-    return _load_record(cls, data, data["type"])
-
-
-def _dump(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_dump(v) for v in value]
-    if isinstance(value, Decimal):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    return value
-
-
-_T = typing.TypeVar("_T")
-
-
-@functools.cache
-def _fields(cls: Any) -> tuple[tuple[str, Any], ...]:
-    hints = typing.get_type_hints(cls)
-    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
-
-
-def _load_record(cls: type[_T], data: Any, where: str) -> _T:
-    if not isinstance(data, dict):
-        raise TournamentLogError(f"{where}: expected an object, got {data!r}")
-    kwargs = {}
-    record: Any = cls
-    for name, hint in _fields(record):
-        if name in data:
-            kwargs[name] = _load(hint, data[name], f"{where}.{name}")
-    try:
-        return cls(**kwargs)
-    except TypeError as missing:
-        raise TournamentLogError(f"{where}: {missing}") from None
-
-
-def _load(hint: Any, value: Any, where: str) -> Any:
-    if value is None:
-        return None
-    options = (
-        typing.get_args(hint) if typing.get_origin(hint) in (Union, types.UnionType) else (hint,)
-    )
-    target = next(t for t in options if t is not type(None))
-    if typing.get_origin(target) is tuple:
-        (item, _) = typing.get_args(target)
-        if not isinstance(value, list | tuple):
-            raise TournamentLogError(f"{where}: expected a list, got {value!r}")
-        return tuple(_load(item, v, where) for v in value)
-    if isinstance(target, type) and dataclasses.is_dataclass(target):
-        return _load_record(target, value, where)
-    if target is Decimal:
-        return Decimal(str(value))
-    if target is bool:
-        if not isinstance(value, bool):
-            raise TournamentLogError(f"{where}: expected true or false, got {value!r}")
-        return value
-    if target is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TournamentLogError(f"{where}: expected a whole number, got {value!r}")
-        return value
-    if not isinstance(value, str):
-        raise TournamentLogError(f"{where}: expected a string, got {value!r}")
-    return value
+    """The event a JSON form describes; a wrong field is refused with its path."""
+    return _CODEC.from_json(data)

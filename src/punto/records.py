@@ -1,0 +1,148 @@
+"""Immutable records with a JSON form that round-trips: the codec behind
+table events and tournament events.
+
+A codec keeps a registry of record types by name.  Fields are read back by
+their type hints -- ``Decimal`` from a string, ``Card`` from its text, an
+enum from its value, tuples and nested records recursively -- and a value of
+the wrong kind is refused with the path to it, never coerced.
+
+>>> import dataclasses
+>>> class Note:
+...     type = "note"
+>>> codec = RecordCodec(Note, PuntoError, "note")
+>>> @codec.register("stake_noted")
+... @dataclasses.dataclass(frozen=True)
+... class StakeNoted(Note):
+...     stake: Decimal
+...     card: Card | None = None
+>>> codec.to_json(StakeNoted(Decimal("12.50"), Card.parse("QH")))
+{'type': 'stake_noted', 'stake': '12.50', 'card': 'QH'}
+>>> codec.from_json({"type": "stake_noted", "stake": 12.5})
+Traceback (most recent call last):
+...
+punto.errors.PuntoError: stake_noted.stake: expected a decimal string, got 12.5
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any, Generic, TypeVar, Union
+
+from punto.cards import Card
+from punto.errors import CardError, PuntoError
+
+R = TypeVar("R")
+_T = TypeVar("_T")
+
+
+class RecordCodec(Generic[R]):
+    """The registry and JSON codec of one family of records."""
+
+    def __init__(self, base: type[R], error: type[PuntoError], what: str) -> None:
+        self.base = base
+        self.error = error
+        self.what = what
+        self.types: dict[str, type[R]] = {}
+
+    def register(self, name: str) -> Callable[[type[_T]], type[_T]]:
+        """Class decorator: the record type known by ``name``."""
+
+        def register(cls: type[_T]) -> type[_T]:
+            if name in self.types:
+                raise ValueError(f"{self.what} type {name!r} is registered twice")
+            cls.type = name  # type: ignore[attr-defined]
+            self.types[name] = cls  # type: ignore[assignment]
+            return cls
+
+        return register
+
+    def to_json(self, record: R) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": getattr(record, "type")}  # noqa: B009
+        out.update(_dump(record))
+        return out
+
+    def from_json(self, data: Any) -> R:
+        try:
+            cls = self.types[data["type"]]
+        except (KeyError, TypeError):
+            raise self.error(
+                f"not a {self.what}: {data!r}", hint=f"type is one of {', '.join(self.types)}"
+            ) from None
+        return self._record(cls, data, data["type"])
+
+    def _record(self, cls: type[_T], data: Any, where: str) -> _T:
+        if not isinstance(data, dict):
+            raise self.error(f"{where}: expected an object, got {data!r}")
+        kwargs = {
+            name: self._value(hint, data[name], f"{where}.{name}")
+            for name, hint in _field_hints(cls)  # type: ignore[arg-type]
+            if name in data
+        }
+        try:
+            return cls(**kwargs)
+        except TypeError as missing:
+            raise self.error(f"{where}: {missing}") from None
+
+    def _value(self, hint: Any, value: Any, where: str) -> Any:
+        if value is None:
+            return None
+        options = (
+            typing.get_args(hint)
+            if typing.get_origin(hint) in (Union, types.UnionType)
+            else (hint,)
+        )
+        target = next(t for t in options if t is not type(None))
+        if typing.get_origin(target) is tuple:
+            item = typing.get_args(target)[0]
+            if not isinstance(value, list | tuple):
+                raise self.error(f"{where}: expected a list, got {value!r}")
+            return tuple(self._value(item, v, where) for v in value)
+        if target is Card:
+            try:
+                return Card.parse(str(value))
+            except CardError as bad:
+                raise self.error(f"{where}: {bad}") from None
+        if isinstance(target, type) and dataclasses.is_dataclass(target):
+            return self._record(target, value, where)
+        if target is Decimal:
+            if not isinstance(value, str | int) or isinstance(value, bool):
+                raise self.error(f"{where}: expected a decimal string, got {value!r}")
+            try:
+                return Decimal(str(value))
+            except InvalidOperation:
+                raise self.error(f"{where}: cannot read {value!r} as an amount") from None
+        if isinstance(target, type) and issubclass(target, enum.Enum):
+            try:
+                return target(value)
+            except ValueError:
+                known = ", ".join(str(m.value) for m in target)
+                raise self.error(f"{where}: {value!r} is not one of {known}") from None
+        expected = {bool: "true or false", int: "a whole number", str: "a string"}[target]
+        wrong = not isinstance(value, target) or (target is int and isinstance(value, bool))
+        if wrong:
+            raise self.error(f"{where}: expected {expected}, got {value!r}")
+        return value
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_dump(v) for v in value]
+    if isinstance(value, Decimal | Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+@functools.cache
+def _field_hints(cls: Any) -> tuple[tuple[str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
