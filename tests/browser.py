@@ -42,8 +42,11 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Debian's chromium for one test module: the sync Playwright API allows
+    one running instance per thread, so each module's is closed before the
+    next module opens its own."""
     executable = chromium_path()
     with sync_playwright() as p:
         instance = p.chromium.launch(executable_path=executable, args=_FLAGS, headless=True)

@@ -2,10 +2,20 @@
 the app itself (``static/``).  Each page finds its table id in its URL.
 
 - ``/``                  the tables, with links to each page
-- ``/play/{table}``      the player: layout, chips, countdown, cards, results, roads
-- ``/dealer/{table}``    the dealer console
-- ``/scoreboard/{table}`` the roads on a big screen
-- ``/pit``               the pit: tables, limits, rounds, hold and commission, audit
+- ``/play/{table}``      the player: the game's layout drawn from its data (areas and
+  pays), chips, undo/clear/rebet, balance, countdown, the coup card by card,
+  Insurance Plus offers (odds, cap; take or pass), results per bet and net, roads
+- ``/dealer/{table}``    the dealer console: open and close betting, draw or key
+  cards (keyboard or keypad), Insurance Plus windows, settle with what each bet
+  pays, void and power failure with a pit manager's confirmation
+- ``/scoreboard/{table}`` the big screen: large roads, last results, shoe statistics
+- ``/pit``               the pit: tables, limits, rounds in play, drop, win, hold and
+  commission per table and per shift, changing and opening tables, the audit log
+
+The pages work on a phone-sized screen, give every control a label and a
+``data-testid``, and run under a strict Content-Security-Policy: no inline
+script or style (scripts set styles only through the CSSOM).  They are
+exercised in Debian's Chromium by ``tests/test_browser_*.py``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,33 @@
-// The dealer console: open and close betting, draw or key cards, settle,
-// and the irregularities (void, power failure) with a manager's confirmation.
+// The dealer console: open and close betting, draw from the shoe or key
+// cards in (keyboard or keypad), the Insurance Plus windows, settle, and the
+// irregularities (void, power failure, withdrawal) with a manager's confirmation.
 "use strict";
 
 (() => {
   const { $, el, api, errorText, money, words } = Punto;
   const table = Punto.tableId();
   const base = `/api/tables/${encodeURIComponent(table)}`;
+  const say = Punto.sayer($("#message"));
   let state = null;
   let staff = null;
-
-  const message = $("#message");
-  function say(text, good) {
-    message.textContent = text || "";
-    message.className = `message ${good ? "good" : text ? "bad" : ""}`;
-  }
+  let user = null;
 
   async function act(path, body, done) {
     say("");
     const result = await api("POST", `${base}${path}`, body);
-    if (!result.ok) return say(errorText(result));
+    if (!result.ok) {
+      say(errorText(result));
+      return null;
+    }
     say(done || "Done.", true);
     return result.data;
+  }
+
+  // "King of spades to the Banker."
+  function dealt(data) {
+    const name = Punto.cardName(data.card);
+    const hand = Punto.SIDES[data.hand] ? Punto.SIDES[data.hand].name : data.hand;
+    return `${name[0].toUpperCase()}${name.slice(1)} to the ${hand}${data.complete ? ": the coup is complete" : ""}.`;
   }
 
   function manager() {
@@ -30,29 +37,65 @@
   }
 
   $("#btn-open").addEventListener("click", () => act("/round/open", undefined, "Place your bets, please."));
-  $("#btn-close").addEventListener("click", () => act("/round/close", undefined, "No more bets."));
+  $("#btn-close").addEventListener("click", async () => {
+    const data = await act("/round/close", undefined, "No more bets.");
+    if (data && data.rejected && data.rejected.length) say(`No more bets. Over the differential, returned: ${data.rejected.join(", ")}.`, true);
+  });
   $("#btn-draw").addEventListener("click", async () => {
     const data = await act("/round/deal");
-    if (data) say(`${data.card} to ${data.hand}`, true);
+    if (data) say(dealt(data), true);
   });
-  $("#btn-settle").addEventListener("click", () => act("/round/settle", undefined, "Settled."));
+  $("#btn-settle").addEventListener("click", async () => {
+    const data = await act("/round/settle", undefined);
+    if (data) say(`${Punto.resultText(data)}. Settled.`, true);
+  });
   $("#btn-close-withdrawal").addEventListener("click", () => act("/round/withdrawal/close", undefined, "Withdrawal option closed."));
+
+  // keying cards: type them, or tap a rank and a suit on the keypad
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
+  let rank = "";
+  function pressRank(value) {
+    rank = rank === value ? "" : value;
+    for (const node of $("#ranks").children) node.setAttribute("aria-pressed", node.dataset.rank === rank ? "true" : "false");
+    $("#card-input").value = rank;
+  }
+  function pressSuit(value) {
+    const input = $("#card-input");
+    const typed = input.value.trim().toUpperCase().replace(/[SHDC♠♥♦♣]$/, "");
+    if (!typed) return say("Pick the rank first.");
+    rank = "";
+    for (const node of $("#ranks").children) node.setAttribute("aria-pressed", "false");
+    input.value = `${typed}${value}`;
+    $("#key-form").requestSubmit();
+  }
+  const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  $("#ranks").append(...RANKS.map((r) => el("button", { type: "button", class: "rank", dataset: { rank: r }, testid: `key-${r}`, "aria-pressed": "false", text: r, "aria-label": `rank ${r}`, onclick: () => pressRank(r) })));
+  $("#suits").append(...SUITS.map(([s, sym]) => el("button", { type: "button", class: `suit ${s === "H" || s === "D" ? "red" : ""}`, testid: `key-${s}`, text: sym, "aria-label": `deal the ${SUIT_NAMES[s].slice(0, -1)} of the rank keyed`, onclick: () => pressSuit(s) })));
+
   $("#key-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("#card-input");
-    const data = await act("/round/deal", { card: input.value.trim() });
+    const text = input.value.trim();
+    if (!text) return say("Key a card, e.g. QH or 10S.");
+    const data = await act("/round/deal", { card: text });
     if (data) {
-      say(`${data.card} to ${data.hand}`, true);
-      input.value = "";
+      say(dealt(data), true);
+      if (input.value.trim() === text) input.value = ""; // unless the next card is keyed already
     }
     input.focus();
   });
+
   $("#btn-void").addEventListener("click", async () => {
     const reason = $("#void-reason").value.trim();
-    if (!reason) return say("Give the reason for the void.");
+    if (!reason) {
+      $("#void-reason").focus();
+      return say("Give the reason for the void.");
+    }
     const clause = $("#void-clause").value.trim() || undefined;
     const data = await act("/round/void", { reason, clause, manager: manager() }, "The round is void: every bet is returned.");
-    if (data) $("#manager-password").value = "";
+    $("#manager-password").value = "";
+    if (data) $("#void-reason").value = "";
   });
   $("#btn-power-failure").addEventListener("click", async () => {
     const data = await act("/round/power-failure", { manager: manager() });
@@ -60,52 +103,121 @@
     $("#manager-password").value = "";
   });
 
+  // The settlement of a finished round, per bet: what to pay and what to take.
+  let settled = null;
+  let fetching = "";
+  async function loadResults(roundId) {
+    fetching = roundId;
+    const result = await api("GET", `${base}/rounds/${encodeURIComponent(roundId)}`);
+    if (result.ok && result.data.results) settled = { round_id: roundId, results: result.data.results };
+    render();
+  }
+
+  function betRows(bets) {
+    return bets.map((b) => el("tr", { testid: "bet-row", dataset: { bet: b.bet_id } },
+      el("td", { text: b.player }),
+      el("td", { text: nameOf(b.wager) + (b.moment ? ` (${Punto.eventWords(b.moment)})` : "") }),
+      el("td", { class: "num", text: money(b.stake) }),
+      el("td", { text: b.status })));
+  }
+
+  function resultRows(results) {
+    return results.map((r) => el("tr", { testid: "bet-result", dataset: { bet: r.bet_id, outcome: r.outcome } },
+      el("td", { text: r.player }),
+      el("td", { text: nameOf(r.wager) + (r.moment ? ` (${Punto.eventWords(r.moment)})` : "") }),
+      el("td", { class: "num", text: money(r.stake) }),
+      el("td", { class: `outcome ${r.outcome}`, text: `${r.outcome}${r.event && !["win", "tie"].includes(r.event) ? ` · ${Punto.eventWords(r.event)}` : ""}` }),
+      el("td", { class: "num", testid: "bet-payout", text: money(r.payout) })));
+  }
+
+  function nameOf(id) {
+    const w = state && state.table.wagers.find((x) => x.id === id);
+    return w ? w.name : words(id);
+  }
+
   function render() {
     if (!state) return;
     const t = state.table;
     const round = state.round;
-    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup(Punto.sideNames(t.game)));
+    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup());
+    document.title = `punto · ${t.name} · dealer`;
     $("#table-name").textContent = t.name;
-    $("#table-info").textContent = `${t.game_title}${t.layout ? `, layout ${t.layout}` : ""} · ${t.mode === "auto" ? "automatic dealer" : "dealer-driven"} · cards from ${t.card_source === "device" ? "the card-reading shoe" : "the server's shoe"}`;
-    $("#phase").textContent = round ? words(round.phase) : "no round yet";
+    $("#table-info").textContent = `${t.game_title}${t.layout ? ` · layout ${t.layout}` : ""} · ${t.mode === "auto" ? "automatic dealer" : "dealer-driven"} · cards from ${t.card_source === "device" ? "the card-reading shoe" : "the server's shoe"} · limits ${money(t.limits.minimum)}–${money(t.limits.maximum)}`;
+    const phase = $("#phase");
+    phase.textContent = round && round.phase === "dealing" && !round.cards.length ? "No more bets" : Punto.phaseText(round);
+    phase.dataset.phase = round ? round.phase : "";
     $("#round-id").textContent = round ? round.id : "–";
-    $("#next-hand").textContent = round && round.next_hand && round.phase === "dealing" ? round.next_hand : "–";
-    $("#shoe").textContent = `${state.shoe.cards_left} cards${state.shoe.cut_card_reached ? " (cut card out)" : ""}`;
+    const next = round && round.phase === "dealing" && round.next_hand ? round.next_hand : "";
+    $("#next-hand").textContent = next ? Punto.SIDES[next].name : "–";
+    $("#next-hand").className = `next-card ${next}`;
+    $("#shoe").textContent = state.shoe.id ? `${state.shoe.cards_left} cards${state.shoe.cut_card_reached ? " · cut card out: a new shoe next" : ""}` : "a new shoe at the first round";
     Punto.renderHands($("#hands"), round);
-    $("#result").textContent = round && round.result ? Punto.resultText(round.result, t.game) : round && round.void ? `void: ${round.void.reason}` : "";
+    const banner = $("#result");
+    banner.className = "result-banner";
+    banner.textContent = round && round.result ? `${Punto.resultText(round.result)}${round.result.settled ? "" : " · settle now"}` : round && round.void ? `Void: ${round.void.reason} (clause ${round.void.clause})` : "";
+    if (round && round.result) banner.classList.add(round.result.winner);
+    if (round && round.void) banner.classList.add("void");
+
     const insurance = round && round.insurance;
     $("#insurance").classList.toggle("hidden", !insurance);
-    if (insurance) $("#offers").replaceChildren(...insurance.offers.map((o) => el("li", { text: o.text })));
+    const bets = (staff && staff.bets) || [];
+    const finished = !!round && (round.phase === "settled" || round.phase === "void");
+    if (finished && staff && user && user.role !== "admin" && fetching !== round.id) loadResults(round.id);
+    const results = finished && settled && settled.round_id === round.id ? settled.results : null;
+    if (insurance) {
+      $("#offers").replaceChildren(...insurance.offers.map((o) => el("li", { testid: `dealer-offer-${o.wager}`, text: `${Punto.SIDES[o.insures].name} insurance: Player ${o.player_points} v Banker ${o.banker_points}, pays ${o.odds} (clause ${o.clause})` })));
+      const insured = bets.filter((b) => /_insurance$/.test(b.wager) && b.status === "active");
+      $("#insurance-bets").textContent = insured.length ? `Insured: ${insured.map((b) => `${b.player} ${nameOf(b.wager)} ${money(b.stake)}`).join(", ")}` : "No insurance taken yet.";
+    }
     const withdrawal = round && round.withdrawal;
     $("#withdrawal").classList.toggle("hidden", !withdrawal);
     if (withdrawal) $("#withdrawal").textContent = `Withdrawal option open: ${withdrawal.reason} (clause ${withdrawal.clause}).`;
+
     const can = (staff && staff.can) || {};
-    $("#btn-open").disabled = !can.open;
-    $("#btn-close").disabled = !can.close;
-    $("#btn-draw").disabled = !can.deal || t.card_source === "device";
-    $("#btn-key").disabled = !can.deal;
-    $("#btn-settle").disabled = !can.settle;
-    $("#btn-close-withdrawal").disabled = !can.close_withdrawal;
-    $("#btn-power-failure").disabled = !can.power_failure;
-    $("#btn-void").disabled = !can.void;
+    const allowed = {
+      "#btn-open": can.open, "#btn-close": can.close, "#btn-draw": can.deal && t.card_source !== "device",
+      "#btn-settle": can.settle, "#btn-key": can.deal, "#btn-close-withdrawal": can.close_withdrawal,
+      "#btn-power-failure": can.power_failure, "#btn-void": can.void,
+    };
+    for (const [id, ok] of Object.entries(allowed)) $(id).disabled = !ok;
+    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !can.deal;
+    const step = can.open ? "#btn-open" : can.close ? "#btn-close" : can.settle ? "#btn-settle" : can.deal ? "#btn-draw" : "";
+    for (const id of ["#btn-open", "#btn-close", "#btn-draw", "#btn-settle"]) $(id).classList.toggle("next-step", id === step);
+
     $("#differential").textContent = staff && staff.differential ? `differential ${money(staff.differential)}` : "";
-    const bets = (staff && staff.bets) || [];
+    const totals = (round && round.totals) || {};
+    $("#totals").replaceChildren(...Object.entries(totals).map(([w, v]) => el("li", { testid: `dealer-total-${w}`, text: `${nameOf(w)} ${money(v)}` })));
+    const head = ["Player", "Wager", "Stake", results ? "Outcome" : "Status", ...(results ? ["Pays"] : [])];
+    const rows = results ? resultRows(results) : betRows(bets);
     $("#bets").replaceChildren(
-      el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Wager" }), el("th", { class: "num", text: "Stake" }), el("th", { text: "Status" })),
-      ...bets.map((b) => el("tr", { testid: "bet-row", dataset: { bet: b.bet_id } }, el("td", { text: b.player }), el("td", { text: words(b.wager) + (b.moment ? ` (${words(b.moment)})` : "") }), el("td", { class: "num", text: money(b.stake) }), el("td", { text: b.status })))
+      el("tr", {}, ...head.map((h) => el("th", { scope: "col", class: h === "Stake" || h === "Pays" ? "num" : "", text: h }))),
+      ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: head.length, class: "empty", text: staff ? "No bets this round." : "Log in as a dealer to see the bets." }))])
     );
+    const house = results ? results.reduce((sum, r) => sum + Punto.cents(r.stake) - Punto.cents(r.payout), 0) : null;
+    $("#house").textContent = results && results.length ? `Taken ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.stake), 0)))} · paid ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.payout), 0)))} · house ${Punto.signed(Punto.fromCents(house))}` : "";
   }
 
-  Punto.countdown($("#countdown"), () => state && state.round && state.round.phase === "betting" ? state.round.deadline : null);
-  Punto.countdown($("#insurance-countdown"), () => state && state.round && state.round.insurance ? state.round.insurance.ends : null);
+  Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null));
+  Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
+
+  function eventLine(m) {
+    const e = m.event;
+    const detail = Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+    return el("li", { testid: "event" }, el("span", { class: "eround", text: m.round_id }), el("span", { class: "etype", text: words(e.type) }), ` ${detail}`);
+  }
 
   let socket = null;
-  let user = null;
   const login = Punto.loginBox($("#login"), (who) => {
     const changed = (who && who.username) !== (user && user.username);
     user = who;
-    if (who && who.role === "player") say("The console is for dealers and the pit; log in with a dealer's account.");
+    if (!Punto.isStaff(who)) {
+      staff = null;
+      say(who ? "The console is for dealers and the pit: log in with a dealer's account." : "Log in with a dealer's account.");
+    } else {
+      say("");
+    }
     if (socket && changed) socket.reconnect();
+    render();
   });
   login.refresh().then(() => {
     socket = Punto.connect(table, (m) => {
@@ -116,11 +228,14 @@
       } else if (m.type === "staff") {
         staff = m.staff;
         render();
+      } else if (m.type === "card" && Punto.applyCard(state, m)) {
+        render();
       } else if (m.type === "event") {
-        const line = el("li", { testid: "event", text: `${m.round_id} ${m.event.type} ${JSON.stringify(m.event)}` });
-        $("#events").prepend(line);
+        $("#events").prepend(eventLine(m));
         while ($("#events").children.length > 200) $("#events").lastChild.remove();
       }
+    }, (up, reason, code) => {
+      if (!up && code === 4404) say(reason || "There is no such table.");
     });
   });
 })();

@@ -1,23 +1,22 @@
-// The list of tables, with a link to each page.
+// The tables, each with its game, limits, round and its pages.
 "use strict";
 
 (() => {
   const { $, el, api, money, words } = Punto;
   async function load() {
     const result = await api("GET", "/api/tables");
-    const tables = result.ok ? result.data : [];
-    $("#tables").replaceChildren(
-      el("tr", {}, el("th", { text: "Table" }), el("th", { text: "Game" }), el("th", { text: "Limits" }), el("th", { text: "Round" }), el("th", { text: "Pages" })),
-      ...tables.map((t) => el("tr", { testid: `table-${t.id}` },
-        el("td", { text: t.name }),
-        el("td", { text: `${t.game_title}${t.layout ? ` (${t.layout})` : ""}` }),
-        el("td", { class: "num", text: `${money(t.limits.minimum)}–${money(t.limits.maximum)}` }),
-        el("td", { text: t.round ? `${t.round.id} ${words(t.round.phase)}` : "–" }),
-        el("td", {},
-          el("a", { href: `/play/${encodeURIComponent(t.id)}`, testid: `play-${t.id}`, text: "play" }), " · ",
-          el("a", { href: `/dealer/${encodeURIComponent(t.id)}`, testid: `dealer-${t.id}`, text: "dealer" }), " · ",
-          el("a", { href: `/scoreboard/${encodeURIComponent(t.id)}`, testid: `scoreboard-${t.id}`, text: "scoreboard" }))))
-    );
+    const tables = (result.ok ? result.data : []).sort((a, b) => a.name.localeCompare(b.name));
+    const link = (href, text, testid, alt) => el("a", { href, text, testid, class: alt ? "alt" : null });
+    $("#tables").replaceChildren(...tables.map((t) => el("article", { class: "table-card", testid: `table-${t.id}` },
+      el("h3", { text: t.name }),
+      el("div", { class: "sub", text: `${t.game_title}${t.layout ? ` · layout ${t.layout}` : ""}` }),
+      el("div", { text: `Limits ${money(t.limits.minimum)}–${money(t.limits.maximum)} · ${t.mode === "auto" ? "automatic dealer" : "dealer console"}` }),
+      el("div", { class: "sub", text: t.round ? `Round ${t.round.id}: ${words(t.round.phase)} · ${t.watchers} watching` : "No round yet" }),
+      el("div", { class: "links" },
+        link(`/play/${encodeURIComponent(t.id)}`, "Play", `play-${t.id}`),
+        link(`/scoreboard/${encodeURIComponent(t.id)}`, "Scoreboard", `scoreboard-${t.id}`, true),
+        link(`/dealer/${encodeURIComponent(t.id)}`, "Dealer", `dealer-${t.id}`, true)))));
+    if (!tables.length) $("#tables").append(el("p", { text: "No tables are running." }));
   }
   Punto.loginBox($("#login"), () => {}).refresh();
   load();

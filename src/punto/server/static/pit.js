@@ -1,64 +1,207 @@
-// The pit: every table with its limits, round, drop, win, hold and
-// commission; changing limits and timings; opening tables; the audit log.
+// The pit: every table with its limits, round in play, drop, win, hold and
+// commission -- since the tables opened and since the shift started; changing
+// limits, timings and modes; opening tables; the audit log.
 "use strict";
 
 (() => {
   const { $, el, api, errorText, money, words } = Punto;
+  const say = Punto.sayer($("#message"));
+  const SHIFT_KEY = "punto:pit:shift";
   let games = [];
   let tables = [];
+  let user = null;
+  let loading = false;
 
-  const message = $("#message");
-  function say(text, good) {
-    message.textContent = text || "";
-    message.className = `message ${good ? "good" : text ? "bad" : ""}`;
+  // -- the shift: figures since a baseline taken when the shift started -------------------
+  // (The API gives each table's figures since it opened; a shift's are the
+  // difference from the figures at the start of the shift.)
+  function shift() {
+    try {
+      const data = JSON.parse(localStorage.getItem(SHIFT_KEY) || "null");
+      if (data && data.at && data.tables) return data;
+    } catch (error) {
+      // a damaged baseline: start again
+    }
+    return null;
+  }
+  function startShift() {
+    const data = { at: new Date().toISOString(), tables: {} };
+    for (const t of tables) {
+      const f = t.figures || {};
+      data.tables[t.id] = { drop: f.drop || "0", win: f.win || "0", commission: f.commission || "0" };
+    }
+    localStorage.setItem(SHIFT_KEY, JSON.stringify(data));
+    return data;
+  }
+  $("#new-shift").addEventListener("click", () => {
+    startShift();
+    say("A new shift has started: its figures count from now.", true);
+    load();
+  });
+
+  const c = Punto.cents;
+  const m = (cents) => money(Punto.fromCents(cents));
+  // A percentage with a true minus sign, like the amounts.
+  function percent(text) {
+    return `${String(text).replace(/^-/, "−")}%`;
+  }
+  function hold(win, drop) {
+    return drop ? percent(((100 * win) / drop).toFixed(2)) : "–";
+  }
+  function sinceShift(t, base) {
+    const f = t.figures || {};
+    const b = (base && base.tables[t.id]) || { drop: "0", win: "0", commission: "0" };
+    return { drop: c(f.drop || "0") - c(b.drop), win: c(f.win || "0") - c(b.win), commission: c(f.commission || "0") - c(b.commission) };
+  }
+  // "Tiger Buffalo (Commission Baccarat with Insurance Plus)" -> "Tiger Buffalo"
+  function shortTitle(title) {
+    return String(title).replace(/\s*\(.*\)\s*$/, "");
+  }
+  // What an audit entry says, briefly.
+  function detailText(detail) {
+    const parts = [];
+    for (const [key, value] of Object.entries(detail || {})) {
+      if (value === null || value === undefined || (Array.isArray(value) && !value.length)) continue;
+      if (typeof value === "object" && !Array.isArray(value)) {
+        const v = value;
+        const brief = [v.game, v.layout ? `layout ${v.layout}` : "", v.mode, v.limits ? `limits ${money(v.limits.minimum)}–${money(v.limits.maximum)}` : "", v.active === false ? "closed" : ""]
+          .filter(Boolean);
+        parts.push(`${words(key)}: ${brief.length ? brief.join(", ") : Object.entries(v).filter(([, x]) => typeof x !== "object").map(([k, x]) => `${words(k)} ${x}`).join(", ")}`);
+      } else {
+        parts.push(`${words(key)}: ${Array.isArray(value) ? value.join(", ") : value}`);
+      }
+    }
+    return parts.join("; ");
+  }
+  function numCell(text, testid, negative, extra) {
+    return el("td", { class: `num${negative ? " neg" : ""}${extra ? ` ${extra}` : ""}`, testid, text });
   }
 
   async function load() {
-    const result = await api("GET", "/api/pit");
-    if (!result.ok) {
+    if (loading) return;
+    if (!Punto.seesPit(user)) {
+      $("#summary").classList.add("hidden");
+      $("#pit-only").classList.add("hidden");
       $("#tables").replaceChildren();
       $("#audit").replaceChildren();
-      return say(result.status === 401 ? "Log in as a pit supervisor or higher." : errorText(result));
+      say(user ? `A ${words(user.role)} may not see the pit: it takes a pit supervisor or higher.` : "Log in as a pit supervisor or higher.");
+      return;
     }
-    tables = result.data;
-    $("#tables").replaceChildren(
-      el("tr", {}, ...["Table", "Game", "Mode", "Limits", "Round", "Rounds", "Drop", "Win", "Hold %", "Commission", "In play"].map((h) => el("th", { text: h }))),
-      ...tables.map((t) => {
-        const f = t.figures || {};
-        const round = t.round ? `${t.round.id} ${words(t.round.phase)} (${t.round.bets} bets)` : "–";
-        return el("tr", { testid: `pit-${t.id}` },
-          el("td", {}, el("a", { href: `/dealer/${encodeURIComponent(t.id)}`, text: t.name })),
-          el("td", { text: `${t.game_title}${t.layout ? ` (${t.layout})` : ""}` }),
-          el("td", { text: `${t.mode}${t.card_source === "device" ? ", device" : ""}${t.active ? "" : ", closed"}` }),
-          el("td", { class: "num", text: `${money(t.limits.minimum)}–${money(t.limits.maximum)}${t.limits.differential ? ` Δ${money(t.limits.differential)}` : ""}` }),
-          el("td", { testid: `pit-round-${t.id}`, text: round + (t.recovered ? ` · recovered: ${t.recovered}` : "") }),
-          el("td", { class: "num", text: t.rounds ?? "–" }),
-          el("td", { class: "num", testid: `pit-drop-${t.id}`, text: money(f.drop) }),
-          el("td", { class: "num", testid: `pit-win-${t.id}`, text: money(f.win) }),
-          el("td", { class: "num", testid: `pit-hold-${t.id}`, text: f.hold ?? "–" }),
-          el("td", { class: "num", testid: `pit-commission-${t.id}`, text: money(f.commission) }),
-          el("td", { class: "num", text: money(f.in_play) }));
-      })
-    );
-    const select = $("#edit-table");
-    const chosen = select.value;
-    select.replaceChildren(...tables.map((t) => el("option", { value: t.id, text: t.id })));
-    if (chosen) select.value = chosen;
-    const ledger = await api("GET", "/api/pit/ledger");
-    if (ledger.ok) $("#ledger").textContent = `trial balance ${money(ledger.data.trial_balance)}`;
-    const audit = await api("GET", "/api/pit/audit?limit=100");
-    if (audit.ok) {
-      $("#audit").replaceChildren(
-        el("tr", {}, ...["When", "Who", "Table", "Round", "Action", "Detail"].map((h) => el("th", { text: h }))),
-        ...audit.data.map((a) => el("tr", { testid: "audit-row" },
-          el("td", { text: new Date(a.at).toLocaleTimeString() }),
-          el("td", { text: a.username ? `${a.username} (${words(a.role)})` : "server" }),
-          el("td", { text: a.table_id || "" }), el("td", { text: a.round_id || "" }),
-          el("td", { text: words(a.action) }),
-          el("td", { text: JSON.stringify(a.detail) })))
-      );
+    loading = true;
+    try {
+      await loadTables();
+      await loadAudit();
+    } finally {
+      loading = false;
     }
   }
+
+  async function loadTables() {
+    const result = await api("GET", "/api/pit");
+    if (!result.ok) return say(errorText(result));
+    tables = result.data;
+    const base = shift() || startShift();
+    $("#summary").classList.remove("hidden");
+    $("#pit-only").classList.remove("hidden");
+    $("#shift-info").textContent = `Since ${new Date(base.at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`;
+    const total = { drop: 0, win: 0, commission: 0, in_play: 0 };
+    const shiftTotal = { drop: 0, win: 0, commission: 0 };
+    const rows = tables.map((t) => {
+      const f = t.figures || {};
+      for (const k of Object.keys(total)) total[k] += c(f[k] || "0");
+      const s = sinceShift(t, base);
+      for (const k of Object.keys(shiftTotal)) shiftTotal[k] += s[k];
+      const round = t.round;
+      const game = games.find((g) => g.id === t.game);
+      return el("tr", { testid: `pit-${t.id}`, dataset: { table: t.id } },
+        el("td", { class: "table-cell" },
+          el("strong", { text: t.id }),
+          el("div", { class: "muted", text: `${game ? shortTitle(game.title) : t.game}${t.layout ? ` · layout ${t.layout}` : ""} · ${t.mode === "auto" ? "automatic" : "dealer"}${t.card_source === "device" ? " · device" : ""}${t.active ? "" : " · closed"}` }),
+          el("div", { class: "links" },
+            el("a", { href: `/dealer/${encodeURIComponent(t.id)}`, text: "console" }), " · ",
+            el("a", { href: `/scoreboard/${encodeURIComponent(t.id)}`, text: "board" }), " · ",
+            el("a", { href: `/play/${encodeURIComponent(t.id)}`, text: "play" }))),
+        el("td", { class: "num", testid: `pit-limits-${t.id}`, text: `${money(t.limits.minimum)}–${money(t.limits.maximum)}${t.limits.differential ? ` Δ ${money(t.limits.differential)}` : ""}` }),
+        el("td", { testid: `pit-round-${t.id}` },
+          round ? el("span", { class: `pill ${round.phase}`, text: words(round.phase) }) : "–",
+          round ? ` ${round.id} · ${round.bets} bet${round.bets === 1 ? "" : "s"}` : "",
+          t.recovered ? el("div", { class: "muted", text: `recovered: ${t.recovered}` }) : ""),
+        numCell(t.rounds ?? "–", `pit-rounds-${t.id}`),
+        numCell(money(f.drop), `pit-drop-${t.id}`),
+        numCell(money(f.win), `pit-win-${t.id}`, c(f.win || "0") < 0),
+        numCell(f.hold === null || f.hold === undefined ? "–" : percent(f.hold), `pit-hold-${t.id}`, Number(f.hold) < 0),
+        numCell(money(f.commission), `pit-commission-${t.id}`),
+        numCell(money(f.in_play), `pit-in-play-${t.id}`),
+        el("td", { class: "gap" }),
+        numCell(m(s.drop), `pit-shift-drop-${t.id}`, false, "shift"),
+        numCell(m(s.win), `pit-shift-win-${t.id}`, s.win < 0, "shift"),
+        numCell(hold(s.win, s.drop), `pit-shift-hold-${t.id}`, s.win < 0, "shift"),
+        numCell(m(s.commission), `pit-shift-commission-${t.id}`, false, "shift"));
+    });
+    const th = (text, cls, span) => el("th", { scope: span ? "colgroup" : "col", class: cls || "", colspan: span || null, text });
+    const groups = el("tr", { class: "group" }, th("", "", 4), th("Since the table opened", "num", 5), th("", ""), th("This shift", "num shift", 4));
+    const head = el("tr", {},
+      th("Table"), th("Limits", "num"), th("Round in play"), th("Rounds", "num"),
+      ...["Drop", "Win", "Hold", "Commission", "In play"].map((h) => th(h, "num")), th("", ""),
+      ...["Drop", "Win", "Hold", "Commission"].map((h) => th(h, "num shift")));
+    $("#tables").replaceChildren(groups, head, ...rows);
+    $("#t-running").textContent = `${tables.filter((t) => t.running).length} of ${tables.length}`;
+    $("#t-drop").textContent = m(total.drop);
+    $("#t-win").textContent = m(total.win);
+    $("#t-win").classList.toggle("neg", total.win < 0);
+    $("#t-hold").textContent = hold(total.win, total.drop);
+    $("#t-commission").textContent = m(total.commission);
+    $("#t-in-play").textContent = m(total.in_play);
+    $("#s-drop").textContent = m(shiftTotal.drop);
+    $("#s-win").textContent = m(shiftTotal.win);
+    $("#s-win").classList.toggle("neg", shiftTotal.win < 0);
+    $("#s-hold").textContent = hold(shiftTotal.win, shiftTotal.drop);
+    $("#s-commission").textContent = m(shiftTotal.commission);
+
+    for (const id of ["#edit-table", "#audit-table"]) {
+      const select = $(id);
+      const chosen = select.value;
+      const first = id === "#audit-table" ? [el("option", { value: "", text: "all tables" })] : [];
+      select.replaceChildren(...first, ...tables.map((t) => el("option", { value: t.id, text: t.id })));
+      if (chosen && tables.some((t) => t.id === chosen)) select.value = chosen;
+    }
+    fillEdit(false);
+    const ledger = await api("GET", "/api/pit/ledger");
+    if (ledger.ok) $("#ledger").textContent = `ledger trial balance ${money(ledger.data.trial_balance)}`;
+  }
+
+  async function loadAudit() {
+    const filter = $("#audit-table").value;
+    const audit = await api("GET", `/api/pit/audit?limit=100${filter ? `&table_id=${encodeURIComponent(filter)}` : ""}`);
+    if (!audit.ok) return;
+    $("#audit").replaceChildren(
+      el("tr", {}, ...["When", "Who", "Table", "Round", "Action", "Detail"].map((h) => el("th", { scope: "col", text: h }))),
+      ...audit.data.map((a) => el("tr", { testid: "audit-row", dataset: { action: a.action, table: a.table_id || "" } },
+        el("td", { class: "num", text: new Date(a.at).toLocaleTimeString() }),
+        el("td", { text: a.username ? `${a.username} (${words(a.role)})` : "server" }),
+        el("td", { text: a.table_id || "" }), el("td", { text: a.round_id || "" }),
+        el("td", { text: words(a.action) }),
+        el("td", { text: detailText(a.detail) })))
+    );
+  }
+  $("#audit-table").addEventListener("change", loadAudit);
+
+  // -- changing a table ---------------------------------------------------------------------
+  let edited = "";
+  function fillEdit(force) {
+    const id = $("#edit-table").value;
+    if (!force && id === edited) return;
+    edited = id;
+    const t = tables.find((x) => x.id === id);
+    if (!t) return;
+    $("#edit-minimum").value = t.limits.minimum;
+    $("#edit-maximum").value = t.limits.maximum;
+    $("#edit-differential").value = t.limits.differential || "";
+    $("#edit-betting").value = String(t.betting_seconds);
+    $("#edit-mode").value = t.mode;
+    $("#edit-active").value = String(t.active);
+  }
+  $("#edit-table").addEventListener("change", () => fillEdit(true));
 
   async function loadGames() {
     const result = await api("GET", "/api/games");
@@ -71,7 +214,7 @@
     const options = game ? Object.keys(game.layouts) : [];
     $("#new-layout").replaceChildren(
       ...(game && !game.layouts_differ ? [el("option", { value: "", text: "any layout" })] : []),
-      ...options.map((l) => el("option", { value: l, text: `layout ${l}` }))
+      ...options.map((l) => el("option", { value: l, text: `layout ${l} (${game.layouts[l].wagers.length} wagers)` }))
     );
   }
   $("#new-game").addEventListener("change", layouts);
@@ -79,21 +222,15 @@
   $("#edit-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const id = $("#edit-table").value;
-    const table = tables.find((t) => t.id === id);
-    if (!table) return;
-    const body = {};
-    const limits = { ...table.limits };
-    let changedLimits = false;
-    for (const name of ["minimum", "maximum", "differential"]) {
-      const value = $(`#edit-${name}`).value.trim();
-      if (value) { limits[name] = value; changedLimits = true; }
-    }
-    if (changedLimits) body.limits = limits;
+    const t = tables.find((x) => x.id === id);
+    if (!t) return;
+    const limits = { ...t.limits, minimum: $("#edit-minimum").value.trim(), maximum: $("#edit-maximum").value.trim(), differential: $("#edit-differential").value.trim() || null };
+    const body = { limits, mode: $("#edit-mode").value, active: $("#edit-active").value === "true" };
     const betting = $("#edit-betting").value.trim();
     if (betting) body.betting_seconds = Number(betting);
-    if ($("#edit-mode").value) body.mode = $("#edit-mode").value;
     const result = await api("PATCH", `/api/tables/${encodeURIComponent(id)}`, body);
     say(result.ok ? `Table ${id} changed (new limits apply from the next round).` : errorText(result), result.ok);
+    edited = "";
     load();
   });
 
@@ -116,10 +253,14 @@
     if ($("#new-layout").value) body.layout = $("#new-layout").value;
     const result = await api("POST", "/api/tables", body);
     say(result.ok ? `Table ${result.data.id} is open.` : errorText(result), result.ok);
+    if (result.ok) $("#new-id").value = "";
     load();
   });
 
-  Punto.loginBox($("#login"), () => { say(""); load(); }).refresh();
-  loadGames();
-  setInterval(load, 5000);
+  loadGames().then(() => Punto.loginBox($("#login"), (who) => {
+    user = who;
+    say("");
+    load();
+  }).refresh());
+  setInterval(load, 4000);
 })();

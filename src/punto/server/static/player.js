@@ -1,169 +1,420 @@
-// The player's page: log in, pick a chip, bet on the layout during the
-// countdown, watch the coup card by card, take Insurance Plus, see results.
+// The player's page: log in, pick a chip, bet on the game's layout during
+// the countdown (undo, clear, rebet), watch the coup card by card, take or
+// pass Insurance Plus, see each bet's result and the net, follow the roads.
 "use strict";
 
 (() => {
-  const { $, el, api, errorText, newKey, money, words } = Punto;
+  const { $, el, api, errorText, newKey, money, signed, words } = Punto;
   const table = Punto.tableId();
-  const CHIPS = [10, 25, 100, 500, 1000];
-  let chip = 25;
-  let state = null;
-  let me = null;
-  let user = null;
+  const base = `/api/tables/${encodeURIComponent(table)}`;
+  const CHIP_VALUES = [1, 5, 10, 25, 50, 100, 500, 1000, 5000, 10000, 25000];
+  const say = Punto.sayer($("#message"));
 
-  const message = $("#message");
-  function say(text, good) {
-    message.textContent = text || "";
-    message.className = `message ${good ? "good" : text ? "bad" : ""}`;
+  let state = null; // the latest `state` message
+  let me = null; // the latest `me` (bets, balance, results, insurance caps)
+  let user = null; // who is logged in
+  let chip = null; // the chip value selected
+  let chips = []; // the chip values of this table
+  let built = ""; // the wagers the layout was built for
+  let board = null; // the latest scoreboard
+  let busy = false; // a bet is on its way
+  const passed = new Set(); // Insurance offers passed: "round:moment:wager"
+  const rebetKey = () => `punto:rebet:${table}:${user ? user.username : ""}`;
+
+  // -- chips ---------------------------------------------------------------------------------
+
+  function chipLabel(value) {
+    return value >= 1000 ? `${value / 1000}k` : String(value);
   }
 
-  // chips
-  const chips = $("#chips");
-  for (const value of CHIPS) {
-    chips.append(
+  function buildChips(limits) {
+    const low = Number(limits.minimum);
+    const high = Number(limits.maximum);
+    let values = CHIP_VALUES.filter((v) => v >= low && v <= high);
+    if (!values.length) values = [low];
+    if (values.length > 6) values = [0, 1, 2, 3, 4, 5].map((i) => values[Math.round((i * (values.length - 1)) / 5)]);
+    if (values.join() === chips.join()) return;
+    chips = values;
+    if (!chips.includes(chip)) chip = chips[Math.min(1, chips.length - 1)];
+    $("#chips").replaceChildren(...chips.map((value) =>
       el("button", {
-        type: "button", class: "chip", text: value >= 1000 ? `${value / 1000}k` : value,
-        dataset: { value: String(value) }, testid: `chip-${value}`, "aria-label": `chip ${value}`,
+        type: "button", class: `chip c${chips.indexOf(value)}`, role: "radio", text: chipLabel(value),
+        dataset: { value: String(value) }, testid: `chip-${value}`, "aria-label": `chip ${money(value)}`,
         onclick: () => { chip = value; renderChips(); },
-      })
-    );
+      })));
+    renderChips();
   }
+
   function renderChips() {
-    for (const node of chips.children) node.classList.toggle("selected", Number(node.dataset.value) === chip);
+    for (const node of $("#chips").children) {
+      const on = Number(node.dataset.value) === chip;
+      node.classList.toggle("selected", on);
+      node.setAttribute("aria-checked", on ? "true" : "false");
+      node.tabIndex = on ? 0 : -1;
+    }
   }
-  renderChips();
+
+  $("#chips").addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step || !chips.length) return;
+    event.preventDefault();
+    chip = chips[(chips.indexOf(chip) + step + chips.length) % chips.length];
+    renderChips();
+    $(`[data-value="${chip}"]`, $("#chips")).focus();
+  });
+
+  // -- bets ----------------------------------------------------------------------------------
 
   async function bet(wager, stake) {
     if (!user) return say("Log in to bet.");
+    if (busy) return;
+    busy = true;
     say("");
-    const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/bets`, { wager, stake: String(stake) }, { "Idempotency-Key": newKey() });
-    if (!result.ok) return say(errorText(result));
-    say(`${words(wager)} ${money(result.data.bet.stake)} placed.`, true);
-    $("#balance").textContent = money(result.data.balance);
+    try {
+      const result = await api("POST", `${base}/bets`, { wager, stake: String(stake) }, { "Idempotency-Key": newKey() });
+      if (!result.ok) return say(errorText(result));
+      const placed = result.data.bet;
+      say(`${nameOf(wager)} ${money(placed.stake)} placed.`, true);
+      $("#balance").textContent = money(result.data.balance);
+      if (me && me.round_id === result.data.round_id && !me.bets.some((b) => b.bet_id === placed.bet_id)) {
+        me = { ...me, bets: [...me.bets, placed], balance: result.data.balance };
+        render();
+      }
+      return placed;
+    } finally {
+      busy = false;
+    }
   }
 
   async function withdraw(betId) {
-    const result = await api("DELETE", `/api/tables/${encodeURIComponent(table)}/bets/${encodeURIComponent(betId)}`);
-    say(result.ok ? "Bet withdrawn." : errorText(result), result.ok);
+    const result = await api("DELETE", `${base}/bets/${encodeURIComponent(betId)}`);
+    if (!result.ok) {
+      say(errorText(result));
+      return false;
+    }
+    $("#balance").textContent = money(result.data.balance);
+    if (me && result.data.bet) {
+      // Shown at once; the server's next `me` says the same.
+      me = { ...me, balance: result.data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, ...result.data.bet } : b)) };
+      render();
+    }
+    return true;
+  }
+
+  function myActiveBets() {
+    return ((me && me.bets) || []).filter((b) => b.status === "active" && !isInsurance(b.wager));
+  }
+
+  $("#btn-undo").addEventListener("click", async () => {
+    const bets = myActiveBets();
+    if (!bets.length) return say("No bet to take back.");
+    const last = bets[bets.length - 1];
+    if (await withdraw(last.bet_id)) say(`${nameOf(last.wager)} ${money(last.stake)} taken back.`, true);
+  });
+
+  $("#btn-clear").addEventListener("click", async () => {
+    const bets = myActiveBets();
+    if (!bets.length) return say("No bets to clear.");
+    let done = 0;
+    for (const b of bets) if (await withdraw(b.bet_id)) done++;
+    if (done === bets.length) say("Your bets are cleared.", true);
+  });
+
+  $("#btn-rebet").addEventListener("click", async () => {
+    let last = [];
+    try {
+      last = JSON.parse(localStorage.getItem(rebetKey()) || "[]");
+    } catch (error) {
+      last = [];
+    }
+    if (!last.length) return say("No bets of an earlier round to repeat.");
+    for (const b of last) if (!(await bet(b.wager, b.stake))) return;
+    say(`Rebet: ${last.map((b) => `${nameOf(b.wager)} ${money(b.stake)}`).join(", ")}.`, true);
+  });
+
+  // The bets of the latest round played are what Rebet repeats.
+  function rememberBets() {
+    if (!me || !state || !state.round || !user) return;
+    const rows = me.results || me.bets || [];
+    const bets = rows.filter((b) => !isInsurance(b.wager) && (b.status === "active" || b.outcome)).map((b) => ({ wager: b.wager, stake: b.stake }));
+    if (bets.length && me.round_id === state.round.id && state.round.phase !== "betting") {
+      localStorage.setItem(rebetKey(), JSON.stringify(bets));
+    }
   }
 
   $("#withdraw-all").addEventListener("click", async () => {
-    const result = await api("POST", `/api/tables/${encodeURIComponent(table)}/withdrawal`);
+    const result = await api("POST", `${base}/withdrawal`);
     say(result.ok ? "Your wagers were returned." : errorText(result), result.ok);
   });
 
-  // the layout
-  function renderLayout() {
-    const layout = $("#layout");
-    if (!state) return;
-    const round = state.round;
-    const betting = round && round.phase === "betting";
-    const areas = (round && round.result && round.result.areas) || {};
-    const mine = {};
-    for (const b of (me && me.bets) || []) if (b.status === "active") mine[b.wager] = (mine[b.wager] || 0) + Number(b.stake);
-    const totals = (round && round.totals) || {};
-    layout.replaceChildren(
-      ...state.table.wagers.filter((w) => !w.insures).map((w) => {
-        const pays = Object.entries(w.pays).map(([event, odds]) => (event === "win" ? odds : `${words(event)} ${odds}`)).join(" · ");
-        const outcome = round && round.result ? (areas[w.id] ? "won" : "lost") : "";
-        return el(
-          "button",
-          {
-            type: "button", class: `area ${w.id} ${outcome}`, testid: `area-${w.id}`, disabled: !betting || !user,
-            dataset: { wager: w.id }, title: `clause ${w.clause}; limits ${money(w.minimum)}–${money(w.maximum)}`,
-            onclick: () => bet(w.id, chip),
-          },
-          el("span", { class: "name", text: w.name }),
-          el("span", { class: "pays", text: pays }),
-          el("span", { class: "mine", testid: `mine-${w.id}`, text: mine[w.id] ? money(mine[w.id]) : "" }),
-          el("span", { class: "total", text: totals[w.id] ? `table ${money(totals[w.id])}` : "" })
-        );
-      })
-    );
+  // -- the layout ------------------------------------------------------------------------------
+
+  function wagers() {
+    return (state && state.table.wagers) || [];
   }
+  function isInsurance(id) {
+    const w = wagers().find((x) => x.id === id);
+    return w ? !!w.insures : /_insurance$/.test(id);
+  }
+  function nameOf(id) {
+    const w = wagers().find((x) => x.id === id);
+    return w ? w.name : words(id);
+  }
+
+  function area(w, big) {
+    const lines = Punto.paysLines(w.pays);
+    return el("button", {
+      type: "button", class: `area ${Punto.areaSide(w.id)} ${big ? "main" : ""}`, testid: `area-${w.id}`,
+      dataset: { wager: w.id }, "aria-describedby": `pays-${w.id}`,
+      title: `${w.name}: ${lines.join(", ")} · clause ${w.clause} · limits ${money(w.minimum)}–${money(w.maximum)}`,
+      onclick: () => bet(w.id, chip),
+    },
+    el("span", { class: "name", text: w.name }),
+    el("span", { class: "pays", id: `pays-${w.id}` }, lines.map((l) => el("span", { text: l }))),
+    el("span", { class: "stake", testid: `mine-${w.id}`, "aria-label": `my bet on ${w.name}` }),
+    el("span", { class: "table-total", testid: `total-${w.id}` }));
+  }
+
+  function buildLayout() {
+    const list = wagers().filter((w) => !w.insures);
+    const key = list.map((w) => w.id).join(",");
+    if (key === built) return;
+    built = key;
+    const groups = { "player-side": [], "centre-side": [], "banker-side": [] };
+    const main = [];
+    for (const w of list) {
+      const side = Punto.areaSide(w.id);
+      if (side === "player" || side === "banker" || side === "tie") main.push(w);
+      else groups[side].push(w);
+    }
+    const order = { player: 0, tie: 1, banker: 2 };
+    main.sort((a, b) => order[a.id] - order[b.id]);
+    const columns = Object.entries(groups).filter(([, ws]) => ws.length);
+    $("#layout").replaceChildren(
+      el("div", { class: `side-bets cols-${columns.length}` }, columns.map(([side, ws]) => el("div", { class: `column ${side}` }, ws.map((w) => area(w, false))))),
+      el("div", { class: "main-bets" }, main.map((w) => area(w, true))));
+  }
+
+  function renderLayout() {
+    buildLayout();
+    const round = state.round;
+    const betting = !!round && round.phase === "betting";
+    const result = round && round.result;
+    const mine = {};
+    const returned = round && round.phase === "void";
+    for (const b of (!returned && me && me.bets) || []) if (b.status === "active" || b.status === "settled") mine[b.wager] = (mine[b.wager] || 0) + Punto.cents(b.stake);
+    const totals = (round && round.totals) || {};
+    $("#layout").classList.toggle("open", betting && !!user);
+    for (const w of wagers().filter((x) => !x.insures)) {
+      const node = $(`[data-testid="area-${w.id}"]`);
+      if (!node) continue;
+      node.disabled = !betting || !user;
+      const outcome = result ? Punto.areaOutcome(w, result.areas) : "";
+      node.classList.toggle("won", outcome === "won");
+      node.classList.toggle("push", outcome === "push");
+      node.classList.toggle("lost", outcome === "lost");
+      const label = [w.name, mine[w.id] ? `my bet ${money(Punto.fromCents(mine[w.id]))}` : "", outcome, betting && user ? `press to bet ${money(chip)}` : ""];
+      node.setAttribute("aria-label", label.filter(Boolean).join(", "));
+      const stake = $(".stake", node);
+      stake.textContent = mine[w.id] ? money(Punto.fromCents(mine[w.id])) : "";
+      stake.classList.toggle("on", !!mine[w.id]);
+      $(".table-total", node).textContent = totals[w.id] ? `table ${money(totals[w.id])}` : "";
+    }
+  }
+
+  // -- my bets and results ------------------------------------------------------------------------
 
   function renderMine() {
     const list = $("#my-bets");
     const round = state && state.round;
-    const rows = [];
     const results = me && me.results;
+    const rows = [];
+    let net = null;
     if (results) {
+      net = 0;
       for (const r of results) {
-        rows.push(el("tr", { testid: "my-result", dataset: { bet: r.bet_id, outcome: r.outcome } },
-          el("td", { text: words(r.wager) }), el("td", { class: "num", text: money(r.stake) }),
-          el("td", { class: r.outcome === "win" ? "win" : r.outcome === "lose" ? "lose" : "", text: `${r.outcome}${r.event && r.event !== "win" ? ` (${words(r.event)})` : ""}` }),
-          el("td", { class: "num", text: money(r.payout) })));
+        const change = Punto.cents(r.payout) - Punto.cents(r.stake);
+        net += change;
+        const shown = r.outcome === "win" ? "won" : r.outcome === "lose" ? "lost" : r.outcome;
+        rows.push(el("tr", { testid: "my-result", dataset: { bet: r.bet_id, outcome: r.outcome, wager: r.wager } },
+          el("td", { text: nameOf(r.wager) + (r.moment ? ` (${Punto.eventWords(r.moment)})` : "") }),
+          el("td", { class: "num", text: money(r.stake) }),
+          el("td", { class: `outcome ${r.outcome}`, text: `${shown}${r.event && !["win", "tie", "hand_loses"].includes(r.event) ? ` · ${Punto.eventWords(r.event)}` : ""}` }),
+          el("td", { class: `num ${change > 0 ? "win" : change < 0 ? "lose" : ""}`, testid: "my-result-net", text: signed(Punto.fromCents(change)) })));
       }
     } else {
       for (const b of (me && me.bets) || []) {
-        const canWithdraw = round && round.phase === "betting" && b.status === "active";
-        rows.push(el("tr", { testid: "my-bet", dataset: { bet: b.bet_id, status: b.status } },
-          el("td", { text: words(b.wager) + (b.moment ? ` (${words(b.moment)})` : "") }), el("td", { class: "num", text: money(b.stake) }),
+        rows.push(el("tr", { testid: "my-bet", dataset: { bet: b.bet_id, status: b.status, wager: b.wager } },
+          el("td", { text: nameOf(b.wager) + (b.moment ? ` (${Punto.eventWords(b.moment)})` : "") }),
+          el("td", { class: "num", text: money(b.stake) }),
           el("td", { text: b.status }),
-          el("td", {}, canWithdraw ? el("button", { type: "button", class: "secondary", testid: `withdraw-${b.bet_id}`, text: "Withdraw", onclick: () => withdraw(b.bet_id) }) : "")));
+          el("td", { class: "num" }, round && round.phase === "betting" && b.status === "active" && !isInsurance(b.wager)
+            ? el("button", { type: "button", class: "ghost small", testid: `withdraw-${b.bet_id}`, text: "Take back", "aria-label": `take back ${nameOf(b.wager)} ${money(b.stake)}`, onclick: async () => { if (await withdraw(b.bet_id)) say("Bet taken back.", true); } })
+            : "")));
       }
     }
-    const head = el("tr", {}, el("th", { text: "Wager" }), el("th", { class: "num", text: "Stake" }), el("th", { text: results ? "Outcome" : "Status" }), el("th", { class: results ? "num" : "", text: results ? "Paid" : "" }));
-    list.replaceChildren(head, ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 4, text: user ? "No bets yet." : "Log in to bet." }))]));
+    const head = el("tr", {}, el("th", { scope: "col", text: "Wager" }), el("th", { scope: "col", class: "num", text: "Stake" }), el("th", { scope: "col", text: results ? "Outcome" : "Status" }), el("th", { scope: "col", class: "num", text: results ? "Net" : "" }));
+    list.replaceChildren(head, ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 4, class: "empty", text: user ? (user.role === "player" ? "No bets this round." : "Only players bet.") : "Log in to bet." }))]));
+    const line = $("#net");
+    const returned = results && results.length && results.every((r) => !["win", "lose", "push"].includes(r.outcome));
+    if (returned) {
+      line.textContent = `Stakes returned: ${money(Punto.fromCents(results.reduce((sum, r) => sum + Punto.cents(r.payout), 0)))}`;
+      line.className = "net";
+      line.dataset.net = "0.00";
+    } else if (net !== null && results.length) {
+      line.textContent = `${net > 0 ? "You win" : net < 0 ? "You lose" : "Net"} ${signed(Punto.fromCents(net))}`;
+      line.className = `net ${net > 0 ? "win" : net < 0 ? "lose" : ""}`;
+      line.dataset.net = Punto.fromCents(net);
+    } else {
+      const staked = ((me && me.bets) || []).filter((b) => b.status === "active").reduce((sum, b) => sum + Punto.cents(b.stake), 0);
+      line.textContent = staked ? `On the table: ${money(Punto.fromCents(staked))}` : "";
+      line.className = "net";
+      delete line.dataset.net;
+    }
   }
+
+  // -- Insurance Plus -----------------------------------------------------------------------------
 
   function renderInsurance() {
     const box = $("#insurance");
     const round = state && state.round;
     const insurance = round && round.insurance;
+    if (!insurance || !insurance.offers.length) {
+      box.classList.add("hidden");
+      return;
+    }
     const caps = (me && me.insurance_caps) || {};
-    box.classList.toggle("hidden", !insurance);
-    if (!insurance) return;
-    $("#offers").replaceChildren(...insurance.offers.map((o) => {
+    const key = (o) => `${round.id}:${o.moment}:${o.wager}`;
+    const open = insurance.offers.filter((o) => !passed.has(key(o)));
+    box.classList.toggle("hidden", !open.length);
+    const offers = $("#offers");
+    const shown = open.map((o) => `${key(o)}=${caps[o.wager] || ""}`).join("|");
+    if (offers.dataset.shown === shown) return; // keep what the player is typing
+    offers.dataset.shown = shown;
+    offers.replaceChildren(...open.map((o) => {
       const cap = caps[o.wager];
-      const stake = el("input", { type: "number", min: "0.01", step: "0.01", value: cap ? String(Math.min(Number(cap), chip)) : "", testid: `insurance-stake-${o.wager}`, "aria-label": "insurance stake" });
-      return el("div", { class: "offer", testid: `offer-${o.wager}` },
-        el("span", { text: `${o.text}` }),
-        cap ? el("span", { text: `up to ${money(cap)}` }) : el("span", { class: "pays", text: "needs an Original Bet on that hand" }),
-        cap ? stake : "",
-        cap ? el("button", { type: "button", testid: `insure-${o.wager}`, text: "Insure", onclick: () => bet(o.wager, stake.value) }) : "");
+      const side = Punto.SIDES[o.insures].name;
+      const taken = ((me && me.bets) || []).filter((b) => b.wager === o.wager && b.moment === o.moment && b.status === "active");
+      const stakeId = `insurance-stake-${o.wager}`;
+      const stake = el("input", { id: stakeId, type: "number", inputmode: "decimal", min: "0.01", step: "0.01", max: cap || null, value: cap ? String(Math.min(Number(cap), chip || Number(cap))) : "", testid: stakeId });
+      const take = async () => {
+        const placed = await bet(o.wager, stake.value);
+        if (placed) say(`${side} insured for ${money(placed.stake)} at ${o.odds}.`, true);
+      };
+      return el("div", { class: `offer ${o.insures}`, testid: `offer-${o.wager}`, dataset: { moment: o.moment } },
+        el("div", { class: "offer-title" },
+          el("strong", { text: `${side} Insurance` }),
+          el("span", { class: "offer-odds", testid: `offer-odds-${o.wager}`, text: `pays ${o.odds}` })),
+        el("div", { class: "offer-detail", text: `Player ${o.player_points} v Banker ${o.banker_points} · ${o.moment === "four_cards" ? "after four cards" : "after the Player's third card"} · clause ${o.clause}` }),
+        taken.length ? el("div", { class: "offer-taken", testid: `offer-taken-${o.wager}`, text: `Insured ${money(Punto.fromCents(taken.reduce((s, b) => s + Punto.cents(b.stake), 0)))}` }) : "",
+        cap
+          ? el("div", { class: "offer-actions" },
+            el("label", { for: stakeId, text: "Stake" }), stake,
+            el("span", { class: "offer-cap", testid: `offer-cap-${o.wager}`, text: `up to ${money(cap)}` }),
+            el("button", { type: "button", testid: `insure-${o.wager}`, text: "Take", onclick: take }),
+            el("button", { type: "button", class: "ghost", testid: `pass-${o.wager}`, text: "Pass", onclick: () => { passed.add(key(o)); renderInsurance(); } }))
+          : el("div", { class: "offer-detail muted", text: user ? (taken.length ? "Insured to the cap." : `Needs an Original Bet on the ${side}.`) : "Log in to insure." }));
     }));
+  }
+
+  // -- the whole page ----------------------------------------------------------------------------
+
+  function renderLast() {
+    const results = (board && board.results) || [];
+    const letter = { banker: "B", player: "P", tie: "T" };
+    $("#last-results").replaceChildren(...results.slice(-12).reverse().map((r, i) =>
+      el("li", { class: `last ${r.winner}`, testid: "last-result", title: Punto.resultText(r) },
+        el("span", { class: "dot", text: letter[r.winner] }),
+        r.player_total === null || r.player_total === undefined ? "" : el("span", { class: "score", text: `P ${r.player_total} · B ${r.banker_total}` }),
+        r.player_pair ? el("span", { class: "flag ppair", text: "P pair" }) : "",
+        r.banker_pair ? el("span", { class: "flag bpair", text: "B pair" }) : "",
+        r.natural ? el("span", { class: "flag", text: "natural" }) : "",
+        i === 0 ? el("span", { class: "flag latest", text: "latest" }) : "")));
+    if (!results.length) $("#last-results").append(el("li", { class: "empty", text: "No coups yet in this shoe." }));
+  }
+
+  function renderRoads() {
+    if (!board) return;
+    const root = $("#roads");
+    const width = root.clientWidth || 600;
+    const wide = width > 700;
+    const cell = wide ? 24 : 18;
+    const three = true;
+    Punto.renderRoads(root, board, {
+      wide, three,
+      bead: Math.max(6, Math.floor((wide ? width / 3 : width) / cell)),
+      big: Math.max(12, Math.floor((wide ? (width * 2) / 3 : width) / cell)),
+      derived: Math.max(6, Math.floor(width / 3 / (wide ? 16 : 13))),
+    });
   }
 
   function render() {
     if (!state) return;
     const t = state.table;
     const round = state.round;
-    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup(Punto.sideNames(t.game)));
+    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup());
     if (me && round && me.round_id !== round.id) me = { ...me, bets: [], results: null, insurance_caps: {}, may_withdraw: false, round_id: round.id };
     document.title = `punto · ${t.name}`;
     $("#table-name").textContent = t.name;
-    $("#table-info").textContent = `${t.game_title}${t.layout ? `, layout ${t.layout}` : ""} · limits ${money(t.limits.minimum)}–${money(t.limits.maximum)}${t.limits.differential ? ` · differential ${money(t.limits.differential)}` : ""}`;
-    $("#phase").textContent = round ? words(round.phase) : "waiting for the first round";
+    $("#table-info").textContent = `${t.game_title}${t.layout ? ` · layout ${t.layout}` : ""} · limits ${money(t.limits.minimum)}–${money(t.limits.maximum)}${t.limits.differential ? ` · differential ${money(t.limits.differential)}` : ""}`;
+    buildChips(t.limits);
+    const phase = $("#phase");
+    const noMoreBets = round && round.phase === "dealing" && !round.cards.length;
+    phase.textContent = noMoreBets ? "No more bets" : Punto.phaseText(round);
+    phase.dataset.phase = round ? round.phase : "";
     $("#round-id").textContent = round ? round.id : "–";
+    $("#shoe").textContent = state.shoe.id ? `${state.shoe.cards_left} cards` : "new";
     Punto.renderHands($("#hands"), round);
-    const result = $("#result");
+    const banner = $("#result");
+    banner.className = "result-banner";
     if (round && round.result) {
-      result.textContent = Punto.resultText(round.result, t.game);
+      banner.replaceChildren(el("span", { text: Punto.resultText(round.result) }));
+      banner.classList.add(round.result.winner);
+      const net = me && me.results && me.results.length ? me.results.reduce((sum, r) => sum + Punto.cents(r.payout) - Punto.cents(r.stake), 0) : null;
+      if (net !== null) banner.append(el("span", { class: "banner-net", testid: "banner-net", text: `${net > 0 ? "You win" : net < 0 ? "You lose" : "Net"} ${signed(Punto.fromCents(net))}` }));
     } else if (round && round.void) {
-      result.textContent = `Round void: ${round.void.reason} (clause ${round.void.clause}); all bets returned`;
+      banner.textContent = `Round void: ${round.void.reason} (clause ${round.void.clause}). Every bet is returned.`;
+      banner.classList.add("void");
+    } else if (round && round.power_failed) {
+      banner.textContent = "Power failure: play is interrupted.";
+      banner.classList.add("void");
     } else {
-      result.textContent = round && round.power_failed ? "Power failure: play is interrupted" : "";
+      banner.textContent = "";
     }
     const withdrawal = round && round.withdrawal;
     $("#withdrawal").classList.toggle("hidden", !withdrawal || !(me && me.may_withdraw));
     if (withdrawal) $("#withdrawal-text").textContent = `${withdrawal.reason} (clause ${withdrawal.clause}): you may withdraw all your wagers.`;
     if (me) $("#balance").textContent = money(me.balance);
+    const betting = !!round && round.phase === "betting" && !!user;
+    for (const id of ["#btn-undo", "#btn-clear", "#btn-rebet"]) $(id).disabled = !betting;
     renderLayout();
     renderMine();
     renderInsurance();
+    rememberBets();
   }
 
-  Punto.countdown($("#countdown"), () => state && state.round && state.round.phase === "betting" ? state.round.deadline : null);
-  Punto.countdown($("#insurance-countdown"), () => state && state.round && state.round.insurance ? state.round.insurance.ends : null);
+  const bettingDeadline = () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null);
+  Punto.countdown($("#countdown"), bettingDeadline, () => state && state.table.betting_seconds, $("#timer-bar"));
+  Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
   let socket = null;
   const login = Punto.loginBox($("#login"), (who) => {
     const changed = (who && who.username) !== (user && user.username);
     user = who;
-    if (!who) { me = null; $("#balance").textContent = "–"; }
+    if (!who) {
+      me = null;
+      $("#balance").textContent = "–";
+    }
+    if (who && who.role !== "player") say(`A ${words(who.role)} watches; only players bet.`);
+    $(".wallet").classList.toggle("hidden", !who || who.role !== "player");
     if (socket && changed) socket.reconnect();
     render();
+  });
+
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(renderRoads, 150);
   });
 
   login.refresh().then(() => {
@@ -172,6 +423,7 @@
         case "state":
           state = m;
           if (m.me) me = m.me;
+          else if (!user || user.role !== "player") me = null;
           render();
           break;
         case "me":
@@ -179,7 +431,9 @@
           render();
           break;
         case "scoreboard":
-          Punto.renderRoads($("#roads"), m.scoreboard);
+          board = m.scoreboard;
+          renderRoads();
+          renderLast();
           break;
         case "betting_open":
           say("Place your bets, please.", true);
@@ -187,9 +441,20 @@
         case "betting_closed":
           say("No more bets.");
           break;
+        case "card":
+          if (Punto.applyCard(state, m)) render();
+          break;
+        case "results":
+          say("");
+          break;
+        case "round_void":
+          say("");
+          break;
         default:
           break;
       }
-    }, (up, reason) => { if (!up && reason) say(reason); });
+    }, (up, reason, code) => {
+      if (!up && code === 4404) say(reason || "There is no such table.");
+    });
   });
 })();

@@ -1,22 +1,88 @@
-// The big screen: the coup in play and the roads of the shoe.
+// The big screen beside the table: large roads, the coup in play, the last
+// results and the shoe's statistics, live over the table's WebSocket.
 "use strict";
 
 (() => {
-  const { $, money, words } = Punto;
+  const { $, el, money } = Punto;
   const table = Punto.tableId();
   let state = null;
-  Punto.countdown($("#countdown"), () => state && state.round && state.round.phase === "betting" ? state.round.deadline : null);
-  Punto.connect(table, (m) => {
-    if (m.type === "scoreboard") Punto.renderRoads($("#roads"), m.scoreboard);
-    if (m.type !== "state") return;
-    state = m;
-    const t = m.table;
-    const round = m.round;
-    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup(Punto.sideNames(t.game)));
+  let board = null;
+
+  function pct(n, of) {
+    return of ? `${((100 * n) / of).toFixed(1)}%` : "";
+  }
+
+  function renderBoard() {
+    if (!board) return;
+    const root = $("#roads");
+    const width = root.clientWidth || 1000;
+    const wide = width > 760;
+    const three = width >= 560;
+    Punto.renderRoads(root, board, {
+      wide, three,
+      bead: Math.max(6, Math.floor((wide ? width / 3 : width) / (wide ? 44 : 24))),
+      big: Math.max(12, Math.floor((wide ? (width * 2) / 3 : width) / (wide ? 44 : 24))),
+      derived: Math.max(6, Math.floor((three ? width / 3 : width) / (wide ? 26 : 14))),
+    });
+    const s = board.stats || {};
+    const decided = (s.banker || 0) + (s.player || 0) + (s.tie || 0);
+    for (const side of ["banker", "player", "tie"]) {
+      $(`#n-${side}`).textContent = String(s[side] || 0);
+      $(`#p-${side}`).textContent = pct(s[side] || 0, decided);
+    }
+    $("#n-coups").textContent = String(s.coups || 0);
+    $("#n-ppairs").textContent = String(s.player_pairs || 0);
+    $("#n-bpairs").textContent = String(s.banker_pairs || 0);
+    $("#n-naturals").textContent = String(s.naturals || 0);
+    const letter = { banker: "B", player: "P", tie: "T" };
+    const last = (board.results || []).slice(-16).reverse();
+    $("#last-results").replaceChildren(...last.map((r) =>
+      el("li", { class: r.winner, testid: "last-result", title: Punto.resultText(r), dataset: { winner: r.winner } },
+        el("span", { text: letter[r.winner] }),
+        r.player_total === null || r.player_total === undefined ? "" : el("span", { class: "s", text: `${r.player_total}-${r.banker_total}` }))));
+    if (!last.length) $("#last-results").append(el("li", { class: "empty", text: "A new shoe: no coups yet." }));
+  }
+
+  function render() {
+    if (!state) return;
+    const t = state.table;
+    const round = state.round;
+    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup());
+    document.title = `punto · ${t.name} · scoreboard`;
     $("#table-name").textContent = t.name;
-    $("#table-info").textContent = `${t.game_title} · limits ${money(t.limits.minimum)}–${money(t.limits.maximum)}`;
-    $("#phase").textContent = round ? words(round.phase) : "";
+    $("#table-info").textContent = `${t.game_title}${t.layout ? ` · layout ${t.layout}` : ""}`;
+    $("#limit-min").textContent = money(t.limits.minimum);
+    $("#limit-max").textContent = money(t.limits.maximum);
+    const phase = $("#phase");
+    phase.textContent = round && round.phase === "dealing" && !round.cards.length ? "No more bets" : Punto.phaseText(round);
+    phase.dataset.phase = round ? round.phase : "";
+    $("#round-id").textContent = round ? round.id : "–";
+    $("#cards-left").textContent = String(state.shoe.cards_left);
+    $("#shoe-id").textContent = state.shoe.id || "–";
     Punto.renderHands($("#hands"), round);
-    $("#result").textContent = round && round.result ? Punto.resultText(round.result, t.game) : "";
+    const banner = $("#result");
+    banner.className = "result-banner";
+    banner.textContent = round && round.result ? Punto.resultText(round.result) : round && round.void ? "Round void" : "";
+    if (round && round.result) banner.classList.add(round.result.winner);
+  }
+
+  Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null), () => state && state.table.betting_seconds, $("#timer-bar"));
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(renderBoard, 150);
+  });
+  Punto.connect(table, (m) => {
+    if (m.type === "scoreboard") {
+      board = m.scoreboard;
+      renderBoard();
+    } else if (m.type === "state") {
+      state = m;
+      render();
+    } else if (m.type === "card" && Punto.applyCard(state, m)) {
+      render();
+    }
+  }, (up, reason, code) => {
+    if (!up && code === 4404) $("#phase").textContent = reason || "There is no such table.";
   });
 })();
