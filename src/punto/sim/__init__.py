@@ -1,0 +1,17 @@
+"""Simulation at scale and advantage-play analysis (see docs in each module).
+
+* :mod:`~punto.sim.tables` -- what the kernels read: the Table of Play as an
+  outcome table built from :mod:`punto.tableau`, the pair patterns and the
+  class/pattern -> event tables of the exact analysis (:mod:`punto.analysis`).
+* :mod:`~punto.sim.kernel` -- compiled (numba) kernels: shuffle, burn, cut
+  card, coups; they emit each coup's class and pair pattern, nothing else.
+* :mod:`~punto.sim.run` -- seeded chunks, exact merging, statistics.
+* :mod:`~punto.sim.cluster` -- running the chunks on Dask distributed.
+* :mod:`~punto.sim.counting` -- counting strategies: tags from the effect of
+  removal, true count, bet thresholds, the exact true-count-to-edge curve.
+* :mod:`~punto.sim.reference` -- a plain-Python simulator (the engine's
+  ``Deal`` and the wager kinds), the baseline and cross-check of the kernels.
+* :mod:`~punto.sim.chart` -- the PNG chart of edge against true count.
+
+Modules are imported on demand: importing numba takes a moment.
+"""
