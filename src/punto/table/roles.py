@@ -20,6 +20,8 @@ class Role(enum.Enum):
     PIT_SUPERVISOR = "pit_supervisor"
     PIT_MANAGER = "pit_manager"
     SHIFT_MANAGER = "shift_manager"
+    #: allows Method C and drawing without a wager (MBS 3.9.2, 3.12.2)
+    ASSISTANT_CASINO_MANAGER = "assistant_casino_manager"
 
     @property
     def rank(self) -> int:
