@@ -7,17 +7,20 @@ table actions take the table's lock and write to the database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from decimal import Decimal
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from punto.cards import Card
-from punto.errors import ActionError, WagerError
+from punto.errors import WagerError
 from punto.games import all_games, get_game
 from punto.money import parse_stake
+from punto.server import errors
 from punto.server.app import Server
 from punto.server.auth import (
     COOKIE,
@@ -30,7 +33,27 @@ from punto.server.auth import (
     token_from,
 )
 from punto.server.config import ConfigError, TableConfig
-from punto.server.runtime import TableRuntime, cents, money
+from punto.server.models import (
+    BalanceOut,
+    BetOut,
+    CardOut,
+    DepositOut,
+    DeviceTokenOut,
+    HealthOut,
+    LedgerOut,
+    LoginOut,
+    MeOut,
+    OkOut,
+    RoundClosedOut,
+    RoundIdOut,
+    RoundOpenedOut,
+    SessionOut,
+    UserOut,
+    WalletOut,
+    WithdrawnOut,
+    documented,
+)
+from punto.server.runtime import RoundNotFoundError, TableRuntime, cents, money
 from punto.store import db
 from punto.store.accounts import (
     PermissionDeniedError,
@@ -38,10 +61,10 @@ from punto.store.accounts import (
     User,
     UserRole,
 )
-from punto.store.ledger import LedgerError
+from punto.store.ledger import MAX_AMOUNT, LedgerError
 from punto.table.roles import Role
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=errors.RESPONSES)
 
 Text64 = Annotated[str, Field(min_length=1, max_length=64)]
 Amount = Annotated[str | int | float, Field(union_mode="left_to_right")]
@@ -53,7 +76,8 @@ def server_of(request: Request) -> Server:
 
 
 def user_of(request: Request) -> User:
-    return authenticate(server_of(request).accounts, request)
+    server = server_of(request)
+    return authenticate(server.accounts, request, server.sessions)
 
 
 class Strict(BaseModel):
@@ -66,19 +90,19 @@ class LoginIn(Strict):
 
 
 class BetIn(Strict):
-    wager: Text64
-    stake: Amount
+    wager: Annotated[Text64, Field(examples=["banker", "player", "tie", "player_insurance"])]
+    stake: Annotated[Amount, Field(examples=["100", "12.50", 25])]
     position: Annotated[int, Field(ge=0, le=1000)] | None = None
     #: or the Idempotency-Key header
     idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
 
 
 class CardIn(Strict):
-    card: Annotated[str, Field(min_length=2, max_length=8)]
+    card: Annotated[str, Field(min_length=2, max_length=8, examples=["QH", "10S", "9D"])]
 
 
 class DealIn(Strict):
-    card: Annotated[str, Field(min_length=2, max_length=8)] | None = None
+    card: Annotated[str, Field(min_length=2, max_length=8, examples=["QH", "10S"])] | None = None
 
 
 class ManagerIn(Strict):
@@ -98,9 +122,9 @@ class PowerFailureIn(Strict):
 
 
 class DepositIn(Strict):
-    username: Text64
-    amount: Amount
-    key: Annotated[str, Field(min_length=1, max_length=150)]
+    username: Annotated[Text64, Field(examples=["demo"])]
+    amount: Annotated[Amount, Field(examples=["500.00"])]
+    key: Annotated[str, Field(min_length=1, max_length=150, examples=["cage-receipt-1041"])]
 
 
 class UserIn(Strict):
@@ -159,7 +183,7 @@ def _confirm_manager(server: Server, user: User, manager: ManagerIn | None, acti
 # -- service ----------------------------------------------------------------------------
 
 
-@router.get("/health", tags=["service"])
+@router.get("/health", tags=["service"], **documented(HealthOut))
 def health(request: Request) -> dict[str, Any]:
     """The server is up and its database answers."""
     server = server_of(request)
@@ -176,7 +200,7 @@ def health(request: Request) -> dict[str, Any]:
 # -- accounts ------------------------------------------------------------------------------
 
 
-@router.post("/auth/login", tags=["accounts"])
+@router.post("/auth/login", tags=["accounts"], **documented(LoginOut))
 def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
     """A password login; returns a session token (also set as an HttpOnly cookie).
     Five wrong passwords in a row lock the name for a while (429)."""
@@ -200,26 +224,28 @@ def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]
     }
 
 
-@router.post("/auth/logout", tags=["accounts"])
+@router.post("/auth/logout", tags=["accounts"], **documented(OkOut))
 def logout(request: Request, response: Response) -> dict[str, Any]:
     """End the session (the token stops working)."""
     token = token_from(request)
     if token:
-        server_of(request).accounts.logout(token)
+        server = server_of(request)
+        server.accounts.logout(token)
+        server.sessions.forget(token)
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 
 
-@router.get("/session", tags=["accounts"])
+@router.get("/session", tags=["accounts"], **documented(SessionOut))
 def session(request: Request) -> dict[str, Any]:
     """Who is logged in, if anyone (``{"user": null}`` otherwise): what a page
     asks when it opens."""
     server = server_of(request)
-    user = optional_user(server.accounts, request)
+    user = optional_user(server.accounts, request, server.sessions)
     return {"user": None if user is None else me(request)}
 
 
-@router.get("/me", tags=["accounts"])
+@router.get("/me", tags=["accounts"], **documented(MeOut))
 def me(request: Request) -> dict[str, Any]:
     """Who is logged in, and their balance."""
     server = server_of(request)
@@ -233,7 +259,7 @@ def me(request: Request) -> dict[str, Any]:
     return data
 
 
-@router.get("/wallet", tags=["accounts"])
+@router.get("/wallet", tags=["accounts"], **documented(WalletOut))
 def wallet(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
     """The player's balance and latest postings."""
     server = server_of(request)
@@ -261,7 +287,7 @@ def wallet(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 20) ->
     }
 
 
-@router.post("/users", tags=["accounts"], status_code=201)
+@router.post("/users", tags=["accounts"], status_code=201, **documented(UserOut, 201))
 def create_user(body: UserIn, request: Request) -> dict[str, Any]:
     """A new account (admin only)."""
     server = server_of(request)
@@ -275,7 +301,7 @@ def create_user(body: UserIn, request: Request) -> dict[str, Any]:
     return _user_json(created)
 
 
-@router.post("/cage/deposit", tags=["accounts"], status_code=201)
+@router.post("/cage/deposit", tags=["accounts"], status_code=201, **documented(DepositOut, 201))
 def deposit(body: DepositIn, request: Request) -> dict[str, Any]:
     """Chips bought at the cage: money into a player's wallet (pit manager or
     higher, or the admin); ``key`` makes it idempotent."""
@@ -288,8 +314,11 @@ def deposit(body: DepositIn, request: Request) -> dict[str, Any]:
             f"{body.username!r} is not a player", hint="deposits go to players' wallets"
         )
     amount = _stake(body.amount)
+    if cents(amount) > MAX_AMOUNT:
+        raise WagerError(f"a deposit of {money(amount)} is more than the ledger can hold")
     wallet = server.ledger.player_wallet(player.username, account_id=player.id)
     posting = server.ledger.deposit(wallet, cents(amount), key=f"cage:{body.key}")
+    server.journal.forget_balance(wallet.code)  # it has more now
     if not posting.replayed:
         server.audit.record("deposit", user=user, player=player.username, amount=str(amount))
     return {"username": player.username, "balance": money(server.ledger.balance(wallet))}
@@ -383,37 +412,22 @@ async def update_table(
     table_id: str, request: Request, body: Annotated[dict[str, Any], Body()]
 ) -> dict[str, Any]:
     """Change a table's name, limits, timings, mode or activity (pit manager or
-    higher, or the admin).  New limits apply from the next round.  The game,
-    layout, decks and seed of a table that has dealt cannot change: open a
-    new table instead."""
+    higher, or the admin).  New limits apply from the next round.  The game
+    and layout never change, and the decks and seed only before the first
+    round: open a new table instead."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     require_manager_or_admin(user, "change tables")
     old = await asyncio.to_thread(server.store.get, table_id)
     config = TableConfig.from_json(body, base=old)
-    runtime = server.tables.get(table_id)
-    fixed = ("game", "layout", "decks", "seed")
-    if runtime is not None and runtime.table.rounds:
-        for name in fixed:
-            if getattr(config, name) != getattr(old, name):
-                raise ConfigError(
-                    f"the {name} of table {table_id} cannot change once it has dealt",
-                    hint="set up a new table for another game, layout or shoe",
-                )
-    await asyncio.to_thread(server.store.save, config)
-    await server.stop_dealer(table_id)
+    await server.stop_dealer(table_id)  # no automatic move while the table changes
+    try:
+        runtime = await asyncio.to_thread(_reconfigure, server, old, config)
+    finally:
+        current = server.tables.get(table_id)
+        if current is not None:
+            await server.run_dealer(current)
     if runtime is not None:
-        with runtime.lock:
-            runtime.config = config
-            runtime.table.limits = config.limits
-            if not config.active:
-                runtime.stop()
-                del server.tables[table_id]
-                runtime = None
-    if runtime is None and config.active:
-        runtime = await asyncio.to_thread(server.start_table, config)
-    if runtime is not None:
-        await server.run_dealer(runtime)
         await asyncio.to_thread(runtime._changed)
     await asyncio.to_thread(
         server.audit.record, "update_table", user=user, table_id=table_id, changes=body
@@ -421,7 +435,45 @@ async def update_table(
     return config.to_json()
 
 
-@router.post("/tables/{table_id}/device-token", tags=["tables"])
+def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> TableRuntime | None:
+    """Store a table's new configuration and apply it (a worker thread's job).
+
+    The game and layout never change: the table's log is written for them.
+    The decks and seed change only before the first round (the table is
+    set up afresh).  Other changes apply to the running table (new limits
+    from the next round).  Returns the running table, if it runs.
+    """
+    table_id = config.id
+    for name in ("game", "layout"):
+        if getattr(config, name) != getattr(old, name):
+            raise ConfigError(
+                f"the {name} of table {table_id} cannot change: its log is written for "
+                f"{old.game}{f' layout {old.layout}' if old.layout else ''}",
+                hint="set up a new table for another game or layout",
+            )
+    fixed = [name for name in ("decks", "seed") if getattr(config, name) != getattr(old, name)]
+    runtime = server.tables.get(table_id)
+    with runtime.lock if runtime is not None else contextlib.nullcontext():
+        if fixed and server.store.has_dealt(table_id):
+            raise ConfigError(
+                f"the {fixed[0]} of table {table_id} cannot change once it has dealt",
+                hint="set up a new table for another shoe",
+            )
+        server.store.save(config)
+        if runtime is not None:
+            if fixed or not config.active:
+                runtime.stop()
+                server.tables.pop(table_id, None)
+                runtime = None
+            else:
+                runtime.config = config
+                runtime.table.limits = config.limits
+    if runtime is None and config.active:
+        runtime = server.start_table(config)
+    return runtime
+
+
+@router.post("/tables/{table_id}/device-token", tags=["tables"], **documented(DeviceTokenOut))
 def device_token(table_id: str, request: Request) -> dict[str, Any]:
     """A new token for the table's card-reading shoe (shown once; the old one stops working)."""
     server = server_of(request)
@@ -441,7 +493,7 @@ def table_state(table_id: str, request: Request) -> dict[str, Any]:
     the dealer and above."""
     server = server_of(request)
     runtime = server.table(table_id)
-    user = optional_user(server.accounts, request)
+    user = optional_user(server.accounts, request, server.sessions)
     player = user.username if user is not None and user.role is UserRole.PLAYER else None
     data = runtime.state(player, staff=is_staff(user))
     if user is not None:
@@ -497,7 +549,10 @@ def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, An
     with runtime.lock:
         r = next((x for x in runtime.table.rounds if x.round_id == round_id), None)
         if r is None:
-            raise ActionError(f"table {table_id} has no round {round_id!r}")
+            raise RoundNotFoundError(
+                f"table {table_id} has no round {round_id!r}",
+                hint=f"GET /api/tables/{table_id}/rounds lists them",
+            )
         results = (
             [{**_settlement_json(s), "player": s.bet.player} for s in runtime.results(r)]
             if r.phase in (Phase.SETTLED, Phase.VOID)
@@ -514,32 +569,38 @@ def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, An
 # -- players ----------------------------------------------------------------------------------------
 
 
-@router.post("/tables/{table_id}/bets", tags=["players"], status_code=201)
-def place_bet(
+@router.post(
+    "/tables/{table_id}/bets",
+    tags=["players"],
+    status_code=201,
+    **documented(BetOut, 201),
+)
+async def place_bet(
     table_id: str,
     body: BetIn,
     request: Request,
-    response: Response,
     idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
-) -> dict[str, Any]:
+) -> Response:
     """A bet from the player's own wallet; an ``*_insurance`` wager is an
     Insurance Plus bet on the offer open now.  Acknowledged (201) only once
     the stake is posted to the ledger and the bet is in the round's log.  An
     ``Idempotency-Key`` header (or ``idempotency_key`` field) makes a retry
     return the first answer instead of betting twice."""
     server = server_of(request)
-    user = user_of(request)
+    token = token_from(request)
+    user = server.sessions.peek(token) if token else None
+    if user is None:  # not a session seen lately: ask the database, off the loop
+        user = await asyncio.to_thread(user_of, request)
     require_player(user, "bet")
     runtime = server.table(table_id)
     key = idempotency_key or body.idempotency_key
-    status, data = runtime.place_bet(
+    status, data = await runtime.place_bet_async(
         user.id, user.username, body.wager, _stake(body.stake), position=body.position, key=key
     )
-    response.status_code = status
-    return data
+    return JSONResponse(data, status_code=status)
 
 
-@router.delete("/tables/{table_id}/bets/{bet_id}", tags=["players"])
+@router.delete("/tables/{table_id}/bets/{bet_id}", tags=["players"], **documented(WithdrawnOut))
 def withdraw_bet(table_id: str, bet_id: str, request: Request) -> dict[str, Any]:
     """Take one's own bet back before 'No more bets'."""
     server = server_of(request)
@@ -548,7 +609,7 @@ def withdraw_bet(table_id: str, bet_id: str, request: Request) -> dict[str, Any]
     return server.table(table_id).withdraw_bet(user.username, bet_id[:200])
 
 
-@router.post("/tables/{table_id}/withdrawal", tags=["players"])
+@router.post("/tables/{table_id}/withdrawal", tags=["players"], **documented(BalanceOut))
 def take_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
     """Take the withdrawal option open now (e.g. after a power failure): all
     one's wagers of the round are returned."""
@@ -561,7 +622,7 @@ def take_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
 # -- the dealer -----------------------------------------------------------------------------------------
 
 
-@router.post("/tables/{table_id}/round/open", tags=["dealer"])
+@router.post("/tables/{table_id}/round/open", tags=["dealer"], **documented(RoundOpenedOut))
 def open_round(table_id: str, request: Request) -> dict[str, Any]:
     """'Place your bets, please' (a new shoe first when the cut card came out)."""
     server = server_of(request)
@@ -573,7 +634,7 @@ def open_round(table_id: str, request: Request) -> dict[str, Any]:
     return result
 
 
-@router.post("/tables/{table_id}/round/close", tags=["dealer"])
+@router.post("/tables/{table_id}/round/close", tags=["dealer"], **documented(RoundClosedOut))
 def close_round(table_id: str, request: Request) -> dict[str, Any]:
     """'No more bets'."""
     server = server_of(request)
@@ -585,7 +646,7 @@ def close_round(table_id: str, request: Request) -> dict[str, Any]:
     return result
 
 
-@router.post("/tables/{table_id}/round/deal", tags=["dealer"])
+@router.post("/tables/{table_id}/round/deal", tags=["dealer"], **documented(CardOut))
 def deal(table_id: str, request: Request, body: DealIn | None = None) -> dict[str, Any]:
     """The next card: drawn from the server's shoe, or keyed in (``{"card": "QH"}``).
     The engine refuses a card the Table of Play does not call for.  Drawing
@@ -657,7 +718,11 @@ def power_failure(
     return result
 
 
-@router.post("/tables/{table_id}/round/withdrawal/close", tags=["dealer"])
+@router.post(
+    "/tables/{table_id}/round/withdrawal/close",
+    tags=["dealer"],
+    **documented(RoundIdOut),
+)
 def close_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
     """End the withdrawal option; play continues for the bets that stayed."""
     server = server_of(request)
@@ -672,7 +737,7 @@ def close_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
 # -- the card-reading shoe ---------------------------------------------------------------------------------
 
 
-@router.post("/tables/{table_id}/device/card", tags=["device"])
+@router.post("/tables/{table_id}/device/card", tags=["device"], **documented(CardOut))
 def device_card(
     table_id: str,
     body: CardIn,
@@ -745,7 +810,7 @@ def audit(
     return server.audit.entries(table_id, limit)
 
 
-@router.get("/pit/ledger", tags=["pit"])
+@router.get("/pit/ledger", tags=["pit"], **documented(LedgerOut))
 def ledger_totals(request: Request) -> dict[str, Any]:
     """The ledger's trial balance (always 0) and totals by kind of wallet."""
     server = server_of(request)

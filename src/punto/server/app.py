@@ -16,18 +16,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 
+from punto.errors import PuntoError
 from punto.server import errors
+from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableError
 from punto.server.dealer import AutoDealer
 from punto.server.hub import Hub
+from punto.server.journal import Journal
 from punto.server.runtime import TableRuntime
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
@@ -36,6 +41,10 @@ from punto.store.ledger import Ledger
 log = logging.getLogger("punto.server")
 
 DEFAULT_DATABASE = "sqlite:///punto.db"
+#: Worker threads for the handlers (most of them wait: for a table, for a commit).
+WORKER_THREADS = 64
+#: The interpreter's thread switch interval while the server runs (seconds).
+SWITCH_INTERVAL = 0.001
 
 
 @dataclass
@@ -48,6 +57,8 @@ class Server:
     store: TableStore
     audit: AuditLog
     hub: Hub
+    journal: Journal
+    sessions: SessionCache
     auto_dealers: bool = True
     tables: dict[str, TableRuntime] = field(default_factory=dict)
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
@@ -64,7 +75,9 @@ class Server:
 
     def start_table(self, config: TableConfig) -> TableRuntime:
         """Restore a table from its log and reconcile its money (a worker thread's job)."""
-        runtime = TableRuntime(config, engine=self.engine, ledger=self.ledger, hub=self.hub)
+        runtime = TableRuntime(
+            config, engine=self.engine, ledger=self.ledger, hub=self.hub, journal=self.journal
+        )
         self.tables[config.id] = runtime
         return runtime
 
@@ -84,7 +97,13 @@ class Server:
     async def start(self) -> None:
         for config in await asyncio.to_thread(self.store.all):
             if config.active:
-                runtime = await asyncio.to_thread(self.start_table, config)
+                try:
+                    runtime = await asyncio.to_thread(self.start_table, config)
+                except PuntoError:
+                    # One table whose log cannot be restored must not keep the
+                    # others closed: it stays down (the pit shows it not running).
+                    log.exception("table %s cannot start; the other tables run", config.id)
+                    continue
                 if runtime.recovered:
                     log.warning(
                         "table %s: the round in play was interrupted; under the power failure "
@@ -100,6 +119,7 @@ class Server:
         for runtime in self.tables.values():
             runtime.stop()
         self.hub.close_all()
+        await asyncio.to_thread(self.journal.close)  # what is waiting is written
 
 
 def create_app(
@@ -126,13 +146,22 @@ def create_app(
         engine = await asyncio.to_thread(db.connect, database_url)
         hub = Hub()
         hub.bind(asyncio.get_running_loop())
+        # Handlers wait in worker threads for their table and the journal's commit.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+        # The journal's thread must get the interpreter back soon after each write
+        # while the event loop is busy: a shorter switch interval than Python's 5 ms.
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
+        journal = Journal(engine)
         server = Server(
             engine=engine,
             accounts=Accounts(engine, hasher=hasher),
             ledger=Ledger(engine),
             store=TableStore(engine),
-            audit=AuditLog(engine),
+            audit=AuditLog(engine, journal),
             hub=hub,
+            journal=journal,
+            sessions=SessionCache(engine),
             auto_dealers=auto_dealers,
         )
         if demo:
@@ -148,6 +177,7 @@ def create_app(
         finally:
             await server.stop()
             engine.dispose()
+            sys.setswitchinterval(switch)
 
     app = FastAPI(
         title="punto table server",
@@ -158,7 +188,11 @@ def create_app(
     )
     errors.install(app)
     app.add_middleware(errors.BodyLimit, limit=max_body)
+    app.add_middleware(errors.CatchAll)  # outermost
     app.include_router(api.router)
     app.include_router(ws.router)
     pages.mount(app)
+    from punto.server import tournaments  # it reads app.state.server: imported after Server
+
+    tournaments.install(app)
     return app

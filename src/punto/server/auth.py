@@ -8,8 +8,16 @@ accounts and tables and holds no table position.
 
 from __future__ import annotations
 
-from fastapi import Request, WebSocket
+import hashlib
+import threading
+import time
+from datetime import datetime
 
+from fastapi import Request, WebSocket
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from punto.store import db
 from punto.store.accounts import (
     Accounts,
     PermissionDeniedError,
@@ -17,6 +25,7 @@ from punto.store.accounts import (
     User,
     UserRole,
 )
+from punto.store.db import sessions
 from punto.table.roles import Role
 
 #: The session cookie set at login.
@@ -42,20 +51,81 @@ def token_from(request: Request | WebSocket) -> str | None:
     return None
 
 
-def authenticate(accounts: Accounts, request: Request | WebSocket) -> User:
+class SessionCache:
+    """Sessions recently checked, so that a request costs a SHA-256 and a dict
+    lookup, not a database query.
+
+    An entry is trusted for ``ttl`` seconds (and never past the session's
+    expiry); a logout through this server forgets it at once.  A session
+    ended elsewhere (another process disabling the account, say) stops
+    working here within ``ttl``.
+    """
+
+    def __init__(self, engine: Engine, ttl: float = 10.0, size: int = 100_000) -> None:
+        self.engine = engine
+        self.ttl = ttl
+        self.size = size
+        self._entries: dict[str, tuple[User, float, datetime]] = {}
+        self._lock = threading.Lock()
+
+    def authenticate(self, accounts: Accounts, token: str) -> User:
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        now = time.monotonic()
+        entry = self._entries.get(digest)
+        if entry is not None and entry[1] > now and entry[2] > db.utc_now():
+            return entry[0]
+        user = accounts.authenticate(token)
+        expires = self._expiry(digest)
+        with self._lock:
+            if len(self._entries) >= self.size:
+                self._entries.clear()
+            self._entries[digest] = (user, now + self.ttl, expires)
+        return user
+
+    def _expiry(self, digest: str) -> datetime:
+        """The session's own end, so that a cached entry never outlives it."""
+        with self.engine.connect() as conn:
+            expires: datetime | None = conn.execute(
+                select(sessions.c.expires_at).where(sessions.c.token_hash == digest)
+            ).scalar_one_or_none()
+        return expires if expires is not None else db.utc_now()
+
+    def peek(self, token: str) -> User | None:
+        """The user of ``token`` if it was checked lately (no database), else None."""
+        entry = self._entries.get(hashlib.sha256(token.encode()).hexdigest())
+        if entry is not None and entry[1] > time.monotonic() and entry[2] > db.utc_now():
+            return entry[0]
+        return None
+
+    def forget(self, token: str) -> None:
+        with self._lock:
+            self._entries.pop(hashlib.sha256(token.encode()).hexdigest(), None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+def authenticate(
+    accounts: Accounts, request: Request | WebSocket, cache: SessionCache | None = None
+) -> User:
     token = token_from(request)
     if not token:
         raise SessionInvalidError(
             "you are not logged in", hint="log in: POST /api/auth/login, then send the token"
         )
+    if cache is not None:
+        return cache.authenticate(accounts, token)
     return accounts.authenticate(token)
 
 
-def optional_user(accounts: Accounts, request: Request | WebSocket) -> User | None:
+def optional_user(
+    accounts: Accounts, request: Request | WebSocket, cache: SessionCache | None = None
+) -> User | None:
     if not token_from(request):
         return None
     try:
-        return authenticate(accounts, request)
+        return authenticate(accounts, request, cache)
     except SessionInvalidError:
         return None
 

@@ -25,10 +25,10 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.engine import Engine, RowMapping
+from sqlalchemy.engine import Connection, Engine, RowMapping
 
 from punto.errors import PuntoError
 from punto.game import Game
@@ -36,7 +36,11 @@ from punto.games import get_game
 from punto.money import CENT, format_money
 from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
+from punto.store.db import table_events
 from punto.table.limits import TableLimits, WagerLimit
+
+if TYPE_CHECKING:
+    from punto.server.journal import Journal
 
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 #: The longest countdown, card delay or pause a table may be set to (seconds).
@@ -59,7 +63,11 @@ def _money(value: Any, what: str) -> Decimal:
         amount = Decimal(str(value).strip())
     except (InvalidOperation, ValueError):
         raise ConfigError(f"{what} {value!r} is not an amount of money") from None
-    if not amount.is_finite() or amount <= 0 or amount % CENT:
+    try:
+        whole_cents = amount.is_finite() and amount > 0 and not amount % CENT
+    except ArithmeticError:  # e.g. 1E+999999999: no whole number of cents
+        whole_cents = False
+    if not whole_cents:
         raise ConfigError(f"{what} {value!r} must be a positive amount in whole cents")
     return amount
 
@@ -344,6 +352,21 @@ class TableStore:
 
         return db.run_transaction(self._engine, work, retry_integrity=True)
 
+    def has_dealt(self, table_id: str) -> bool:
+        """Whether the table's event log holds a round (beyond its configuration)."""
+        with self._engine.connect() as conn:
+            return (
+                conn.execute(
+                    select(table_events.c.seq)
+                    .where(
+                        table_events.c.table_id == table_id,
+                        table_events.c.type != "table_configured",
+                    )
+                    .limit(1)
+                ).first()
+                is not None
+            )
+
     def save(self, config: TableConfig) -> None:
         with db.write_transaction(self._engine) as conn:
             result = conn.execute(
@@ -376,10 +399,12 @@ class TableStore:
 
 
 class AuditLog:
-    """Who did what, where (``server_audit``)."""
+    """Who did what, where (``server_audit``); written through the server's
+    journal when it has one (the same single writer as the tables)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, journal: Journal | None = None) -> None:
         self._engine = engine
+        self._journal = journal
 
     def record(
         self,
@@ -390,19 +415,25 @@ class AuditLog:
         round_id: str | None = None,
         **detail: Any,
     ) -> None:
+        row = {
+            "at": db.utc_now(),
+            "account_id": getattr(user, "id", None),
+            "username": getattr(user, "username", None),
+            "role": getattr(getattr(user, "role", None), "value", None),
+            "table_id": table_id,
+            "round_id": round_id,
+            "action": action[:64],
+            "detail": json.dumps(detail, sort_keys=True, default=str),
+        }
+
+        def work(conn: Connection) -> None:
+            conn.execute(insert(server_audit).values(**row))
+
+        if self._journal is not None:
+            self._journal.run(work)
+            return
         with db.write_transaction(self._engine) as conn:
-            conn.execute(
-                insert(server_audit).values(
-                    at=db.utc_now(),
-                    account_id=getattr(user, "id", None),
-                    username=getattr(user, "username", None),
-                    role=getattr(getattr(user, "role", None), "value", None),
-                    table_id=table_id,
-                    round_id=round_id,
-                    action=action[:64],
-                    detail=json.dumps(detail, sort_keys=True, default=str),
-                )
-            )
+            work(conn)
 
     def entries(self, table_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         query = select(server_audit).order_by(server_audit.c.id.desc()).limit(limit)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -34,7 +37,12 @@ from punto.errors import (
     WagerError,
 )
 from punto.server.config import ConfigError, UnknownTableError
-from punto.server.runtime import BetNotFoundError, IdempotencyKeyError, TableStoppedError
+from punto.server.runtime import (
+    BetNotFoundError,
+    IdempotencyKeyError,
+    RoundNotFoundError,
+    TableStoppedError,
+)
 from punto.store.accounts import (
     AccountDisabledError,
     AuthError,
@@ -57,6 +65,8 @@ log = logging.getLogger("punto.server")
 
 #: The largest request body accepted (bytes).
 MAX_BODY = 64 * 1024
+#: The most header bytes a request may carry (names and values).
+MAX_HEADERS = 32 * 1024
 
 #: Most specific first: the first class an error is an instance of decides.
 STATUS: tuple[tuple[type[BaseException], int], ...] = (
@@ -70,6 +80,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownUserError, 404),
     (UnknownWalletError, 404),
     (BetNotFoundError, 404),
+    (RoundNotFoundError, 404),
     (InsufficientFundsError, 402),
     (IdempotencyKeyError, 409),
     (IdempotencyConflictError, 409),
@@ -91,6 +102,34 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (GameDataError, 422),
     (StoreError, 503),
 )
+
+
+class ErrorDetail(BaseModel):
+    """What was refused and why (``until``: when a locked login opens again)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    message: str
+    clause: str | None = None
+    hint: str | None = None
+    text: str
+
+
+class ErrorResponse(BaseModel):
+    """Every refusal and failure: ``{"error": {...}}``."""
+
+    error: ErrorDetail
+
+
+#: Documented on every operation: any status but the success one is an error body.
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    "default": {
+        "model": ErrorResponse,
+        "description": "A refusal (4xx: what was wrong, the clause, what to do) or a "
+        "failure (5xx), always as this JSON body",
+    }
+}
 
 
 def status_of(error: BaseException) -> int:
@@ -160,23 +199,40 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         detail = error.detail if isinstance(error.detail, str) else json.dumps(error.detail)
+        if error.status_code == 400 and detail == "There was an error parsing the body":
+            # Not UTF-8, or nested deeper than a JSON parser will go.
+            body = error_body(
+                "MalformedBody",
+                "the request body cannot be read as JSON (not UTF-8, or nested too deeply)",
+                hint="send a JSON object encoded as UTF-8",
+            )
+        else:
+            body = error_body("HTTPError", detail)
         return JSONResponse(
-            error_body("HTTPError", detail),
-            status_code=error.status_code,
-            headers=getattr(error, "headers", None),
+            body, status_code=error.status_code, headers=getattr(error, "headers", None)
         )
 
-    @app.exception_handler(Exception)
-    async def unexpected(_request: Request, error: Exception) -> JSONResponse:
-        log.exception("unexpected error", exc_info=error)
-        return JSONResponse(
-            error_body("InternalError", "the server failed to handle this request"),
-            status_code=500,
-        )
+
+#: A JSON ``\u0000`` escape (not an escaped backslash followed by "u0000").
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
+
+
+def has_nul(scope: Scope, body: bytes = b"") -> bool:
+    """Whether the request's path, query or JSON body holds a NUL character
+    (PostgreSQL cannot store one in text, and no name, key or card has one)."""
+    query: bytes = scope.get("query_string", b"")
+    return (
+        "\x00" in scope.get("path", "")
+        or b"%00" in query
+        or b"\x00" in query
+        or _JSON_NUL.search(body) is not None
+    )
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413 (pure ASGI).
+    """Refuse request bodies over ``limit`` bytes with 413, headers over
+    :data:`MAX_HEADERS` with 431, and requests holding a NUL character with
+    400 (pure ASGI).
 
     The body is read here first, at most ``limit`` bytes of it, and handed
     to the application whole; a client that declares or sends more gets 413
@@ -192,13 +248,18 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = None
+        header_bytes = 0
         for name, value in scope.get("headers", ()):
+            header_bytes += len(name) + len(value) + 4
             if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
                     await self._refuse(send, 400, "the Content-Length header is not a number")
                     return
+        if header_bytes > MAX_HEADERS:
+            await self._refuse(send, 431, f"the request headers are over {MAX_HEADERS} bytes")
+            return
         if declared is not None and declared > self.limit:
             await self._refuse(send, 413, f"the request body is over {self.limit} bytes")
             return
@@ -217,6 +278,9 @@ class BodyLimit:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
+        if has_nul(scope, body):
+            await self._refuse(send, 400, "the request holds a NUL character (\\u0000)")
+            return
         delivered = False
 
         async def replay() -> Message:
@@ -232,9 +296,11 @@ class BodyLimit:
     async def _refuse(send: Send, status: int, message: str) -> None:
         body = json.dumps(
             error_body(
-                "RequestTooLarge" if status == 413 else "BadRequest",
+                "RequestTooLarge" if status in (413, 431) else "BadRequest",
                 message,
-                hint="send a smaller request" if status == 413 else None,
+                hint="send a smaller request"
+                if status in (413, 431)
+                else "remove it and send again",
             )
         ).encode()
         await send(
@@ -249,3 +315,54 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def unexpected_response(error: BaseException) -> tuple[int, dict[str, Any]]:
+    """The answer to an error no handler knew: 503 if the database is
+    unreachable (try again), else 500."""
+    if isinstance(error, OperationalError | DisconnectionError) or (
+        isinstance(error, DBAPIError) and error.connection_invalidated
+    ):
+        return 503, error_body(
+            "DatabaseUnavailable",
+            "the database did not answer",
+            hint="try again in a moment; a retried bet with its Idempotency-Key is never placed twice",
+        )
+    return 500, error_body("InternalError", "the server failed to handle this request")
+
+
+class CatchAll:
+    """The last line (pure ASGI, outermost): an exception no handler took
+    becomes a JSON 500 (or 503) and is logged once; the connection stays usable."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as error:
+            if started:  # half an answer went out: nothing to do but drop the connection
+                raise
+            log.exception("unexpected error in %s %s", scope.get("method"), scope.get("path"))
+            status, data = unexpected_response(error)
+            body = json.dumps(data).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ]
+            if status == 503:
+                headers.append((b"retry-after", b"1"))
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,9 +65,31 @@ class Hub:
         with self._lock:
             self._subscribers[subscriber.table_id].discard(subscriber)
 
-    def count(self, table_id: str) -> int:
+    def count(self, table_id: str, audience: str = EVERYONE) -> int:
+        """How many subscribers of the table are in ``audience``."""
         with self._lock:
-            return len(self._subscribers[table_id])
+            subscribers = self._subscribers.get(table_id)
+            if not subscribers:
+                return 0
+            if audience == EVERYONE:
+                return len(subscribers)
+            return sum(1 for s in subscribers if s.wants(audience))
+
+    def later(self, delay: float, work: Callable[[], None]) -> None:
+        """Run ``work`` in a worker thread after ``delay`` seconds (thread-safe);
+        nothing happens once the loop is closed."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+
+        def due() -> None:
+            if not loop.is_closed():
+                loop.run_in_executor(None, work)
+
+        try:
+            loop.call_soon_threadsafe(loop.call_later, max(delay, 0.0), due)
+        except RuntimeError:  # the loop closed meanwhile
+            return
 
     def publish(self, table_id: str, message: dict[str, Any], audience: str = EVERYONE) -> None:
         """Send ``message`` to the table's subscribers in ``audience`` (thread-safe)."""

@@ -6,22 +6,25 @@ the ledger (:class:`punto.store.ledger.Ledger`) in step with it.  Every action
 on a table takes the table's lock, so the engine's checks, the ledger posting
 and the event append of one action are never interleaved with another's.
 
-**A bet is acknowledged only when both its ledger posting (wallet to the
-table's holding account) and its ``BetPlaced`` event are durable.**  In order:
+**A bet is acknowledged only when its ledger posting (wallet to the table's
+holding account), its ``BetPlaced`` event and its idempotency reservation
+are durable -- and they are one unit**, written by the server's
+:class:`punto.server.journal.Journal` in one transaction with whatever else
+is being written at that moment.  In order, under the table's lock:
 
 1. the engine checks the bet (phase, layout, limits: a refusal costs nothing);
-2. with an idempotency key, a reservation row ties the key to a new bet id;
-3. the ledger posts the stake (key ``bet:TABLE:BET``); no money, no bet;
-4. the round appends ``BetPlaced`` with that bet id; if that fails the stake
-   is returned at once;
-5. the response is stored with the reservation and sent.
+2. the unit goes to the journal, which checks the money (no wallet below
+   zero, the request's key not taken) and commits it, or refuses it whole;
+3. the engine takes the event into the round; the response is sent, and
+   stored with the reservation (after the answer, in the next group).
 
-A process killed between any two steps leaves one of: nothing; a
-reservation; a ledger bet without an event; both without a stored response.
-:meth:`TableRuntime.reconcile` (at start-up, and under the lock whenever the
-ledger is synchronised) returns every ledger bet that its round does not hold
-("not acknowledged": the client got no answer and retries), and a retried
-request whose bet is in the round gets the bet back, never a second one.
+A process killed at any instant leaves the bet wholly in or wholly out.  A
+request retried with its key gets the stored answer, or -- if the process
+died before storing it -- the same bet rebuilt from the round, never a
+second one.  :meth:`TableRuntime.reconcile` (at start-up, and under the lock
+whenever the ledger is synchronised) returns every ledger bet that its round
+does not hold (from before this design, or placed through the ledger by
+hand) and settles or returns what the round has decided.
 
 Money leaves the holding account only by the round's own results, with keys
 derived from the table and bet ids, so posting them again changes nothing:
@@ -29,27 +32,35 @@ derived from the table and bet ids, so posting them again changes nothing:
 less commission for a win, the stake for a push, the stake less the settled
 stake for a loss -- 0 for a full loss, the unsettled part for a pro-rata or
 over-maximum bet); ``return:TABLE:BET`` returns a withdrawn, returned or void
-bet; ``reduce:TABLE:BET:STAKE`` returns what a reduction took off.  A round
-settled before a crash whose postings were not all made is posted at the
-next start.
+bet; ``reduce:TABLE:BET:STAKE`` returns what a reduction took off.  The
+postings of a round go to the journal together.  A round settled before a
+crash whose postings were not all made is posted at the next start.
+
+Watchers are told what happened as it happens (each event); the snapshots
+of the table (``state``, ``staff``, each player's ``me``) are sent at most
+every :data:`PUBLISH_SECONDS` per table, the latest always, and not built at
+all when nobody watches.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import and_, delete, func, select
+from sqlalchemy.engine import Connection, Engine
 
 from punto.cards import Card
 from punto.coup import Deal
@@ -60,10 +71,17 @@ from punto.money import CENT, format_money
 from punto.roads import Result, Scoreboard
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
+from punto.server.journal import (
+    Journal,
+    JournalEventLog,
+    PlaceBet,
+    RequestKeyTakenError,
+    ReturnBet,
+    SettleBet,
+)
 from punto.server.schema import server_requests
-from punto.store import db
-from punto.store.db import SQLEventLog, ledger_bets, ledger_entries, ledger_transactions, wallets
-from punto.store.ledger import BetStateError, Ledger, UnknownWalletError
+from punto.store.db import ledger_bets, ledger_entries, ledger_transactions, wallets
+from punto.store.ledger import BetStateError, Ledger, LedgerError, UnknownWalletError
 from punto.table.events import (
     BetPlaced,
     BetsClosed,
@@ -83,9 +101,12 @@ from punto.table.live import LiveTable
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
 
+log = logging.getLogger("punto.server")
+
 __all__ = [
     "BetNotFoundError",
     "IdempotencyKeyError",
+    "RoundNotFoundError",
     "TableRuntime",
     "cents",
 ]
@@ -94,10 +115,18 @@ __all__ = [
 SETTLED_OUTCOMES = frozenset({"win", "lose", "push"})
 #: A win paid 0.95 to 1 is an even-money win less a 5% commission.
 COMMISSION_ODDS = Fraction(19, 20)
+#: How many answers to keyed bet requests a table remembers (older ones are in the database).
+ANSWERS_KEPT = 20_000
+#: The shortest time between two snapshots of a table sent to its watchers (seconds).
+PUBLISH_SECONDS = 0.1
 
 
 class BetNotFoundError(ActionError):
     """No such bet in the round (or not one of yours)."""
+
+
+class RoundNotFoundError(ActionError):
+    """No such round at the table."""
 
 
 class IdempotencyKeyError(ActionError):
@@ -168,6 +197,10 @@ def _bet_json(bet: TableBet, *, player: bool = False) -> dict[str, Any]:
     return data
 
 
+def _find_bet(r: Round, bet_id: str) -> TableBet | None:
+    return next((b for b in r.bets if b.bet_id == bet_id), None)
+
+
 def _settlement_json(s: BetSettlement, held: int | None = None) -> dict[str, Any]:
     data = {
         **_bet_json(s.bet),
@@ -182,6 +215,22 @@ def _settlement_json(s: BetSettlement, held: int | None = None) -> dict[str, Any
     return data
 
 
+@dataclass(frozen=True)
+class _PendingBet:
+    """A bet taken into its round, its unit not yet committed."""
+
+    future: Future[tuple[int, list[Any]]]
+    round_id: str
+    bet_id: str
+    bet: dict[str, Any]
+    wallet: str
+    amount: int
+    username: str
+    full_key: str | None
+    request_hash: str
+    generation: int
+
+
 class TableRuntime:
     """A table running on the server (see the module's docstring)."""
 
@@ -192,6 +241,7 @@ class TableRuntime:
         engine: Engine,
         ledger: Ledger,
         hub: Hub,
+        journal: Journal | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
@@ -202,7 +252,10 @@ class TableRuntime:
         self.hub = hub
         self.clock = clock
         self.lock = threading.RLock()
-        self.log = SQLEventLog(engine)
+        #: a journal of its own when the server does not share one (closed at stop)
+        self._own_journal = journal is None
+        self.journal = journal if journal is not None else Journal(engine)
+        self.log = JournalEventLog(self.journal)
         self.table = LiveTable(
             config.id,
             self.game,
@@ -223,8 +276,23 @@ class TableRuntime:
         #: called after every action (the automatic dealer wakes up)
         self.on_change: Callable[[], None] | None = None
         self._published: tuple[str, int] = ("", 0)
+        #: snapshots owed to the watchers: whether the state is, and whose ``me``
+        self._dirty = False
+        self._dirty_users: set[str] = set()
+        self._totals_dirty = False
+        self._next_publish = 0.0
+        self._flush_pending = False
+        self._decided: tuple[tuple[str, int], dict[str, Any]] | None = None
         self.scoreboard = self._rebuild_scoreboard()
         self._results_cache: dict[str, list[BetSettlement]] = {}
+        self._settlements: dict[str, dict[str, BetSettlement]] = {}
+        #: the answers given to keyed bet requests lately: key -> (request hash, response)
+        self._answers: OrderedDict[str, tuple[str, dict[str, Any]]] = OrderedDict()
+        #: bets taken into the round whose units are not committed yet, and their keys
+        self._in_flight: set[Future[Any]] = set()
+        self._pending_keys: dict[str, _PendingBet] = {}
+        #: how many times the table was restored from its log
+        self._generation = 0
         self.stopped = False
         with self.lock:
             if self.recovered is not None:
@@ -428,31 +496,84 @@ class TableRuntime:
                 "void": r is not None and r.can_void(Role.SHIFT_MANAGER, "-"),
             },
             "differential": money(r.differential()) if r else None,
-            "decided": r.decided() if r and r.phase is Phase.DEALING else {},
+            "decided": self._decided_now(r),
         }
+
+    def _decided_now(self, r: Round | None) -> dict[str, Any]:
+        """What the cards out have decided (computed once per card, not per look)."""
+        if r is None or r.phase is not Phase.DEALING:
+            return {}
+        here = (r.round_id, len(r.deal.cards))
+        if self._decided is None or self._decided[0] != here:
+            self._decided = (here, r.decided())
+        return self._decided[1]
 
     # -- publishing -----------------------------------------------------------------------
 
     def publish(self, message: dict[str, Any], audience: str = EVERYONE) -> None:
         self.hub.publish(self.id, message, audience)
 
-    def _changed(self, users: Iterable[str] = ()) -> None:
-        """Tell the watchers what the new events are, then the new state."""
+    def _changed(self, users: Iterable[str] = (), *, coalesce: bool = False) -> None:
+        """After an action (lock held): tell the watchers what happened, send
+        them fresh snapshots, and wake the automatic dealer.  ``coalesce``
+        (a bet, a withdrawn bet: the frequent changes): the snapshots may wait
+        until :data:`PUBLISH_SECONDS` after the last ones."""
         r = self.round
+        watched = self.hub.count(self.id) > 0
         if r is not None:
             start = self._published[1] if self._published[0] == r.round_id else 0
-            for event in r.events[start:]:
-                self._announce(r, event)
+            if watched:
+                for event in r.events[start:]:
+                    self._announce(r, event)
             self._published = (r.round_id, len(r.events))
+        if watched:
+            self._dirty = True
+            self._dirty_users.update(users)
+            now = time.monotonic()
+            if not coalesce or now >= self._next_publish:
+                self._publish_snapshots()
+            elif not self._flush_pending:
+                self._flush_pending = True
+                self.hub.later(self._next_publish - now, self._flush)
+        else:
+            self._dirty, self._totals_dirty = False, False
+            self._dirty_users.clear()
+        if self.on_change is not None:
+            self.on_change()
+
+    def _flush(self) -> None:
+        """The snapshots owed (a worker thread, a moment after the last sent)."""
+        with self.lock:
+            self._flush_pending = False
+            try:
+                if self._dirty and self.hub.count(self.id) > 0:
+                    self._publish_snapshots()
+            except Exception:  # a page misses one snapshot; the next one comes
+                log.exception("table %s: cannot send the snapshots", self.id)
+
+    def _publish_snapshots(self) -> None:
+        r = self.round
+        self._next_publish = time.monotonic() + PUBLISH_SECONDS
+        self._dirty = False
+        if self._totals_dirty and r is not None:
+            self._totals_dirty = False
+            self.publish(
+                {
+                    "type": "bet_totals",
+                    "round_id": r.round_id,
+                    "totals": {w: money(v) for w, v in r.totals().items()},
+                }
+            )
         self.publish(self.state())
-        self.publish({"type": "staff", "staff": self._staff_json()}, STAFF)
-        users = set(users)
+        if self.hub.count(self.id, STAFF):
+            self.publish({"type": "staff", "staff": self._staff_json()}, STAFF)
+        users = self._dirty_users
+        self._dirty_users = set()
         if r is not None and (r.withdrawal_open is not None or r.insurance_offers()):
             users.update(r.players)  # their Insurance caps or their option changed
         for user in users:
-            self.publish({"type": "me", "me": self._me_json(user)}, user)
-        if self.on_change is not None:
-            self.on_change()
+            if self.hub.count(self.id, user):
+                self.publish({"type": "me", "me": self._me_json(user)}, user)
 
     def _announce(self, r: Round, event: Event) -> None:
         self.publish(
@@ -469,13 +590,7 @@ class TableRuntime:
                     }
                 )
             case BetPlaced() | InsurancePlaced():
-                self.publish(
-                    {
-                        "type": "bet_totals",
-                        "round_id": r.round_id,
-                        "totals": {w: money(v) for w, v in r.totals().items()},
-                    }
-                )
+                self._totals_dirty = True  # sent with the next snapshot
             case BetsClosed():
                 self.publish({"type": "betting_closed", "round_id": r.round_id})
             case CardDealt(card=card, source=source):
@@ -523,7 +638,7 @@ class TableRuntime:
         from punto.server.config import AuditLog
 
         round_id = detail.pop("round_id", None)
-        AuditLog(self.engine).record(
+        AuditLog(self.engine, self.journal).record(
             action, user=user, table_id=self.id, round_id=round_id, **detail
         )
 
@@ -537,6 +652,7 @@ class TableRuntime:
         with its round.  A bet the round does not hold was never acknowledged
         and is returned; a bet withdrawn, returned or void is returned; a bet
         of a settled round is settled; a reduced bet gets the difference back.
+        The postings go to the journal together.
         """
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -547,46 +663,58 @@ class TableRuntime:
         if not rows:
             return []
         rounds = {r.round_id: r for r in self.table.rounds}
+        postings: list[PlaceBet | SettleBet | ReturnBet] = []
         done: list[str] = []
         for bet_id, round_id, held in rows:
             r = rounds.get(round_id or "")
-            bet = next((b for b in r.bets if b.bet_id == bet_id), None) if r else None
+            bet = _find_bet(r, bet_id) if r is not None else None
             if r is None or bet is None:
-                self._post_return(bet_id, "orphan")
+                postings.append(self._return(bet_id, "orphan"))
                 done.append(f"returned unacknowledged bet {bet_id}")
                 continue
             if r.phase is Phase.SETTLED:
-                s = next(s for s in self.results(r) if s.bet.bet_id == bet_id)
+                s = self._settlement(r, bet_id)
                 if s.outcome in SETTLED_OUTCOMES:
                     payout = int(held) + cents(s.net)
-                    with contextlib.suppress(BetStateError):
-                        self.ledger.settle_bet(
-                            self.id, bet_id, payout=payout, key=f"settle:{self.id}:{bet_id}"
-                        )
+                    postings.append(
+                        SettleBet(self.id, bet_id, payout, key=f"settle:{self.id}:{bet_id}")
+                    )
                     done.append(f"settled {bet_id}")
                 else:
-                    self._post_return(bet_id, "return")
+                    postings.append(self._return(bet_id, "return"))
                     done.append(f"returned {bet_id} ({s.outcome})")
             elif r.phase is Phase.VOID or bet.status != "active":
-                self._post_return(bet_id, "return")
+                postings.append(self._return(bet_id, "return"))
                 done.append(f"returned {bet_id}")
             elif cents(bet.stake) < int(held):
                 stake = cents(bet.stake)
-                with contextlib.suppress(BetStateError):
-                    self.ledger.return_bet(
+                postings.append(
+                    ReturnBet(
                         self.id,
                         bet_id,
                         key=f"reduce:{self.id}:{bet_id}:{stake}",
                         amount=int(held) - stake,
                     )
+                )
                 done.append(f"reduced {bet_id}")
+        for posted in self.journal.post(postings):
+            # A bet settled or returned meanwhile is left alone; anything else is wrong.
+            if isinstance(posted, LedgerError) and not isinstance(posted, BetStateError):
+                raise posted
         return done
 
-    def _post_return(self, bet_id: str, why: str) -> None:
+    def _settlement(self, r: Round, bet_id: str) -> BetSettlement:
+        key = r.round_id
+        by_bet = self._settlements.get(key)
+        if by_bet is None:
+            by_bet = {s.bet.bet_id: s for s in self.results(r)}
+            self._settlements = {key: by_bet}
+        return by_bet[bet_id]
+
+    def _return(self, bet_id: str, why: str) -> ReturnBet:
         """Return the whole of what the bet still holds (once: a settled or
         returned bet is left alone)."""
-        with contextlib.suppress(BetStateError):
-            self.ledger.return_bet(self.id, bet_id, key=f"{why}:{self.id}:{bet_id}")
+        return ReturnBet(self.id, bet_id, key=f"{why}:{self.id}:{bet_id}")
 
     # -- bets -----------------------------------------------------------------------------------
 
@@ -617,148 +745,424 @@ class TableRuntime:
         key: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """A player's bet (or Insurance Plus bet, for an ``*_insurance``
-        wager) from their own wallet; returns (HTTP status, response)."""
-        with self.lock:
-            r = self._live_round()
-            insurance = self.game.wager(wager, self.table.layout).insures is not None
-            if position is None:
-                position = self._default_position(r, username)
-            content = {
-                "table": self.id,
-                "wager": wager,
-                "stake": money(stake),
-                "position": position,
-            }
-            request_hash = _request_hash(content)
-            if key is not None:
-                replay = self._replay(user_id, username, key, request_hash)
-                if replay is not None:
-                    return replay
-                r = self._live_round()
-            if insurance:
-                r.check_place_insurance(username, wager, stake)
-            else:
-                r.check_place_bet(username, position, wager, stake)
-            bet_id = f"{r.round_id}-{secrets.token_hex(5)}"
-            full_key = f"{user_id}:{key}" if key is not None else None
-            if full_key is not None:
-                self._reserve(full_key, user_id, request_hash, r.round_id, bet_id)
-            try:
-                wallet = self.ledger.player_wallet(username, account_id=user_id)
-                self.ledger.place_bet(
-                    wallet,
-                    self.id,
-                    cents(stake),
-                    key=f"bet:{self.id}:{bet_id}",
-                    bet_id=bet_id,
-                    round_id=r.round_id,
-                )
-            except BaseException:
-                self._unreserve(full_key)
-                raise
-            try:
-                if insurance:
-                    r.place_insurance(username, wager, stake, role=Role.PLAYER, bet_id=bet_id)
-                else:
-                    r.place_bet(username, position, wager, stake, role=Role.PLAYER, bet_id=bet_id)
-            except BaseException:
-                self._post_return(bet_id, "return")
-                self._unreserve(full_key)
-                raise
-            response = self._bet_response(r, bet_id, username)
-            if full_key is not None:
-                self._store_response(full_key, 201, response)
-            self._changed([username])
-            return 201, response
+        wager) from their own wallet; returns (HTTP status, response).
 
-    def _bet_response(self, r: Round, bet_id: str, username: str) -> dict[str, Any]:
-        bet = next(b for b in r.bets if b.bet_id == bet_id)
+        With ``key``, a retry gets the first answer (from memory if this
+        process gave it, else from the database), never a second bet; two
+        requests with one key at once get one bet.
+
+        A bet whose money is surely there (:meth:`Journal.available`) is
+        taken into the round at once and the table's lock released while
+        its unit commits, so that many bets of a table share a commit; the
+        answer waits for the commit.  Should the commit fail after all, the
+        table is restored from its log (:meth:`_resync`) and the request
+        fails.  Other bets (a player the journal has not seen, or short of
+        money) commit before the round takes them: a refusal costs nothing.
+        """
+        full_key = f"{user_id}:{key}" if key is not None else None
+        stored = self._request_row(full_key) if full_key is not None else None
+        for _attempt in range(5):
+            waiting: _PendingBet | None = None
+            with self.lock:
+                r = self._live_round()
+                insurance = self.game.wager(wager, self.table.layout).insures is not None
+                where = self._default_position(r, username) if position is None else position
+                request_hash = _request_hash(
+                    {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
+                )
+                if full_key is not None:
+                    answer = self._answer_for(full_key, request_hash, stored, username)
+                    if answer is not None:
+                        return answer
+                    stored = None
+                    waiting = self._pending_keys.get(full_key)
+                    if waiting is not None and waiting.request_hash != request_hash:
+                        raise IdempotencyKeyError(
+                            "this Idempotency-Key was already used for a different bet",
+                            hint="use a new key for a new bet; repeat a key only to retry "
+                            "the same request",
+                        )
+                if waiting is None:
+                    try:
+                        pending = self._start_bet(
+                            r,
+                            user_id,
+                            username,
+                            wager,
+                            stake,
+                            where,
+                            insurance,
+                            full_key,
+                            request_hash,
+                        )
+                    except RequestKeyTakenError:
+                        # Reserved meanwhile (another process, or a request before a restart).
+                        assert full_key is not None
+                        stored = self._request_row(full_key)
+                        continue
+                    if isinstance(pending, tuple):
+                        return pending
+                    assert pending is not None
+            if waiting is not None:
+                # The same request is in flight: its answer is ours (if it fails, try again).
+                try:
+                    _seq, posted = waiting.future.result(timeout=60)
+                except Exception:
+                    continue
+                return 201, self._bet_json_response(
+                    waiting.round_id, waiting.bet, waiting.username, posted[0].player_balance
+                )
+            assert pending is not None
+            assert not isinstance(pending, tuple)
+            try:
+                return self._finish_bet(pending)
+            except RequestKeyTakenError:
+                assert full_key is not None
+                stored = self._request_row(full_key)  # the table is restored: answer from it
+        raise IdempotencyKeyError(  # pragma: no cover - a reservation that keeps coming back
+            "this Idempotency-Key is in use by another request",
+            hint="use a new key for a new bet",
+        )
+
+    def _start_bet(
+        self,
+        r: Round,
+        user_id: int,
+        username: str,
+        wager: str,
+        stake: Decimal,
+        position: int,
+        insurance: bool,
+        full_key: str | None,
+        request_hash: str,
+        *,
+        only_in_flight: bool = False,
+    ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
+        """Lock held: the bet into the round and its unit to the journal.  Returns
+        the answer (written already), or the bet in flight (:meth:`_finish_bet`);
+        with ``only_in_flight``, None rather than wait for a commit."""
+        wallet, amount = f"player:{username}", cents(stake)
+        available = self.journal.available(wallet)
+        in_flight = available is not None and available >= amount
+        if only_in_flight and not in_flight:
+            return None
+        bet_id = f"{r.round_id}-{secrets.token_hex(5)}"
+        posting = PlaceBet(
+            wallet, self.id, bet_id, r.round_id, amount, key=f"bet:{self.id}:{bet_id}"
+        )
+        request = (
+            None
+            if full_key is None
+            else {
+                "key": full_key,
+                "account_id": user_id,
+                "request_hash": request_hash,
+                "table_id": self.id,
+                "round_id": r.round_id,
+                "bet_id": bet_id,
+            }
+        )
+        # The stake, the reservation and the event: one unit (see the module's docstring).
+        self.log.attach([posting], request, wait=not in_flight)
+        self.log.submitted = None
+        self.journal.reserve(wallet, amount)  # until written: no other bet counts it twice
+        try:
+            if insurance:
+                r.place_insurance(username, wager, stake, role=Role.PLAYER, bet_id=bet_id)
+            else:
+                r.place_bet(username, position, wager, stake, role=Role.PLAYER, bet_id=bet_id)
+        except BaseException:
+            if not in_flight or self.log.submitted is None:
+                self.journal.release(wallet, amount)
+            raise
+        finally:
+            self.log.detach()
+        if not in_flight:
+            self.journal.release(wallet, amount)
+        bet = _find_bet(r, bet_id)
+        assert bet is not None
+        if not in_flight:
+            balance = self.log.posted[0].player_balance if self.log.posted else None
+            response = self._bet_json_response(r.round_id, _bet_json(bet), username, balance)
+            self._answered(full_key, request_hash, response, [username])
+            return 201, response
+        future = self.log.submitted
+        assert future is not None
+        pending = _PendingBet(
+            future,
+            r.round_id,
+            bet_id,
+            _bet_json(bet),
+            wallet,
+            amount,
+            username,
+            full_key,
+            request_hash,
+            self._generation,
+        )
+        self._in_flight.add(future)
+        if full_key is not None:
+            self._pending_keys[full_key] = pending
+        return pending
+
+    def _finish_bet(self, pending: _PendingBet) -> tuple[int, dict[str, Any]]:
+        """No lock held: wait for the bet's commit, then answer."""
+        try:
+            _seq, posted = pending.future.result()
+        except BaseException:
+            self._bet_failed(pending)
+            raise
+        finally:
+            self.journal.release(pending.wallet, pending.amount)
+        response = self._bet_json_response(
+            pending.round_id, pending.bet, pending.username, posted[0].player_balance
+        )
+        with self.lock:
+            self._bet_written(pending, response)
+        return 201, response
+
+    def _bet_failed(self, pending: _PendingBet) -> None:
+        """The unit of a bet in flight did not commit: the round must forget it."""
+        with self.lock:
+            self._in_flight.discard(pending.future)
+            if pending.full_key is not None:
+                self._pending_keys.pop(pending.full_key, None)
+            if self._generation == pending.generation:
+                self._resync(f"bet {pending.bet_id} was taken but not written")
+
+    def _bet_written(self, pending: _PendingBet, response: dict[str, Any]) -> None:
+        """Lock held: the bet in flight is written; keep its answer, tell the watchers."""
+        self._in_flight.discard(pending.future)
+        if pending.full_key is not None:
+            self._pending_keys.pop(pending.full_key, None)
+        self._answered(pending.full_key, pending.request_hash, response, [pending.username])
+
+    async def place_bet_async(
+        self,
+        user_id: int,
+        username: str,
+        wager: str,
+        stake: Decimal,
+        *,
+        position: int | None = None,
+        key: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """:meth:`place_bet` for the event loop: a bet that can be taken at once
+        (the table free, the money surely there, the key new) is taken without
+        leaving the loop, and its commit awaited; anything else goes to
+        :meth:`place_bet` in a worker thread."""
+        full_key = f"{user_id}:{key}" if key is not None else None
+        quick: _PendingBet | tuple[int, dict[str, Any]] | None = None
+        new_key = full_key is None or (
+            full_key not in self._answers
+            and full_key not in self._pending_keys
+            and self._request_row(full_key) is None
+        )
+        if new_key and self.lock.acquire(blocking=False):
+            try:
+                quick = self._quick_bet(user_id, username, wager, stake, position, full_key)
+            finally:
+                self.lock.release()
+        if quick is None:
+            return await asyncio.to_thread(
+                self.place_bet, user_id, username, wager, stake, position=position, key=key
+            )
+        if isinstance(quick, tuple):
+            return quick
+        pending = quick
+        try:
+            _seq, posted = await asyncio.wrap_future(pending.future)
+        except BaseException as error:
+            await asyncio.to_thread(self._bet_failed, pending)
+            if isinstance(error, RequestKeyTakenError):
+                return await asyncio.to_thread(
+                    self.place_bet, user_id, username, wager, stake, position=position, key=key
+                )
+            raise
+        finally:
+            self.journal.release(pending.wallet, pending.amount)
+        response = self._bet_json_response(
+            pending.round_id, pending.bet, pending.username, posted[0].player_balance
+        )
+        if self.lock.acquire(blocking=False):
+            try:
+                self._bet_written(pending, response)
+            finally:
+                self.lock.release()
+        else:
+            await asyncio.to_thread(self._bet_written_locked, pending, response)
+        return 201, response
+
+    def _bet_written_locked(self, pending: _PendingBet, response: dict[str, Any]) -> None:
+        with self.lock:
+            self._bet_written(pending, response)
+
+    def _quick_bet(
+        self,
+        user_id: int,
+        username: str,
+        wager: str,
+        stake: Decimal,
+        position: int | None,
+        full_key: str | None,
+    ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
+        """Lock held, on the event loop: take the bet if nothing has to wait."""
+        r = self._live_round()
+        insurance = self.game.wager(wager, self.table.layout).insures is not None
+        where = self._default_position(r, username) if position is None else position
+        request_hash = _request_hash(
+            {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
+        )
+        if full_key is not None and (full_key in self._answers or full_key in self._pending_keys):
+            return None  # it came meanwhile: the thread route answers
+        return self._start_bet(
+            r,
+            user_id,
+            username,
+            wager,
+            stake,
+            where,
+            insurance,
+            full_key,
+            request_hash,
+            only_in_flight=True,
+        )
+
+    def _answered(
+        self,
+        full_key: str | None,
+        request_hash: str,
+        response: dict[str, Any],
+        users: list[str],
+    ) -> None:
+        if full_key is not None:
+            self._remember(full_key, request_hash, response)
+            self._store_response(full_key, 201, response)
+        self._changed(users, coalesce=True)
+
+    def _quiesce(self) -> None:
+        """Lock held, before a table action: let the bets in flight commit (an action
+        may name a bet, and the log must never name one that is not in it)."""
+        if not self._in_flight:
+            return
+        self.journal.barrier()
+        failed = [f for f in self._in_flight if f.done() and f.exception() is not None]
+        self._in_flight = {f for f in self._in_flight if not f.done()}
+        if failed:
+            self._resync(f"{len(failed)} bet(s) taken but not written")
+
+    def _resync(self, why: str) -> None:
+        """Lock held: the round took a bet whose unit did not commit -- restore the
+        table from its log, the truth (everything submitted is written first)."""
+        log.error("table %s: %s; restoring it from its log", self.id, why)
+        self._generation += 1
+        self.journal.barrier()
+        try:
+            self.table = LiveTable(
+                self.id,
+                self.game,
+                limits=self.table.limits,
+                log=self.log,
+                layout=self.config.layout,
+                decks=self.config.decks,
+                seed=self.config.seed,
+                recover=False,
+            )
+        except Exception:
+            log.exception("table %s cannot be restored; it stops", self.id)
+            self.stopped = True
+            return
+        self._results_cache.clear()
+        self._settlements.clear()
+        self._decided = None
+        self.scoreboard = self._rebuild_scoreboard()
+        r = self.round
+        self._published = (r.round_id, len(r.events)) if r is not None else ("", 0)
+        self._changed()
+
+    def _remember(self, full_key: str, request_hash: str, response: dict[str, Any]) -> None:
+        self._answers[full_key] = (request_hash, response)
+        while len(self._answers) > ANSWERS_KEPT:
+            self._answers.popitem(last=False)
+
+    def _bet_json_response(
+        self, round_id: str, bet: dict[str, Any], username: str, balance: int | None
+    ) -> dict[str, Any]:
         return {
             "table_id": self.id,
-            "round_id": r.round_id,
-            "bet": _bet_json(bet),
-            "balance": money(self.balance(username)),
+            "round_id": round_id,
+            "bet": bet,
+            "balance": money(self.balance(username) if balance is None else balance),
         }
 
-    def _replay(
-        self, user_id: int, username: str, key: str, request_hash: str
+    def _bet_response(self, r: Round, bet_id: str, username: str) -> dict[str, Any]:
+        bet = _find_bet(r, bet_id)
+        assert bet is not None
+        return self._bet_json_response(r.round_id, _bet_json(bet), username, None)
+
+    def _request_row(self, full_key: str) -> tuple[Any, ...] | None:
+        """The stored reservation of a bet request (one indexed read)."""
+        return self.journal.reader.one(
+            "SELECT request_hash, table_id, round_id, bet_id, status_code, response "
+            "FROM server_requests WHERE key = ?",
+            (full_key,),
+        )
+
+    def _answer_for(
+        self,
+        full_key: str,
+        request_hash: str,
+        stored: tuple[Any, ...] | None,
+        username: str,
     ) -> tuple[int, dict[str, Any]] | None:
-        """The answer already given to this key, or None to go ahead."""
-        full_key = f"{user_id}:{key}"
-        with self.engine.connect() as conn:
-            row = (
-                conn.execute(select(server_requests).where(server_requests.c.key == full_key))
-                .mappings()
-                .first()
-            )
-        if row is None:
+        """Lock held: the answer already given to this key, or None to go ahead."""
+        different = IdempotencyKeyError(
+            "this Idempotency-Key was already used for a different bet",
+            hint="use a new key for a new bet; repeat a key only to retry the same request",
+        )
+        given = self._answers.get(full_key)
+        if given is not None:
+            if given[0] != request_hash:
+                raise different
+            return 201, given[1]
+        if stored is None:
             return None
-        if row["request_hash"] != request_hash or row["table_id"] != self.id:
-            raise IdempotencyKeyError(
-                "this Idempotency-Key was already used for a different bet",
-                hint="use a new key for a new bet; repeat a key only to retry the same request",
-            )
-        if row["response"] is not None:
-            return int(row["status_code"]), json.loads(row["response"])
-        # A request that stopped half way (the process died): did its bet get in?
-        rounds = {r.round_id: r for r in self.table.rounds}
-        r = rounds.get(row["round_id"])
-        if r is not None and any(b.bet_id == row["bet_id"] for b in r.bets):
-            response = self._bet_response(r, row["bet_id"], username)
-            self._store_response(full_key, 201, response)
-            return 201, response
+        stored_hash, table_id, round_id, bet_id, status, response = stored
+        if stored_hash != request_hash or table_id != self.id:
+            raise different
+        if response is not None:
+            return int(status), json.loads(response)
+        # The answer was lost before it was stored (the process died): rebuild it.
+        r = next((x for x in self.table.rounds if x.round_id == round_id), None)
+        if r is not None and _find_bet(r, bet_id) is not None:
+            answer = self._bet_response(r, bet_id, username)
+            self._remember(full_key, request_hash, answer)
+            self._store_response(full_key, 201, answer)
+            return 201, answer
+        # A reservation from before bets were written whole, whose bet never got in.
         self.reconcile()  # its stake, if it was taken, goes back
         self._unreserve(full_key)
         return None
 
-    def _reserve(
-        self, full_key: str, user_id: int, request_hash: str, round_id: str, bet_id: str
-    ) -> None:
-        try:
-            self._insert_reservation(full_key, user_id, request_hash, round_id, bet_id)
-        except IntegrityError:
-            raise IdempotencyKeyError(
-                "this Idempotency-Key is in use by another request at another table",
-                hint="use a new key for a new bet",
-            ) from None
-
-    def _insert_reservation(
-        self, full_key: str, user_id: int, request_hash: str, round_id: str, bet_id: str
-    ) -> None:
-        with db.write_transaction(self.engine) as conn:
-            conn.execute(
-                insert(server_requests).values(
-                    key=full_key,
-                    account_id=user_id,
-                    request_hash=request_hash,
-                    table_id=self.id,
-                    round_id=round_id,
-                    bet_id=bet_id,
-                    created_at=db.utc_now(),
-                )
-            )
-
-    def _unreserve(self, full_key: str | None) -> None:
-        if full_key is None:
-            return
-        with db.write_transaction(self.engine) as conn:
+    def _unreserve(self, full_key: str) -> None:
+        def work(conn: Connection) -> None:
             conn.execute(
                 delete(server_requests).where(
                     server_requests.c.key == full_key, server_requests.c.response.is_(None)
                 )
             )
 
+        self.journal.run(work)
+
     def _store_response(self, full_key: str, status: int, response: dict[str, Any]) -> None:
-        with db.write_transaction(self.engine) as conn:
-            conn.execute(
-                update(server_requests)
-                .where(server_requests.c.key == full_key)
-                .values(status_code=status, response=json.dumps(response, sort_keys=True))
-            )
+        """Keep the answer for a retry (written in the next group; not waited for:
+        a retry before it is written gets the same answer rebuilt from the round)."""
+        self.journal.store_response(full_key, status, json.dumps(response, sort_keys=True))
 
     def withdraw_bet(self, username: str, bet_id: str) -> dict[str, Any]:
         """Take back one's own bet before 'No more bets'."""
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             bet = next((b for b in r.bets if b.bet_id == bet_id and b.player == username), None)
             if bet is None:
@@ -768,7 +1172,7 @@ class TableRuntime:
                 )
             r.withdraw_bet(bet_id, Role.PLAYER)
             self.reconcile()
-            self._changed([username])
+            self._changed([username], coalesce=True)
             return {
                 "bet": _bet_json(next(b for b in r.bets if b.bet_id == bet_id)),
                 "balance": money(self.balance(username)),
@@ -777,6 +1181,7 @@ class TableRuntime:
     def take_withdrawal(self, username: str) -> dict[str, Any]:
         """Take the withdrawal option open now: all one's wagers are returned."""
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             r.withdraw_player(username, Role.PLAYER)
             self.reconcile()
@@ -787,6 +1192,7 @@ class TableRuntime:
 
     def open_round(self, role: Role = Role.DEALER, user: Any = None) -> dict[str, Any]:
         with self.lock:
+            self._quiesce()
             if self.stopped:
                 raise TableStoppedError(f"table {self.id} is not running")
             shoe_before = self.table.shoe_id
@@ -804,6 +1210,7 @@ class TableRuntime:
 
     def close_betting(self, role: Role = Role.DEALER, user: Any = None) -> dict[str, Any]:
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             rejected = []
             if (
@@ -823,6 +1230,7 @@ class TableRuntime:
         """The next card: from the server's shoe (``card`` None), or keyed or
         read from outside; the engine puts it where the Table of Play says."""
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             if card is None:
                 if self.config.card_source == "device":
@@ -844,6 +1252,7 @@ class TableRuntime:
 
     def settle(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             r.settle(role)
             self.scoreboard.add(Result.from_coup(r.deal.to_coup(), self.table.pair_rule))
@@ -854,6 +1263,7 @@ class TableRuntime:
 
     def void(self, reason: str, clause: str | None, role: Role) -> dict[str, Any]:
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             clause = (
                 clause
@@ -869,6 +1279,7 @@ class TableRuntime:
 
     def power_failure(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             consequence = r.power_failure(role)
             self.reconcile()
@@ -879,6 +1290,7 @@ class TableRuntime:
 
     def close_withdrawal(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:
+            self._quiesce()
             r = self._live_round()
             r.close_withdrawal(role)
             self.window = None
@@ -997,3 +1409,5 @@ class TableRuntime:
     def stop(self) -> None:
         with self.lock:
             self.stopped = True
+        if self._own_journal:
+            self.journal.close()

@@ -34,7 +34,7 @@ MAX_INCOMING = 4096
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     server: Server = websocket.app.state.server
-    user = await asyncio.to_thread(optional_user, server.accounts, websocket)
+    user = await asyncio.to_thread(optional_user, server.accounts, websocket, server.sessions)
     try:
         runtime = server.table(table_id)
     except PuntoError as error:

@@ -286,6 +286,20 @@ table_events = Table(
 
 Index("ix_table_events_round", table_events.c.table_id, table_events.c.round_id)
 
+# -- tournaments (revision 0003): the log of punto.tournament.store.SQLTournamentLog --
+
+tournament_events = Table(
+    "tournament_events",
+    metadata,
+    Column("tournament_id", String(200), nullable=False),
+    Column("seq", Integer, nullable=False, autoincrement=False),
+    Column("type", String(64), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("recorded_at", String(40), nullable=False, server_default=text("CURRENT_TIMESTAMP")),
+    PrimaryKeyConstraint("tournament_id", "seq"),
+)
+
+
 # -- the table server (revision 0002) --------------------------------------------
 
 #: How a table runs: its own automatic dealer, or a person at the dealer console.

@@ -1,0 +1,140 @@
+"""The shapes of the API's answers, for the OpenAPI description.
+
+They document (and let a schema-driven test check) what the handlers
+return; the handlers build plain dicts, so answering costs no validation.
+Money is a decimal string with two places (``"12.50"``, ``"-3.00"``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from punto.store.accounts import UserRole
+
+#: An amount of money as the API writes it.
+Money = Annotated[str, Field(pattern=r"^-?[0-9]+\.[0-9]{2}$", examples=["100.00"])]
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class UserOut(Out):
+    id: int
+    username: str
+    role: UserRole
+
+
+class MeOut(UserOut):
+    #: a player's wallet balance (players only)
+    balance: Money | None = None
+
+
+class SessionOut(Out):
+    user: MeOut | None
+
+
+class LoginOut(Out):
+    token: str
+    token_type: str
+    expires_at: str
+    user: UserOut
+
+
+class OkOut(Out):
+    ok: bool
+
+
+class HealthOut(Out):
+    status: str
+    database: str
+    revision: str | None
+    tables: int
+
+
+class PostingOut(Out):
+    kind: str
+    amount: Money
+    table_id: str | None
+    round_id: str | None
+    bet_id: str | None
+    at: str
+
+
+class WalletOut(Out):
+    balance: Money
+    postings: list[PostingOut]
+
+
+class DepositOut(Out):
+    username: str
+    balance: Money
+
+
+class BetJson(Out):
+    bet_id: str
+    wager: str
+    stake: Money
+    position: int | None
+    status: str
+    moment: str | None
+    clause: str | None
+
+
+class BetOut(Out):
+    """A bet acknowledged: its stake is on the ledger and the bet in the round's log."""
+
+    table_id: str
+    round_id: str
+    bet: BetJson
+    balance: Money
+
+
+class WithdrawnOut(Out):
+    bet: BetJson
+    balance: Money
+
+
+class BalanceOut(Out):
+    balance: Money
+
+
+class RoundOpenedOut(Out):
+    round_id: str
+    deadline: float | None
+
+
+class RoundClosedOut(Out):
+    round_id: str
+    rejected: list[str]
+
+
+class CardOut(Out):
+    round_id: str
+    index: int
+    card: str
+    hand: str
+    phase: str
+    complete: bool
+
+
+class RoundIdOut(Out):
+    round_id: str
+
+
+class DeviceTokenOut(Out):
+    table_id: str
+    token: str
+
+
+class LedgerOut(Out):
+    trial_balance: Money
+    totals: dict[str, Money]
+
+
+def documented(model: type[BaseModel], status: int = 200) -> dict[str, Any]:
+    """Route options: the success answer has the shape of ``model`` (documented
+    only: the handler's dict goes out as it is, unvalidated)."""
+    return {"responses": {status: {"model": model}}, "response_model": None}
