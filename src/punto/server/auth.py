@@ -9,6 +9,7 @@ accounts and tables and holds no table position.
 from __future__ import annotations
 
 import hashlib
+import random
 import threading
 import time
 from datetime import datetime
@@ -55,13 +56,14 @@ class SessionCache:
     """Sessions recently checked, so that a request costs a SHA-256 and a dict
     lookup, not a database query.
 
-    An entry is trusted for ``ttl`` seconds (and never past the session's
-    expiry); a logout through this server forgets it at once.  A session
-    ended elsewhere (another process disabling the account, say) stops
-    working here within ``ttl``.
+    An entry is trusted for between half of ``ttl`` and ``ttl`` seconds (at
+    random, so that sessions checked together are not all checked again
+    together) and never past the session's expiry; a logout through this
+    server forgets it at once.  A session ended elsewhere (another process
+    disabling the account, say) stops working here within ``ttl``.
     """
 
-    def __init__(self, engine: Engine, ttl: float = 10.0, size: int = 100_000) -> None:
+    def __init__(self, engine: Engine, ttl: float = 20.0, size: int = 100_000) -> None:
         self.engine = engine
         self.ttl = ttl
         self.size = size
@@ -79,7 +81,7 @@ class SessionCache:
         with self._lock:
             if len(self._entries) >= self.size:
                 self._entries.clear()
-            self._entries[digest] = (user, now + self.ttl, expires)
+            self._entries[digest] = (user, now + self.ttl * random.uniform(0.5, 1.0), expires)
         return user
 
     def _expiry(self, digest: str) -> datetime:

@@ -281,6 +281,7 @@ class BodyLimit:
         if has_nul(scope, body):
             await self._refuse(send, 400, "the request holds a NUL character (\\u0000)")
             return
+        scope["punto.body"] = body  # read once: the fast lane takes it from here
         delivered = False
 
         async def replay() -> Message:

@@ -17,9 +17,12 @@ Postings follow :class:`punto.store.ledger.Ledger` exactly -- the same rows,
 keys, request hashes (a key posted here and retried through ``Ledger`` is a
 replay) and checks: no player or holding wallet below zero, every posting
 summing to zero, a bet settled or returned once.  They are checked in memory
-against rows read (and on PostgreSQL locked, bets then wallets in id order)
-at the start of the group, so a posting the ledger would refuse is refused
-here without writing anything, and the rest of the group commits.  If the
+against the rows read at the start of the group (on PostgreSQL the bets to
+settle or return are locked), so a posting the ledger would refuse is refused
+here without writing anything, and the rest of the group commits.  Balances
+are written as differences (``balance = balance + d``), so money paid in
+meanwhile through the ledger itself is never overwritten, and the schema's
+own check (no player or holding wallet below zero) has the last word.  If the
 group fails as a whole (a constraint, a lost connection), its units are
 committed one by one so that one bad unit fails alone; a transient conflict
 (deadlock, busy database) is retried.
@@ -31,6 +34,7 @@ than a thousand bets a second.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -42,6 +46,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, TypeVar
 
 from sqlalchemy import select
@@ -50,6 +55,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
+from punto.money import CENT, format_money
 from punto.store import db
 from punto.store.db import (
     table_events,
@@ -86,8 +92,12 @@ log = logging.getLogger("punto.server.journal")
 
 T = TypeVar("T")
 
-#: The most units one group takes.
+#: The most units one group takes, and (roughly) the most postings: a group is
+#: one transaction, and everyone in it waits for all of it.
 MAX_GROUP = 1000
+MAX_POSTINGS = 300
+#: Ledger transaction ids taken from PostgreSQL's sequence at once.
+ID_BLOCK = 1000
 #: Rows per statement (SQLite allows 32,766 bound values; PostgreSQL 65,535).
 _CHUNK = 500
 
@@ -210,6 +220,8 @@ class _Unit:
     kind: str  # "event", "postings", "response", "work"
     payload: Any
     future: Future[Any] | None = field(default_factory=Future)
+    #: an event loop's future to settle too (all of a group's in one call into the loop)
+    notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None
 
 
 class _Refused(Exception):  # noqa: N818 - internal: a unit refused, carrying the error
@@ -227,13 +239,20 @@ class Journal:
         self._closed = False
         self._lock = threading.Lock()
         self._conn: Connection | None = None
+        #: each table's next log sequence number, as of the last group written
+        self._next_seq: dict[str, int] = {}
+        #: ledger transaction ids from PostgreSQL's sequence, not used yet
+        self._spare_ids: list[int] = []
         #: player wallet balances as of the journal's last commit that read them
         self.balances: dict[str, int] = {}
         #: stakes submitted but not yet committed, per player wallet
         self._pending: dict[str, int] = {}
         self._money_lock = threading.Lock()
-        #: quick reads for the requests (see :class:`Reader`)
+        #: bet request keys in flight, claimed by their requests (see :meth:`claim`)
+        self._claimed: set[str] = set()
+        #: quick reads for the requests (see :class:`Reader`, :class:`RequestLookup`)
         self.reader = Reader(engine)
+        self.requests = RequestLookup(self.reader)
         #: groups committed and units in them (for the curious and the benchmarks)
         self.groups = 0
         self.units = 0
@@ -256,9 +275,14 @@ class Journal:
         result: tuple[int, list[Posted]] = self._wait(self._submit(_Unit("event", item)))
         return result
 
-    def submit(self, item: EventAppend) -> Future[tuple[int, list[Posted]]]:
-        """:meth:`append` without waiting: the future has what it would return."""
-        future = self._submit(_Unit("event", item)).future
+    def submit(
+        self,
+        item: EventAppend,
+        notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None,
+    ) -> Future[tuple[int, list[Posted]]]:
+        """:meth:`append` without waiting: the future has what it would return
+        (and so, set in its loop, does ``notify``'s)."""
+        future = self._submit(_Unit("event", item, notify=notify)).future
         assert future is not None
         return future
 
@@ -267,6 +291,18 @@ class Journal:
         self.run(lambda _conn: None)
 
     # -- money in flight ------------------------------------------------------------------
+
+    def claim(self, key: str) -> bool:
+        """Take a bet request's key for one request in flight (False: another has it)."""
+        with self._money_lock:
+            if key in self._claimed:
+                return False
+            self._claimed.add(key)
+            return True
+
+    def unclaim(self, key: str) -> None:
+        with self._money_lock:
+            self._claimed.discard(key)
 
     def available(self, wallet: str) -> int | None:
         """What ``wallet`` (a player's) has left once the stakes submitted for it are
@@ -341,6 +377,7 @@ class Journal:
             self._loop()
         finally:
             self._drop_connection()
+            self.requests.close()
             self.reader.close()
             log.info(
                 "journal: %d groups, %d units, %.1f s writing", self.groups, self.units, self.busy
@@ -353,7 +390,8 @@ class Journal:
                 return
             group = [unit]
             stop = False
-            while len(group) < self.max_group:
+            weight = _weight(unit)
+            while len(group) < self.max_group and weight < MAX_POSTINGS:
                 try:
                     more = self._queue.get_nowait()
                 except queue.Empty:
@@ -362,6 +400,7 @@ class Journal:
                     stop = True
                     break
                 group.append(more)
+                weight += _weight(more)
             self._commit(group)
             if stop:
                 return
@@ -386,17 +425,24 @@ class Journal:
         self.groups += 1
         self.units += len(group)
         self.busy += time.perf_counter() - started
+        notices: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
         for unit, outcome in zip(group, outcomes, strict=True):
+            if isinstance(outcome, _Refused):
+                outcome = outcome.error
+            if unit.notify is not None:
+                loop, waiter = unit.notify
+                notices.setdefault(loop, []).append((waiter, outcome))
             if unit.future is None:
                 if isinstance(outcome, BaseException):
                     log.warning("a background write failed: %s", outcome)
                 continue
-            if isinstance(outcome, _Refused):
-                unit.future.set_exception(outcome.error)
-            elif isinstance(outcome, BaseException):
+            if isinstance(outcome, BaseException):
                 unit.future.set_exception(outcome)
             else:
                 unit.future.set_result(outcome)
+        for loop, settled in notices.items():
+            with contextlib.suppress(RuntimeError):  # the loop is closed
+                loop.call_soon_threadsafe(_settle, settled)
 
     def _connection(self) -> Connection:
         """The journal's own connection (kept; a new one after a failure)."""
@@ -419,23 +465,47 @@ class Journal:
         for attempt in range(1, attempts + 1):
             conn = self._connection()
             try:
-                written = _Group(conn, group)
+                written = _Group(conn, group, self._next_seq, self._spare_ids)
                 with conn.begin():
                     outcomes = written.write()
                 with self._money_lock:
                     self.balances.update(written.player_balances())
+                self._next_seq = written.next_seq
+                self._spare_ids = written.free_ids
                 return outcomes
             except DBAPIError as error:
+                self._next_seq = {}  # read them again: someone else may have written
                 if error.connection_invalidated:
                     self._drop_connection()
                 if not db.is_transient(error) or attempt == attempts:
                     raise
             except BaseException:
+                self._next_seq = {}
                 if conn.invalidated:
                     self._drop_connection()
                 raise
             time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.1)))
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _weight(unit: _Unit) -> int:
+    """Roughly how much writing a unit is (its postings, at least 1)."""
+    if unit.kind == "postings":
+        return max(1, len(unit.payload))
+    if unit.kind == "event":
+        return max(1, len(unit.payload.postings))
+    return 1
+
+
+def _settle(settled: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    """In the event loop: the outcomes of a group's units to their waiters."""
+    for waiter, outcome in settled:
+        if waiter.done():
+            continue
+        if isinstance(outcome, BaseException):
+            waiter.set_exception(outcome)
+        else:
+            waiter.set_result(outcome)
 
 
 def _as_store_error(error: BaseException) -> BaseException:
@@ -456,6 +526,12 @@ class _Wallet:
     kind: str
     balance: int
     changed: bool = False
+    #: the balance read; the group writes the difference (so that nothing paid in
+    #: meanwhile through the ledger is lost, and the schema's check has the last word)
+    read: int = 0
+
+    def __post_init__(self) -> None:
+        self.read = self.balance
 
 
 @dataclass
@@ -468,14 +544,22 @@ class _Bet:
     held: int
     status: str
     new: bool = False
-    placed_key: str | None = None
-    closed_by_key: str | None = None
+    placed_by: int | None = None
+    closed_by: int | None = None
     changed: bool = False
+
+
+Statement = tuple[str, Sequence[Any]]
 
 
 class _Sql:
     """Plain SQL on the group's connection: the journal's statements are few
-    and fixed, and this is the hot path (no statement compiling per group)."""
+    and fixed, and this is the hot path (no statement compiling per group).
+
+    Statements are written with ``?`` marks.  :meth:`batch` runs several in
+    one round trip on PostgreSQL (psycopg's pipeline mode), their array
+    parameters sent in binary; on SQLite, in the process, one after another.
+    """
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -491,51 +575,60 @@ class _Sql:
             return f"{column} IN ({', '.join('?' * len(values))})", list(values)
         return f"{column} = ANY(?)", [list(values)]
 
-    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    def batch(self, statements: Sequence[Statement]) -> list[list[Any]]:
+        """Run ``statements`` in order; the rows each returned (empty for none)."""
+        if not statements:
+            return []
         if self.sqlite:
-            return list(self.conn.exec_driver_sql(sql, tuple(params)).fetchall())
-        with self._cursor() as cursor:
-            cursor.execute(self._text(sql), tuple(params), binary=True)
-            return list(cursor.fetchall())
+            out: list[list[Any]] = []
+            for sql, params in statements:
+                if isinstance(params, list) and params and isinstance(params[0], tuple):
+                    self.conn.exec_driver_sql(sql, params)  # one statement, many rows
+                    out.append([])
+                    continue
+                result = self.conn.exec_driver_sql(sql, tuple(params))
+                out.append(list(result.fetchall()) if result.returns_rows else [])
+            return out
+        driver: Any = self.conn.connection.driver_connection
+        cursors = []
+        with driver.pipeline():
+            for sql, params in statements:
+                cursor = driver.cursor()
+                cursor.execute(self._text(sql), tuple(params))
+                cursors.append(cursor)
+        out = []
+        for cursor in cursors:
+            out.append(list(cursor.fetchall()) if cursor.description is not None else [])
+            cursor.close()
+        return out
 
-    def _execute(self, sql: str, params: Sequence[Any]) -> None:
-        """One statement on PostgreSQL, its parameters sent in binary (no quoting)."""
-        with self._cursor() as cursor:
-            cursor.execute(sql, tuple(params), binary=True)
-
-    def _cursor(self) -> Any:
-        # The driver's own connection, inside the transaction SQLAlchemy began.
-        return self.conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-
-    def many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
-        """``sql`` once per row (nothing for no rows)."""
-        for chunk in _chunks(rows):
-            if len(chunk) == 1:
-                self.conn.exec_driver_sql(self._text(sql), chunk[0])
-            else:
-                self.conn.exec_driver_sql(self._text(sql), list(chunk))
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return self.batch([(sql, params)])[0]
 
     def insert(
         self, table: str, columns: str, rows: Sequence[tuple[Any, ...]], types: tuple[str, ...]
-    ) -> None:
-        """Insert ``rows``: multi-row ``VALUES`` on SQLite; on PostgreSQL one
-        ``INSERT ... SELECT FROM unnest(...)`` with a typed array per column
-        (one round trip, and one statement text however many rows)."""
+    ) -> list[Statement]:
+        """The statements inserting ``rows``: multi-row ``VALUES`` on SQLite; on
+        PostgreSQL one ``INSERT ... SELECT FROM unnest(...)`` with a typed array
+        per column (one statement text however many rows)."""
         if not rows:
-            return
+            return []
         if self.sqlite:
             one = "(" + ", ".join("?" * len(rows[0])) + ")"
-            for chunk in _chunks(rows):
-                self.conn.exec_driver_sql(
+            return [
+                (
                     f"INSERT INTO {table} ({columns}) VALUES " + ", ".join([one] * len(chunk)),
                     tuple(value for row in chunk for value in row),
                 )
-            return
+                for chunk in _chunks(rows)
+            ]
         arrays = ", ".join(f"%b::{t}[]" for t in types)
-        self._execute(
-            f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})",
-            [list(column) for column in zip(*rows, strict=True)],
-        )
+        return [
+            (
+                f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({arrays})",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+        ]
 
     def update(
         self,
@@ -544,26 +637,71 @@ class _Sql:
         columns: tuple[str, ...],
         rows: Sequence[tuple[Any, ...]],
         types: tuple[str, ...],
-    ) -> None:
-        """Set ``columns`` of the row named by ``key`` to each row's values (the
-        values, then the key): executemany on SQLite, one ``UPDATE ... FROM
-        unnest(...)`` on PostgreSQL (``types``: of the values, then the key)."""
+    ) -> list[Statement]:
+        """The statements setting ``columns`` of the row named by ``key`` to each
+        row's values (the values, then the key): one per row on SQLite, one
+        ``UPDATE ... FROM unnest(...)`` on PostgreSQL (``types``: of the values,
+        then the key)."""
         if not rows:
-            return
-        if self.sqlite:
+            return []
+        if self.sqlite:  # executemany: a list of rows as the parameters
             sets = ", ".join(f"{c} = ?" for c in columns)
             where = " AND ".join(f"{k} = ?" for k in key)
-            self.many(f"UPDATE {table} SET {sets} WHERE {where}", rows)
-            return
+            return [(f"UPDATE {table} SET {sets} WHERE {where}", list(rows))]
         names = (*columns, *key)
         arrays = ", ".join(f"%b::{t}[]" for t in types)
         sets = ", ".join(f"{c} = v.{c}" for c in columns)
         where = " AND ".join(f"{table}.{k} = v.{k}" for k in key)
-        self._execute(
-            f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS v({', '.join(names)}) "
-            f"WHERE {where}",
-            [list(column) for column in zip(*rows, strict=True)],
+        return [
+            (
+                f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS v({', '.join(names)}) "
+                f"WHERE {where}",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+        ]
+
+    def shift_balances(self, rows: Sequence[tuple[int, int]]) -> list[Statement]:
+        """Add each row's amount to the balance of the wallet it names (amount, id)."""
+        if not rows:
+            return []
+        if self.sqlite:
+            return [("UPDATE wallets SET balance = balance + ? WHERE id = ?", list(rows))]
+        return [
+            (
+                "UPDATE wallets SET balance = wallets.balance + v.delta "
+                "FROM unnest(%b::bigint[], %b::bigint[]) AS v(delta, id) WHERE wallets.id = v.id",
+                [[delta for delta, _ in rows], [wallet for _, wallet in rows]],
+            )
+        ]
+
+    def together(self, statements: Sequence[Statement]) -> list[Statement]:
+        """PostgreSQL: the group's writes as one statement (each a data-modifying
+        ``WITH`` part): one parse and one execution instead of one per table --
+        what costs the database most when groups are small.  The parts see the
+        same snapshot, and the foreign keys are checked when all are done."""
+        if len(statements) <= 1:
+            return list(statements)
+        parts = ",\n".join(f"w{i} AS ({text})" for i, (text, _) in enumerate(statements))
+        params = [value for _, values in statements for value in values]
+        return [(f"WITH {parts}\nSELECT 1", params)]
+
+    def new_ids(self, count: int) -> Statement:
+        """The statement that hands out ``count`` new ``ledger_transactions`` ids
+        (the sequence on PostgreSQL; past the largest on SQLite, whose write lock
+        the group holds)."""
+        if self.sqlite:
+            return ("SELECT COALESCE(MAX(id), 0) FROM ledger_transactions", ())
+        return (
+            "SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
+            "FROM generate_series(1, ?)",
+            (count,),
         )
+
+    def ids_from(self, rows: list[Any], count: int) -> list[int]:
+        if self.sqlite:
+            start = int(rows[0][0]) + 1
+            return list(range(start, start + count))
+        return sorted(int(row[0]) for row in rows)
 
     def now(self) -> Any:
         """The current time as the schema stores it (see :class:`punto.store.db.UTCDateTime`)."""
@@ -577,21 +715,34 @@ class _Group:
     """Reads what a group needs, checks every unit in order against it in
     memory, then writes the lot with a few multi-row statements."""
 
-    def __init__(self, conn: Connection, units: list[_Unit]) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        units: list[_Unit],
+        next_seq: dict[str, int] | None = None,
+        spare_ids: list[int] | None = None,
+    ) -> None:
         self.sql = _Sql(conn)
+        #: transaction ids handed out before and not used (PostgreSQL only)
+        self.spare_ids = [] if self.sql.sqlite else list(spare_ids or [])
         self.conn = conn
         self.units = units
         self.wallets: dict[str, _Wallet] = {}
         self.bets: dict[tuple[str, str], _Bet] = {}
         self.keys: dict[str, tuple[str, str]] = {}  # key -> (scope, request hash), known
-        self.next_seq: dict[str, int] = {}
+        #: the next sequence number of each table's log (as the journal last wrote it)
+        self.next_seq: dict[str, int] = dict(next_seq or {})
         self.request_keys: set[str] = set()  # server_requests keys taken
+        #: ledger_transactions ids handed out for this group, not used yet (largest first)
+        self.free_ids: list[int] = []
+        self.last_id = 0  # the id of the last posting staged
         # rows to write
         self.new_keys: list[tuple[str, str]] = []  # (key, request hash)
-        self.transactions: list[tuple[str, str, str | None, str | None, str | None]] = []
-        self.entries: list[tuple[str, str, int]] = []  # (transaction key, wallet code, amount)
+        # (id, key, kind, table, round, bet)
+        self.transactions: list[tuple[int, str, str, str | None, str | None, str | None]] = []
+        self.entries: list[tuple[int, str, int]] = []  # (transaction id, wallet code, amount)
         self.events: list[tuple[str, int, str, str, str]] = []
-        self.requests: list[Mapping[str, Any]] = []
+        self.requests: list[tuple[Mapping[str, Any], int | None, str | None]] = []
         self.responses: list[tuple[int, str, str]] = []  # (status, response, key)
 
     # -- reading ----------------------------------------------------------------------------
@@ -604,6 +755,9 @@ class _Group:
                 yield from unit.payload
 
     def _load(self) -> None:
+        """Read (and on PostgreSQL lock: bets, then wallets in id order) what the
+        group's units touch, in one round trip -- two when bets are settled or
+        returned, whose owners' wallets are known only from the bets."""
         sql = self.sql
         postings = list(self._postings())
         by_table: dict[str, set[str]] = {}
@@ -611,19 +765,23 @@ class _Group:
             if not isinstance(p, PlaceBet):
                 by_table.setdefault(p.table_id, set()).add(p.bet_id)
         lock = "" if sql.sqlite else " ORDER BY b.bet_id FOR UPDATE OF b"
+        bet_reads: list[Statement] = []
         for table_id, ids in sorted(by_table.items()):
             for chunk in _chunks(sorted(ids)):
                 among, params = sql.among("b.bet_id", chunk)
-                for row in sql.rows(
-                    "SELECT b.table_id, b.bet_id, w.code, b.round_id, b.placed, b.held, b.status "
-                    "FROM ledger_bets b JOIN wallets w ON w.id = b.wallet_id "
-                    f"WHERE b.table_id = ? AND {among}{lock}",
-                    [table_id, *params],
-                ):
-                    table, bet_id, code, round_id, placed, held, status = row
-                    self.bets[(table, bet_id)] = _Bet(
-                        table, bet_id, code, round_id, int(placed), int(held), status
+                bet_reads.append(
+                    (
+                        "SELECT b.table_id, b.bet_id, w.code, b.round_id, b.placed, b.held, "
+                        "b.status FROM ledger_bets b JOIN wallets w ON w.id = b.wallet_id "
+                        f"WHERE b.table_id = ? AND {among}{lock}",
+                        [table_id, *params],
                     )
+                )
+        for rows in sql.batch(bet_reads):
+            for table, bet_id, code, round_id, placed, held, status in rows:
+                self.bets[(table, bet_id)] = _Bet(
+                    table, bet_id, code, round_id, int(placed), int(held), status
+                )
         codes: set[str] = set()
         for p in postings:
             codes.add(f"holding:{p.table_id}")
@@ -632,38 +790,69 @@ class _Group:
             elif isinstance(p, SettleBet):
                 codes.add(Ledger.HOUSE)
         codes.update(bet.wallet for bet in self.bets.values())
-        self._load_wallets(codes)
-        missing = [code for code in codes if code not in self.wallets]
-        if any(code.startswith("holding:") or code == Ledger.HOUSE for code in missing):
-            self._open_wallets(missing)
+        reads: list[Statement] = []
+        wallet_lock = ""  # the balances are shifted, not set: no lock to take
+        wallet_chunks = list(_chunks(sorted(codes)))
+        for chunk in wallet_chunks:
+            among, params = sql.among("code", chunk)
+            reads.append(
+                (f"SELECT id, code, kind, balance FROM wallets WHERE {among}{wallet_lock}", params)
+            )
         # A bet's key names a new bet id (the primary keys would refuse a repeat anyway).
         keys = sorted({p.key for p in postings if not isinstance(p, PlaceBet)})
-        for chunk in _chunks(keys):
+        key_chunks = list(_chunks(keys))
+        for chunk in key_chunks:
             among, params = sql.among("key", chunk)
-            for key, scope, request_hash in sql.rows(
-                f"SELECT key, scope, request_hash FROM idempotency_keys WHERE {among}", params
-            ):
-                self.keys[key] = (scope, request_hash)
+            reads.append(
+                (f"SELECT key, scope, request_hash FROM idempotency_keys WHERE {among}", params)
+            )
+        # (A key claimed in the journal was looked up by its request, and no other
+        # request of this process can take it meanwhile: no need to look again.)
         requested = sorted(
             str(u.payload.request["key"])
             for u in self.units
-            if u.kind == "event" and u.payload.request is not None
+            if u.kind == "event"
+            and u.payload.request is not None
+            and not u.payload.request.get("claimed")
         )
-        for chunk in _chunks(requested):
+        request_chunks = list(_chunks(requested))
+        for chunk in request_chunks:
             among, params = sql.among("key", chunk)
-            self.request_keys.update(
-                key for (key,) in sql.rows(f"SELECT key FROM server_requests WHERE {among}", params)
-            )
-        tables = sorted({u.payload.table_id for u in self.units if u.kind == "event"})
+            reads.append((f"SELECT key FROM server_requests WHERE {among}", params))
+        tables = sorted(
+            {u.payload.table_id for u in self.units if u.kind == "event"} - set(self.next_seq)
+        )
         if tables:
             among, params = sql.among("table_id", tables)
-            found = dict(
-                sql.rows(
+            reads.append(
+                (
                     f"SELECT table_id, MAX(seq) FROM table_events WHERE {among} GROUP BY table_id",
                     params,
                 )
             )
-            self.next_seq = {t: int(found.get(t) or 0) + 1 for t in tables}
+        # Transaction ids: PostgreSQL's sequence hands them out in blocks kept by the
+        # journal (unique whoever else inserts); SQLite's come past the largest.
+        need = len(postings) - len(self.spare_ids)
+        if need > 0:
+            reads.append(sql.new_ids(need if sql.sqlite else max(need, ID_BLOCK)))
+        results = iter(sql.batch(reads))
+        for _ in wallet_chunks:
+            for wallet_id, code, kind, balance in next(results):
+                self.wallets[code] = _Wallet(int(wallet_id), code, kind, int(balance))
+        for _ in key_chunks:
+            for key, scope, request_hash in next(results):
+                self.keys[key] = (scope, request_hash)
+        for _ in request_chunks:
+            self.request_keys.update(key for (key,) in next(results))
+        if tables:
+            found = dict(next(results))
+            self.next_seq.update({t: int(found.get(t) or 0) + 1 for t in tables})
+        fresh = sql.ids_from(next(results), need) if need > 0 else []
+        # Largest first: pop() hands them out in ascending order.
+        self.free_ids = sorted(self.spare_ids + fresh, reverse=True)
+        missing = [code for code in codes if code not in self.wallets]
+        if any(code.startswith("holding:") or code == Ledger.HOUSE for code in missing):
+            self._open_wallets(missing)
 
     def _load_wallets(self, codes: Iterable[str]) -> None:
         sql = self.sql
@@ -751,13 +940,17 @@ class _Group:
             if wallet.kind == WalletKind.PLAYER.value:
                 player = wallet.balance
         request_hash = spec.request_hash
+        transaction_id = self.free_ids.pop()
+        self.last_id = transaction_id
         self.keys[spec.key] = (SCOPE, request_hash)
         self.new_keys.append((spec.key, request_hash))
-        self.transactions.append((spec.key, kind.value, spec.table_id, round_id, spec.bet_id))
+        self.transactions.append(
+            (transaction_id, spec.key, kind.value, spec.table_id, round_id, spec.bet_id)
+        )
         merged: dict[str, int] = {}
         for wallet, delta in changes:
             merged[wallet.code] = merged.get(wallet.code, 0) + delta
-        self.entries += [(spec.key, code, delta) for code, delta in merged.items() if delta]
+        self.entries += [(transaction_id, code, delta) for code, delta in merged.items() if delta]
         return player
 
     def _bet(self, spec: SettleBet | ReturnBet) -> _Bet:
@@ -805,7 +998,7 @@ class _Group:
                 spec.amount,
                 BetStatus.OPEN.value,
                 new=True,
-                placed_key=spec.key,
+                placed_by=self.last_id,
             )
             return Posted(spec.key, player_balance=balance)
         bet = self._bet(spec)
@@ -837,7 +1030,7 @@ class _Group:
             bet.held -= back
             bet.status = BetStatus.OPEN.value if bet.held else BetStatus.RETURNED.value
         bet.changed = True
-        bet.closed_by_key = spec.key
+        bet.closed_by = self.last_id
         return Posted(spec.key, player_balance=balance)
 
     def _stage_unit(self, unit: _Unit) -> Any:
@@ -877,7 +1070,14 @@ class _Group:
         self.events.append((item.table_id, seq, item.round_id, item.event.type, item.body))
         if item.request is not None:
             self.request_keys.add(str(item.request["key"]))
-            self.requests.append(item.request)
+            answer = item.request.get("answer")
+            if answer is not None and posted and posted[0].player_balance is not None:
+                # The answer the request gets, stored with it (no second write).
+                balance = format_money(Decimal(posted[0].player_balance) * CENT)
+                text = json.dumps({**answer, "balance": balance}, sort_keys=True)
+                self.requests.append((item.request, 201, text))
+            else:
+                self.requests.append((item.request, None, None))
         return seq, posted
 
     # Staging is undone by truncating the row lists and restoring the touched state.
@@ -887,7 +1087,7 @@ class _Group:
             len(self.transactions),
             len(self.entries),
             {c: (w.balance, w.changed) for c, w in self.wallets.items()},
-            {k: (b.held, b.status, b.changed, b.closed_by_key) for k, b in self.bets.items()},
+            {k: (b.held, b.status, b.changed, b.closed_by) for k, b in self.bets.items()},
             dict(self.keys),
         )
 
@@ -902,7 +1102,7 @@ class _Group:
             del self.bets[key]
         for key, (held, status, changed, closed_by) in bet_state.items():
             bet = self.bets[key]
-            bet.held, bet.status, bet.changed, bet.closed_by_key = held, status, changed, closed_by
+            bet.held, bet.status, bet.changed, bet.closed_by = held, status, changed, closed_by
         self.keys = keys
 
     def player_balances(self) -> dict[str, int]:
@@ -933,104 +1133,98 @@ class _Group:
         return outcomes
 
     def _flush(self) -> None:
+        """Write the staged rows: every statement in one round trip on PostgreSQL."""
         sql = self.sql
         now = sql.now()
-        if self.transactions:
-            sql.insert(
-                "idempotency_keys",
-                "key, scope, request_hash, created_at",
-                [(key, SCOPE, request_hash, now) for key, request_hash in self.new_keys],
-                ("varchar", "varchar", "varchar", "timestamptz"),
-            )
-            sql.insert(
-                "ledger_transactions",
-                "idempotency_key, kind, table_id, round_id, bet_id, memo, created_at",
-                [(*row, None, now) for row in self.transactions],
-                ("varchar", "varchar", "varchar", "varchar", "varchar", "text", "timestamptz"),
-            )
-            ids: dict[str, int] = {}
-            for chunk in _chunks([row[0] for row in self.transactions]):
-                among, params = sql.among("idempotency_key", chunk)
-                ids.update(
-                    (str(key), int(tid))
-                    for tid, key in sql.rows(
-                        f"SELECT id, idempotency_key FROM ledger_transactions WHERE {among}",
-                        params,
-                    )
-                )
-            sql.insert(
-                "ledger_entries",
-                "transaction_id, wallet_id, amount",
-                [(ids[key], self.wallets[code].id, amount) for key, code, amount in self.entries],
-                ("bigint", "bigint", "bigint"),
-            )
-            sql.insert(
-                "ledger_bets",
-                "table_id, bet_id, wallet_id, round_id, placed, held, status, placed_by, closed_by",
-                [
-                    (
-                        b.table_id,
-                        b.bet_id,
-                        self.wallets[b.wallet].id,
-                        b.round_id,
-                        b.placed,
-                        b.held,
-                        b.status,
-                        ids[str(b.placed_key)],
-                        None,
-                    )
-                    for b in self.bets.values()
-                    if b.new
-                ],
+        out: list[Statement] = []
+        out += sql.insert(
+            "idempotency_keys",
+            "key, scope, request_hash, created_at",
+            [(key, SCOPE, request_hash, now) for key, request_hash in self.new_keys],
+            ("varchar", "varchar", "varchar", "timestamptz"),
+        )
+        out += sql.insert(
+            "ledger_transactions",
+            "id, idempotency_key, kind, table_id, round_id, bet_id, memo, created_at",
+            [(*row, None, now) for row in self.transactions],
+            (
+                "bigint",
+                "varchar",
+                "varchar",
+                "varchar",
+                "varchar",
+                "varchar",
+                "text",
+                "timestamptz",
+            ),
+        )
+        out += sql.insert(
+            "ledger_entries",
+            "transaction_id, wallet_id, amount",
+            [(tid, self.wallets[code].id, amount) for tid, code, amount in self.entries],
+            ("bigint", "bigint", "bigint"),
+        )
+        out += sql.insert(
+            "ledger_bets",
+            "table_id, bet_id, wallet_id, round_id, placed, held, status, placed_by, closed_by",
+            [
                 (
-                    "varchar",
-                    "varchar",
-                    "bigint",
-                    "varchar",
-                    "bigint",
-                    "bigint",
-                    "varchar",
-                    "bigint",
-                    "bigint",
-                ),
-            )
-            sql.update(
-                "ledger_bets",
-                ("table_id", "bet_id"),
-                ("held", "status", "closed_by"),
-                [
-                    (
-                        b.held,
-                        b.status,
-                        None
-                        if b.status == BetStatus.OPEN.value or b.closed_by_key is None
-                        else ids[b.closed_by_key],
-                        b.table_id,
-                        b.bet_id,
-                    )
-                    for b in self.bets.values()
-                    if b.changed and not b.new
-                ],
-                ("bigint", "varchar", "bigint", "varchar", "varchar"),
-            )
-            sql.update(
-                "wallets",
-                ("id",),
-                ("balance",),
-                [
-                    (w.balance, w.id)
-                    for w in sorted(self.wallets.values(), key=lambda w: w.id)
-                    if w.changed
-                ],
-                ("bigint", "bigint"),
-            )
-        sql.insert(
+                    b.table_id,
+                    b.bet_id,
+                    self.wallets[b.wallet].id,
+                    b.round_id,
+                    b.placed,
+                    b.held,
+                    b.status,
+                    b.placed_by,
+                    None,
+                )
+                for b in self.bets.values()
+                if b.new
+            ],
+            (
+                "varchar",
+                "varchar",
+                "bigint",
+                "varchar",
+                "bigint",
+                "bigint",
+                "varchar",
+                "bigint",
+                "bigint",
+            ),
+        )
+        out += sql.update(
+            "ledger_bets",
+            ("table_id", "bet_id"),
+            ("held", "status", "closed_by"),
+            [
+                (
+                    b.held,
+                    b.status,
+                    None if b.status == BetStatus.OPEN.value else b.closed_by,
+                    b.table_id,
+                    b.bet_id,
+                )
+                for b in self.bets.values()
+                if b.changed and not b.new
+            ],
+            ("bigint", "varchar", "bigint", "varchar", "varchar"),
+        )
+        out += sql.shift_balances(
+            [
+                (w.balance - w.read, w.id)
+                for w in sorted(self.wallets.values(), key=lambda w: w.id)
+                if w.balance != w.read
+            ]
+        )
+        out += sql.insert(
             "table_events",
             "table_id, seq, round_id, type, body, recorded_at",
             [(*row, now) for row in self.events],
             ("varchar", "bigint", "varchar", "varchar", "text", "timestamptz"),
         )
-        sql.insert(
+        out += sql.insert(
             "server_requests",
             "key, account_id, request_hash, table_id, round_id, bet_id, status_code, "
             "response, created_at",
@@ -1042,11 +1236,11 @@ class _Group:
                     r["table_id"],
                     r["round_id"],
                     r["bet_id"],
-                    None,
-                    None,
+                    status,
+                    text,
                     now,
                 )
-                for r in self.requests
+                for r, status, text in self.requests
             ],
             (
                 "varchar",
@@ -1060,13 +1254,14 @@ class _Group:
                 "timestamptz",
             ),
         )
-        sql.update(
+        out += sql.update(
             "server_requests",
             ("key",),
             ("status_code", "response"),
             self.responses,
             ("integer", "text", "varchar"),
         )
+        sql.batch(out if sql.sqlite else sql.together(out))
 
 
 class _Retry(Exception):  # noqa: N818 - internal: write this group one unit at a time
@@ -1117,6 +1312,27 @@ class Reader:
             self._idle.put(conn)
         return None if row is None else tuple(row)
 
+    def rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """Every row of ``sql`` (written with ``?`` marks)."""
+        text = sql if self.sqlite else sql.replace("?", "%s")
+        with self._slots:
+            try:
+                conn = self._idle.get_nowait()
+            except queue.Empty:
+                conn = self._connect()
+            try:
+                cursor = conn.cursor()
+                try:
+                    cursor.execute(text, tuple(params))
+                    rows = [tuple(row) for row in cursor.fetchall()]
+                finally:
+                    cursor.close()
+            except Exception:
+                self._discard(conn)
+                raise
+            self._idle.put(conn)
+        return rows
+
     def _connect(self) -> Any:
         fairy = self.engine.raw_connection()
         if not self.sqlite:
@@ -1142,6 +1358,80 @@ class Reader:
                 conn.close()
 
 
+class RequestLookup:
+    """The stored reservations of bet requests, looked up for the event loop.
+
+    On SQLite a lookup is a read in the process, done on the spot.  On
+    PostgreSQL it is a round trip, which the event loop must not sit through:
+    the keys asked for meanwhile are looked up together, by one thread, in one
+    query, and the answers handed back to the loop in one call.
+    """
+
+    SQL = (
+        "SELECT key, request_hash, table_id, round_id, bet_id, status_code, response "
+        "FROM server_requests WHERE "
+    )
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self._waiting: dict[str, list[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]]] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def one(self, key: str) -> tuple[Any, ...] | None:
+        """The reservation of ``key`` (request hash, table, round, bet, status,
+        response), or None -- waiting for it."""
+        row = self.reader.one(self.SQL + "key = ?", (key,))
+        return None if row is None else row[1:]
+
+    async def find(self, key: str) -> tuple[Any, ...] | None:
+        """:meth:`one`, for the event loop."""
+        if self.reader.sqlite or self._closed:
+            return self.one(key)
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[Any] = loop.create_future()
+        with self._lock:
+            self._waiting.setdefault(key, []).append((loop, waiter))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="punto-lookups", daemon=True)
+                self._thread.start()
+        self._wake.set()
+        found: tuple[Any, ...] | None = await waiter
+        return found
+
+    def _run(self) -> None:
+        while not self._closed:
+            self._wake.wait(1.0)
+            self._wake.clear()
+            with self._lock:
+                waiting, self._waiting = self._waiting, {}
+            if not waiting:
+                continue
+            found: dict[str, tuple[Any, ...]] = {}
+            error: BaseException | None = None
+            try:
+                for chunk in _chunks(sorted(waiting)):
+                    for row in self.reader.rows(self.SQL + "key = ANY(?)", ([list(chunk)])):
+                        found[str(row[0])] = tuple(row[1:])
+            except Exception as failed:
+                error = failed
+            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+            for key, waiters in waiting.items():
+                for loop, waiter in waiters:
+                    by_loop.setdefault(loop, []).append(
+                        (waiter, error if error is not None else found.get(key))
+                    )
+            for loop, settled in by_loop.items():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(_settle, settled)
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+
+
 # -- the event log of a table on the journal ---------------------------------------------------------------
 
 
@@ -1159,6 +1449,7 @@ class JournalEventLog:
         self.posted: list[Posted] = []
         #: the last event appended without waiting: its future
         self.submitted: Future[tuple[int, list[Posted]]] | None = None
+        self._notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None
 
     def attach(
         self,
@@ -1166,21 +1457,26 @@ class JournalEventLog:
         request: Mapping[str, Any] | None = None,
         *,
         wait: bool = True,
+        notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None,
     ) -> None:
         """What commits with the next event; ``wait=False``: do not wait for the
         commit (the engine takes the event at once; :attr:`submitted` says how
-        the write went, and the caller must undo the table if it failed)."""
+        the write went, and the caller must undo the table if it failed;
+        ``notify``, an event loop's future, is told too)."""
         self._attached = (postings, request, wait)
+        self._notify = notify
 
     def detach(self) -> None:
         self._attached = None
+        self._notify = None
 
     def append(self, table_id: str, round_id: str, event: Event) -> int:
         postings, request, wait = self._attached or ((), None, True)
         self._attached = None
         item = EventAppend(table_id, round_id, event, postings, request)
         if not wait:
-            self.submitted = self.journal.submit(item)
+            notify, self._notify = self._notify, None
+            self.submitted = self.journal.submit(item, notify)
             self.posted = []
             return 0
         seq, self.posted = self.journal.append(item)

@@ -115,6 +115,8 @@ __all__ = [
 SETTLED_OUTCOMES = frozenset({"win", "lose", "push"})
 #: A win paid 0.95 to 1 is an even-money win less a 5% commission.
 COMMISSION_ODDS = Fraction(19, 20)
+#: The most postings reconciling a table sends the journal at once.
+POSTINGS_AT_ONCE = 100
 #: How many answers to keyed bet requests a table remembers (older ones are in the database).
 ANSWERS_KEPT = 20_000
 #: The shortest time between two snapshots of a table sent to its watchers (seconds).
@@ -229,6 +231,10 @@ class _PendingBet:
     full_key: str | None
     request_hash: str
     generation: int
+    #: whether the journal stored the answer with the reservation
+    stored: bool = False
+    #: whether the request holds its key in the journal (:meth:`Journal.claim`)
+    claimed: bool = False
 
 
 class TableRuntime:
@@ -287,10 +293,13 @@ class TableRuntime:
         self._results_cache: dict[str, list[BetSettlement]] = {}
         self._settlements: dict[str, dict[str, BetSettlement]] = {}
         #: the answers given to keyed bet requests lately: key -> (request hash, response)
-        self._answers: OrderedDict[str, tuple[str, dict[str, Any]]] = OrderedDict()
+        #: (as JSON text: strings are no work for the garbage collector, dicts are)
+        self._answers: OrderedDict[str, tuple[str, str]] = OrderedDict()
         #: bets taken into the round whose units are not committed yet, and their keys
         self._in_flight: set[Future[Any]] = set()
         self._pending_keys: dict[str, _PendingBet] = {}
+        #: (round id, player) -> the position of the player's first bet of the round
+        self._positions: dict[tuple[str, str], int] = {}
         #: how many times the table was restored from its log
         self._generation = 0
         self.stopped = False
@@ -663,11 +672,14 @@ class TableRuntime:
         if not rows:
             return []
         rounds = {r.round_id: r for r in self.table.rounds}
+        bets_of: dict[str, dict[str, TableBet]] = {}
         postings: list[PlaceBet | SettleBet | ReturnBet] = []
         done: list[str] = []
         for bet_id, round_id, held in rows:
             r = rounds.get(round_id or "")
-            bet = _find_bet(r, bet_id) if r is not None else None
+            if r is not None and r.round_id not in bets_of:
+                bets_of[r.round_id] = {b.bet_id: b for b in r.bets}
+            bet = bets_of[r.round_id].get(bet_id) if r is not None else None
             if r is None or bet is None:
                 postings.append(self._return(bet_id, "orphan"))
                 done.append(f"returned unacknowledged bet {bet_id}")
@@ -697,10 +709,12 @@ class TableRuntime:
                     )
                 )
                 done.append(f"reduced {bet_id}")
-        for posted in self.journal.post(postings):
-            # A bet settled or returned meanwhile is left alone; anything else is wrong.
-            if isinstance(posted, LedgerError) and not isinstance(posted, BetStateError):
-                raise posted
+        # In parts, so that the bets and events of the other tables get in between.
+        for start in range(0, len(postings), POSTINGS_AT_ONCE):
+            for posted in self.journal.post(postings[start : start + POSTINGS_AT_ONCE]):
+                # A bet settled or returned meanwhile is left alone; anything else is wrong.
+                if isinstance(posted, LedgerError) and not isinstance(posted, BetStateError):
+                    raise posted
         return done
 
     def _settlement(self, r: Round, bet_id: str) -> BetSettlement:
@@ -731,7 +745,12 @@ class TableRuntime:
         return r
 
     def _default_position(self, r: Round, username: str) -> int:
-        mine = next((b.position for b in r.bets if b.player == username), None)
+        """Where the player's first bet of the round lies (else the first position)."""
+        mine = self._positions.get((r.round_id, username))
+        if mine is None:
+            mine = next((b.position for b in r.bets if b.player == username), None)
+            if mine is not None:
+                self._positions[(r.round_id, username)] = mine
         return mine if mine is not None else self.positions()[0]
 
     def place_bet(
@@ -837,6 +856,8 @@ class TableRuntime:
         request_hash: str,
         *,
         only_in_flight: bool = False,
+        notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None,
+        claimed: bool = False,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
         """Lock held: the bet into the round and its unit to the journal.  Returns
         the answer (written already), or the bet in flight (:meth:`_finish_bet`);
@@ -850,10 +871,23 @@ class TableRuntime:
         posting = PlaceBet(
             wallet, self.id, bet_id, r.round_id, amount, key=f"bet:{self.id}:{bet_id}"
         )
-        request = (
+        # What _bet_json says of a bet just placed (an Insurance bet's moment is the engine's).
+        bet: dict[str, Any] | None = (
             None
-            if full_key is None
+            if insurance
             else {
+                "bet_id": bet_id,
+                "wager": wager,
+                "stake": money(stake),
+                "position": position,
+                "status": "active",
+                "moment": None,
+                "clause": None,
+            }
+        )
+        request: dict[str, Any] | None = None
+        if full_key is not None:
+            request = {
                 "key": full_key,
                 "account_id": user_id,
                 "request_hash": request_hash,
@@ -861,9 +895,13 @@ class TableRuntime:
                 "round_id": r.round_id,
                 "bet_id": bet_id,
             }
-        )
+            if bet is not None:  # the answer is stored with the bet (the journal adds the balance)
+                request["answer"] = {"table_id": self.id, "round_id": r.round_id, "bet": bet}
+            if claimed:  # looked up already, and held in the journal while in flight
+                request["claimed"] = True
+        stored = request is not None and "answer" in request
         # The stake, the reservation and the event: one unit (see the module's docstring).
-        self.log.attach([posting], request, wait=not in_flight)
+        self.log.attach([posting], request, wait=not in_flight, notify=notify)
         self.log.submitted = None
         self.journal.reserve(wallet, amount)  # until written: no other bet counts it twice
         try:
@@ -879,12 +917,18 @@ class TableRuntime:
             self.log.detach()
         if not in_flight:
             self.journal.release(wallet, amount)
-        bet = _find_bet(r, bet_id)
-        assert bet is not None
+        if (r.round_id, username) not in self._positions:
+            if len(self._positions) > 100_000:
+                self._positions.clear()
+            self._positions[(r.round_id, username)] = position
+        if bet is None:
+            found = _find_bet(r, bet_id)
+            assert found is not None
+            bet = _bet_json(found)
         if not in_flight:
             balance = self.log.posted[0].player_balance if self.log.posted else None
-            response = self._bet_json_response(r.round_id, _bet_json(bet), username, balance)
-            self._answered(full_key, request_hash, response, [username])
+            response = self._bet_json_response(r.round_id, bet, username, balance)
+            self._answered(full_key, request_hash, response, [username], stored=stored)
             return 201, response
         future = self.log.submitted
         assert future is not None
@@ -892,13 +936,15 @@ class TableRuntime:
             future,
             r.round_id,
             bet_id,
-            _bet_json(bet),
+            bet,
             wallet,
             amount,
             username,
             full_key,
             request_hash,
             self._generation,
+            stored,
+            claimed,
         )
         self._in_flight.add(future)
         if full_key is not None:
@@ -923,6 +969,8 @@ class TableRuntime:
 
     def _bet_failed(self, pending: _PendingBet) -> None:
         """The unit of a bet in flight did not commit: the round must forget it."""
+        if pending.claimed and pending.full_key is not None:
+            self.journal.unclaim(pending.full_key)
         with self.lock:
             self._in_flight.discard(pending.future)
             if pending.full_key is not None:
@@ -932,10 +980,18 @@ class TableRuntime:
 
     def _bet_written(self, pending: _PendingBet, response: dict[str, Any]) -> None:
         """Lock held: the bet in flight is written; keep its answer, tell the watchers."""
+        if pending.claimed and pending.full_key is not None:
+            self.journal.unclaim(pending.full_key)  # in the database now: it speaks for it
         self._in_flight.discard(pending.future)
         if pending.full_key is not None:
             self._pending_keys.pop(pending.full_key, None)
-        self._answered(pending.full_key, pending.request_hash, response, [pending.username])
+        self._answered(
+            pending.full_key,
+            pending.request_hash,
+            response,
+            [pending.username],
+            stored=pending.stored,
+        )
 
     async def place_bet_async(
         self,
@@ -956,11 +1012,12 @@ class TableRuntime:
         new_key = full_key is None or (
             full_key not in self._answers
             and full_key not in self._pending_keys
-            and self._request_row(full_key) is None
+            and await self.journal.requests.find(full_key) is None
         )
+        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         if new_key and self.lock.acquire(blocking=False):
             try:
-                quick = self._quick_bet(user_id, username, wager, stake, position, full_key)
+                quick = self._quick_bet(user_id, username, wager, stake, position, full_key, waiter)
             finally:
                 self.lock.release()
         if quick is None:
@@ -971,16 +1028,20 @@ class TableRuntime:
             return quick
         pending = quick
         try:
-            _seq, posted = await asyncio.wrap_future(pending.future)
+            _seq, posted = await waiter  # settled with the rest of its group
+        except asyncio.CancelledError:
+            # The request went away, not the bet: a worker sees it through (answer kept).
+            asyncio.get_running_loop().run_in_executor(None, self._finish_bet, pending)
+            raise
         except BaseException as error:
+            self.journal.release(pending.wallet, pending.amount)
             await asyncio.to_thread(self._bet_failed, pending)
             if isinstance(error, RequestKeyTakenError):
                 return await asyncio.to_thread(
                     self.place_bet, user_id, username, wager, stake, position=position, key=key
                 )
             raise
-        finally:
-            self.journal.release(pending.wallet, pending.amount)
+        self.journal.release(pending.wallet, pending.amount)
         response = self._bet_json_response(
             pending.round_id, pending.bet, pending.username, posted[0].player_balance
         )
@@ -1005,6 +1066,7 @@ class TableRuntime:
         stake: Decimal,
         position: int | None,
         full_key: str | None,
+        waiter: asyncio.Future[Any],
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
         """Lock held, on the event loop: take the bet if nothing has to wait."""
         r = self._live_round()
@@ -1015,18 +1077,30 @@ class TableRuntime:
         )
         if full_key is not None and (full_key in self._answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
-        return self._start_bet(
-            r,
-            user_id,
-            username,
-            wager,
-            stake,
-            where,
-            insurance,
-            full_key,
-            request_hash,
-            only_in_flight=True,
-        )
+        if full_key is not None and not self.journal.claim(full_key):
+            return None  # the same key at another table, in flight: the thread route
+        try:
+            taken = self._start_bet(
+                r,
+                user_id,
+                username,
+                wager,
+                stake,
+                where,
+                insurance,
+                full_key,
+                request_hash,
+                only_in_flight=True,
+                notify=(asyncio.get_running_loop(), waiter),
+                claimed=full_key is not None,
+            )
+        except BaseException:
+            if full_key is not None:
+                self.journal.unclaim(full_key)
+            raise
+        if taken is None and full_key is not None:
+            self.journal.unclaim(full_key)
+        return taken
 
     def _answered(
         self,
@@ -1034,10 +1108,12 @@ class TableRuntime:
         request_hash: str,
         response: dict[str, Any],
         users: list[str],
+        *,
+        stored: bool = False,
     ) -> None:
         if full_key is not None:
             self._remember(full_key, request_hash, response)
-            self._store_response(full_key, 201, response)
+            self._store_response(full_key, 201, response, stored)
         self._changed(users, coalesce=True)
 
     def _quiesce(self) -> None:
@@ -1074,6 +1150,7 @@ class TableRuntime:
             return
         self._results_cache.clear()
         self._settlements.clear()
+        self._positions.clear()
         self._decided = None
         self.scoreboard = self._rebuild_scoreboard()
         r = self.round
@@ -1081,7 +1158,7 @@ class TableRuntime:
         self._changed()
 
     def _remember(self, full_key: str, request_hash: str, response: dict[str, Any]) -> None:
-        self._answers[full_key] = (request_hash, response)
+        self._answers[full_key] = (request_hash, json.dumps(response))
         while len(self._answers) > ANSWERS_KEPT:
             self._answers.popitem(last=False)
 
@@ -1102,11 +1179,7 @@ class TableRuntime:
 
     def _request_row(self, full_key: str) -> tuple[Any, ...] | None:
         """The stored reservation of a bet request (one indexed read)."""
-        return self.journal.reader.one(
-            "SELECT request_hash, table_id, round_id, bet_id, status_code, response "
-            "FROM server_requests WHERE key = ?",
-            (full_key,),
-        )
+        return self.journal.requests.one(full_key)
 
     def _answer_for(
         self,
@@ -1124,7 +1197,8 @@ class TableRuntime:
         if given is not None:
             if given[0] != request_hash:
                 raise different
-            return 201, given[1]
+            answer: dict[str, Any] = json.loads(given[1])
+            return 201, answer
         if stored is None:
             return None
         stored_hash, table_id, round_id, bet_id, status, response = stored
@@ -1154,10 +1228,14 @@ class TableRuntime:
 
         self.journal.run(work)
 
-    def _store_response(self, full_key: str, status: int, response: dict[str, Any]) -> None:
+    def _store_response(
+        self, full_key: str, status: int, response: dict[str, Any], stored: bool = False
+    ) -> None:
         """Keep the answer for a retry (written in the next group; not waited for:
-        a retry before it is written gets the same answer rebuilt from the round)."""
-        self.journal.store_response(full_key, status, json.dumps(response, sort_keys=True))
+        a retry before it is written gets the same answer rebuilt from the round).
+        ``stored``: the journal wrote it with the bet already."""
+        if not stored:
+            self.journal.store_response(full_key, status, json.dumps(response, sort_keys=True))
 
     def withdraw_bet(self, username: str, bet_id: str) -> dict[str, Any]:
         """Take back one's own bet before 'No more bets'."""
