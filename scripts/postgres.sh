@@ -14,6 +14,9 @@
 #
 # This cluster is for tests only: it trusts every local connection and runs with
 # fsync off (fast, not crash-safe).  Never point it at data you want to keep.
+# PUNTO_PG_DURABLE=1 keeps PostgreSQL's own crash-safe settings instead (fsync,
+# synchronous commit, full page writes), for benchmarks that must count the cost
+# of durability; use it with its own PUNTO_PG_DATA and PUNTO_PG_PORT.
 set -euo pipefail
 
 port="${PUNTO_PG_PORT:-54329}"
@@ -113,15 +116,20 @@ create_cluster() {
   as_owner "$bindir/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --no-locale >&2
   cat >>"$data/postgresql.conf" <<EOF
 
-# punto test cluster (scripts/postgres.sh): loopback only, fast, not crash-safe
+# punto test cluster (scripts/postgres.sh): loopback only
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$data'
 max_connections = 200
+EOF
+  if [ "${PUNTO_PG_DURABLE:-0}" != 1 ]; then
+    cat >>"$data/postgresql.conf" <<EOF
+# fast, not crash-safe
 fsync = off
 synchronous_commit = off
 full_page_writes = off
 EOF
+  fi
   cat >"$data/pg_hba.conf" <<EOF
 # punto test cluster: trust on loopback only
 local all all trust

@@ -1,0 +1,679 @@
+"""Load test of the table server on loopback: many players betting at many tables.
+
+::
+
+    .venv/bin/python benchmarks/bench_server_load.py                   # SQLite, then PostgreSQL
+    .venv/bin/python benchmarks/bench_server_load.py --database sqlite --seconds 10
+    .venv/bin/python benchmarks/bench_server_load.py --rate 0          # flat out: saturation
+    .venv/bin/python benchmarks/bench_server_load.py --players 200 --bets 3 --json   # CI size
+
+The server runs in its own process (``create_app`` under uvicorn, as ``punto
+serve`` runs it: uvloop and httptools, one process) on 127.0.0.1, with the
+demo accounts and ``--tables`` extra tables dealt by automatic dealers with
+short countdowns.  Up front, ``--players`` accounts are created, funded at
+the cage and logged in (cheap Argon2 parameters for the setup: hashing is not
+what is measured; a bet authenticates with its session token, a SHA-256
+lookup).  Then every player bets at their table from their own keep-alive
+connection -- ``--rate`` bets a second each (0: the next bet as soon as the
+answer is in), each with its own ``Idempotency-Key`` -- until ``--seconds``
+pass or each has made ``--bets`` bets, whichever comes first; some requests
+are sent twice with the same key (a client retrying) and must get the same
+bet back.  Each table is watched over its WebSocket (as its pages watch it),
+and players wait for "Place your bets" there while the dealer deals.
+
+Measured: accepted bets a second over the betting period, and the latency of
+bet requests (p50, p99, max) as the client sees it.  Checked after the last
+round settles and the server stops: every acknowledged bet is in its round's
+event log exactly once and in the ledger exactly once with its stake; no
+other bet is held; every retried key got its first bet back; the trial
+balance is 0 and the ledger audit is clean (no negative balance, every
+posting balanced, each table's holding equal to its open bets).
+
+Everything stays on loopback, every loop is bounded in count and in time,
+and the server process is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+#: The games of the load tables, in turn (Tiger Buffalo on its layout A).
+GAMES = (
+    ("tiger-baccarat", None),
+    ("tiger-no-commission", None),
+    ("baccarat-tournament", None),
+    ("dragon-tiger", None),
+    ("tiger-buffalo", "A"),
+)
+#: Wagers every one of those games offers.
+WAGERS = ("banker", "player", "tie")
+#: What each player is given at the cage.
+FUNDS = "1000000.00"
+#: Share of acknowledged bets sent again with the same key (a client retrying).
+RETRY_SHARE = 0.02
+#: The longest the whole run may take, whatever the options (seconds).
+HARD_LIMIT = 600.0
+
+
+# -- a small keep-alive HTTP/1.1 client (the load generator must be cheaper than the server) --
+
+
+class Connection:
+    """One keep-alive connection to the server; requests one at a time."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        assert self.reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines.append(f"Content-Length: {len(payload)}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        chunked = close = False
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"transfer-encoding" and b"chunked" in value.lower():
+                chunked = True
+            elif name == b"connection" and b"close" in value.lower():
+                close = True
+        if chunked:
+            data = b""
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
+                data += await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+            data = data[:-2]
+        else:
+            data = await self.reader.readexactly(length)
+        if close:
+            await self.close()
+        return status, json.loads(data) if data else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+
+# -- the server process ---------------------------------------------------------------------------
+
+
+def serve(url: str, port: int) -> None:
+    """The server (run in its own process by :func:`start_server`)."""
+    import logging
+
+    import uvicorn
+    from argon2 import PasswordHasher
+
+    from punto.server.app import create_app
+
+    logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("punto.server.journal").setLevel(logging.INFO)
+    app = create_app(
+        url, demo=True, hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    )
+    uvicorn.run(
+        app,
+        host=HOST,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=64 * 1024,
+        timeout_graceful_shutdown=5,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--serve", url, "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=None,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), timeout=1):
+            return process
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("the server did not start within 60 s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+@contextlib.contextmanager
+def database(kind: str, workdir: Path) -> Iterator[str]:
+    """A fresh database: ``sqlite`` (a file), ``postgresql`` (a new schema in the
+    database of ``$PUNTO_TEST_POSTGRES``, dropped afterwards), or a URL."""
+    if kind == "sqlite":
+        yield f"sqlite:///{workdir / f'load-{uuid.uuid4().hex[:8]}.db'}"
+        return
+    if kind != "postgresql":
+        yield kind
+        return
+    from sqlalchemy import create_engine, text
+
+    from punto.store.db import normalize_url
+
+    base = os.environ.get("PUNTO_TEST_POSTGRES", "").strip()
+    if not base:
+        raise SystemExit('set PUNTO_TEST_POSTGRES, e.g. "$(bash scripts/postgres.sh)"')
+    parsed = normalize_url(base)
+    schema = f"load_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(parsed, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        yield parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+            hide_password=False
+        )
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
+# -- the load ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Results:
+    latencies: list[float] = field(default_factory=list)  # bet requests after warm-up (s)
+    all_latencies: list[float] = field(default_factory=list)  # warm-up included
+    accepted_latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    refusals: Counter[str] = field(default_factory=Counter)
+    #: idempotency key -> (table, bet id, stake in cents)
+    acknowledged: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    retries: int = 0
+    retry_mismatches: list[str] = field(default_factory=list)
+    first_accept: float = 0.0
+    last_accept: float = 0.0
+
+
+async def _setup(port: int, players: int, tables: int, betting_seconds: float) -> list[Any]:
+    """Tables, accounts, funds and sessions; returns (username, token, table) per player."""
+    admin, pit = Connection(port), Connection(port)
+    _, body = await admin.request(
+        "POST", "/api/auth/login", {"username": "admin", "password": "admin-password"}
+    )
+    admin_auth = {"Authorization": f"Bearer {body['token']}"}
+    _, body = await pit.request(
+        "POST", "/api/auth/login", {"username": "pit", "password": "pit-password"}
+    )
+    pit_auth = {"Authorization": f"Bearer {body['token']}"}
+    table_ids: list[str] = []
+    for i in range(tables):
+        game, layout = GAMES[i % len(GAMES)]
+        # Tables run on their own: countdowns from 90% to 110% of the given one,
+        # so that their rounds do not open and settle in step.
+        spread = 0.9 + 0.2 * i / max(tables - 1, 1)
+        config = {
+            "id": f"load-{i}",
+            "game": game,
+            "layout": layout,
+            "mode": "auto",
+            "betting_seconds": round(betting_seconds * spread, 3),
+            "card_delay": 0.02,
+            "insurance_seconds": 0.2,
+            "result_seconds": 0.1,
+            "limits": {"minimum": "1", "maximum": "1000000"},
+        }
+        status, body = await pit.request("POST", "/api/tables", config, pit_auth)
+        assert status == 201, body
+        table_ids.append(str(config["id"]))
+
+    async def one(n: int, conn: Connection) -> tuple[str, str, str]:
+        name = f"p{n:04d}"
+        status, body = await conn.request(
+            "POST",
+            "/api/users",
+            {"username": name, "password": f"password-{name}", "role": "player"},
+            admin_auth,
+        )
+        assert status == 201, body
+        status, body = await conn.request(
+            "POST",
+            "/api/cage/deposit",
+            {"username": name, "amount": FUNDS, "key": f"load-funds-{name}"},
+            pit_auth,
+        )
+        assert status == 201, body
+        status, body = await conn.request(
+            "POST", "/api/auth/login", {"username": name, "password": f"password-{name}"}
+        )
+        assert status == 200, body
+        return name, body["token"], table_ids[n % len(table_ids)]
+
+    workers = [Connection(port) for _ in range(8)]
+    out: list[Any] = []
+    for start in range(0, players, len(workers)):
+        batch = range(start, min(start + len(workers), players))
+        out += await asyncio.gather(*(one(n, workers[k]) for k, n in enumerate(batch)))
+    for conn in [admin, pit, *workers]:
+        await conn.close()
+    return out
+
+
+async def _watch(port: int, table: str, gate: asyncio.Event, end: float) -> None:
+    """A page watching the table over the WebSocket: opens ``gate`` while betting is open."""
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://{HOST}:{port}/ws/tables/{table}", max_size=2**24) as ws:
+        while time.perf_counter() < end:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
+            except TimeoutError:
+                continue
+            kind = message["type"]
+            if kind == "state":
+                betting = (message["round"] or {}).get("phase") == "betting"
+                if betting:
+                    gate.set()
+                else:
+                    gate.clear()
+            elif kind == "betting_open":
+                gate.set()
+            elif kind == "betting_closed":
+                gate.clear()
+
+
+async def _player(
+    port: int,
+    name: str,
+    token: str,
+    table: str,
+    *,
+    rate: float,
+    bets: int,
+    end: float,
+    results: Results,
+    rng: random.Random,
+    gate: asyncio.Event,
+    warm: float,
+) -> None:
+    conn = Connection(port)
+    auth = {"Authorization": f"Bearer {token}"}
+    path = f"/api/tables/{table}/bets"
+    next_at = time.perf_counter() + (rng.random() / rate if rate else 0.0)
+    made = 0
+    try:
+        while made < bets and time.perf_counter() < end:
+            if rate:
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+            if not gate.is_set():  # the dealer is dealing: wait for "Place your bets"
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(gate.wait(), timeout=max(0.0, end - time.perf_counter()))
+                if time.perf_counter() >= end:
+                    break
+            if rate:
+                next_at = max(next_at + 1 / rate, time.perf_counter() - 1 / rate)
+            key = f"{name}-{made}"
+            stake = rng.randint(1, 20)
+            body = {"wager": rng.choice(WAGERS), "stake": str(stake)}
+            headers = {**auth, "Idempotency-Key": key}
+            started = time.perf_counter()
+            try:
+                status, answer = await conn.request("POST", path, body, headers)
+            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+                # The connection broke: counted, and a new one for the next bet.
+                await conn.close()
+                results.refusals[f"connection {type(error).__name__}"] += 1
+                results.statuses[0] += 1
+                await asyncio.sleep(0.05)
+                continue
+            finished = time.perf_counter()
+            measured = started >= warm
+            results.all_latencies.append(finished - started)
+            if measured:
+                results.latencies.append(finished - started)
+                results.statuses[status] += 1
+            if status == 201:
+                made += 1
+                results.acknowledged[key] = (table, answer["bet"]["bet_id"], stake * 100)
+                if measured:
+                    results.accepted_latencies.append(finished - started)
+                    results.first_accept = results.first_accept or started
+                    results.last_accept = max(results.last_accept, finished)
+                if rng.random() < RETRY_SHARE:  # the answer "got lost": send it again
+                    try:
+                        status, again = await conn.request("POST", path, body, headers)
+                    except (OSError, asyncio.IncompleteReadError, ValueError):
+                        await conn.close()
+                        continue
+                    results.retries += 1
+                    if status != 201 or again["bet"]["bet_id"] != answer["bet"]["bet_id"]:
+                        results.retry_mismatches.append(key)
+            elif status in (409, 503):  # betting closed a moment ago: the gate closes soon
+                results.refusals[answer["error"]["type"]] += 1
+                await asyncio.sleep(0.02)
+            else:
+                results.refusals[f"{status} {answer['error']['type']}"] += 1
+                if status == 402:
+                    break
+                await asyncio.sleep(0.05)
+    finally:
+        await conn.close()
+
+
+async def _settle_all(port: int, tables: list[str], timeout: float) -> None:
+    """Wait until every table's round in play (at the end of the load) is settled."""
+    conn = Connection(port)
+    deadline = time.monotonic() + timeout
+    try:
+        for table in tables:
+            _, state = await conn.request("GET", f"/api/tables/{table}")
+            first = state["round"]["id"] if state["round"] else None
+            while time.monotonic() < deadline:
+                _, state = await conn.request("GET", f"/api/tables/{table}")
+                r = state["round"]
+                if r is None or r["id"] != first or r["phase"] in ("settled", "void"):
+                    break
+                await asyncio.sleep(0.05)
+    finally:
+        await conn.close()
+
+
+async def _load(args: argparse.Namespace, port: int) -> tuple[Results, dict[str, Any]]:
+    setup_started = time.perf_counter()
+    players = await _setup(port, args.players, args.tables, args.betting_seconds)
+    setup_seconds = time.perf_counter() - setup_started
+    results = Results()
+    start = time.perf_counter()
+    end = start + args.seconds
+    tables = sorted({t for _, _, t in players})
+    gates = {table: asyncio.Event() for table in tables}
+    watchers = [asyncio.create_task(_watch(port, t, gates[t], end)) for t in tables]
+    await asyncio.gather(
+        *(
+            _player(
+                port,
+                name,
+                token,
+                table,
+                rate=args.rate,
+                bets=args.bets,
+                end=end,
+                results=results,
+                rng=random.Random(f"{args.seed}-{name}"),
+                gate=gates[table],
+                warm=start + args.warmup,
+            )
+            for name, token, table in players
+        )
+    )
+    elapsed = time.perf_counter() - start
+    for watcher in watchers:
+        watcher.cancel()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    await _settle_all(port, sorted({t for _, _, t in players}), timeout=60)
+    return results, {"setup_seconds": setup_seconds, "load_seconds": elapsed}
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def verify(url: str, results: Results) -> dict[str, Any]:
+    """Check the books and the logs after the server stopped."""
+    from sqlalchemy import func, select
+
+    from punto.store.db import connect, ledger_bets, table_events
+    from punto.store.ledger import Ledger
+
+    engine = connect(url)
+    try:
+        ledger = Ledger(engine)
+        audit = ledger.audit()
+        tables = sorted({t for t, _, _ in results.acknowledged.values()})
+        with engine.connect() as conn:
+            placed: Counter[tuple[str, str]] = Counter()
+            logged_stake: dict[tuple[str, str], int] = {}
+            for table_id, body in conn.execute(
+                select(table_events.c.table_id, table_events.c.body).where(
+                    table_events.c.table_id.in_(tables), table_events.c.type == "bet_placed"
+                )
+            ):
+                event = json.loads(body)
+                placed[(table_id, event["bet_id"])] += 1
+                logged_stake[(table_id, event["bet_id"])] = int(Decimal(event["stake"]) * 100)
+            held = {
+                (t, b): (int(p), s)
+                for t, b, p, s in conn.execute(
+                    select(
+                        ledger_bets.c.table_id,
+                        ledger_bets.c.bet_id,
+                        ledger_bets.c.placed,
+                        ledger_bets.c.status,
+                    ).where(ledger_bets.c.table_id.in_(tables))
+                )
+            }
+            open_bets = conn.execute(
+                select(func.count())
+                .select_from(ledger_bets)
+                .where(ledger_bets.c.table_id.in_(tables), ledger_bets.c.status == "open")
+            ).scalar_one()
+        problems = []
+        for key, (table, bet_id, stake) in results.acknowledged.items():
+            if placed[(table, bet_id)] != 1:
+                problems.append(
+                    f"{key}: bet {bet_id} is in the log {placed[(table, bet_id)]} times"
+                )
+            elif logged_stake[(table, bet_id)] != stake:
+                problems.append(f"{key}: bet {bet_id} logged with another stake")
+            if (table, bet_id) not in held or held[(table, bet_id)][0] != stake:
+                problems.append(f"{key}: bet {bet_id} is not in the ledger with its stake")
+        acknowledged_ids = {(t, b) for t, b, _ in results.acknowledged.values()}
+        extra_in_log = [k for k, n in placed.items() if n and k not in acknowledged_ids]
+        extra_in_ledger = [
+            k
+            for k, (_, status) in held.items()
+            if k not in acknowledged_ids and status != "returned"
+        ]
+        return {
+            "trial_balance": ledger.trial_balance(),
+            "audit_ok": audit.ok,
+            "audit_problems": list(audit.problems)[:10],
+            "acknowledged": len(results.acknowledged),
+            "bets_in_log": sum(placed.values()),
+            "problems": problems[:20],
+            "problem_count": len(problems),
+            "unacknowledged_in_log": len(extra_in_log),
+            "unacknowledged_held": len(extra_in_ledger),
+            "open_after_settling": int(open_bets),
+            "retries": results.retries,
+            "retry_mismatches": len(results.retry_mismatches),
+        }
+    finally:
+        engine.dispose()
+
+
+def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
+    with database(kind, workdir) as url:
+        port = free_port()
+        process = start_server(url, port)
+        try:
+            results, timing = asyncio.run(
+                asyncio.wait_for(_load(args, port), timeout=args.seconds + HARD_LIMIT / 2)
+            )
+        finally:
+            stop_server(process)
+        checks = verify(url, results)
+    accepted = len(results.accepted_latencies)
+    window = max(results.last_accept - results.first_accept, 1e-9)
+    ok = (
+        checks["trial_balance"] == 0
+        and checks["audit_ok"]
+        and checks["problem_count"] == 0
+        and checks["unacknowledged_in_log"] == 0
+        and checks["unacknowledged_held"] == 0
+        and checks["retry_mismatches"] == 0
+        and accepted > 0
+    )
+    ms = 1000.0
+    return {
+        "database": kind if kind in ("sqlite", "postgresql") else "url",
+        "players": args.players,
+        "tables": args.tables,
+        "rate_per_player": args.rate,
+        "accepted": accepted,
+        "requests": len(results.latencies),
+        "accepted_per_second": accepted / window,
+        "requests_per_second": len(results.latencies)
+        / max(timing["load_seconds"] - args.warmup, 1e-9),
+        "latency_ms": {
+            "p50": _percentile(results.latencies, 0.50) * ms,
+            "p90": _percentile(results.latencies, 0.90) * ms,
+            "p99": _percentile(results.latencies, 0.99) * ms,
+            "max": max(results.latencies, default=float("nan")) * ms,
+        },
+        "warmup_seconds": args.warmup,
+        "latency_with_warmup_ms": {
+            "p50": _percentile(results.all_latencies, 0.50) * ms,
+            "p99": _percentile(results.all_latencies, 0.99) * ms,
+        },
+        "accepted_latency_ms": {
+            "p50": _percentile(results.accepted_latencies, 0.50) * ms,
+            "p99": _percentile(results.accepted_latencies, 0.99) * ms,
+        },
+        "statuses": {str(k): v for k, v in sorted(results.statuses.items())},
+        "refusals": dict(results.refusals),
+        **timing,
+        "checks": checks,
+        "ok": ok,
+    }
+
+
+def describe_machine() -> str:
+    model = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+
+
+def report(result: dict[str, Any]) -> str:
+    lat = result["latency_ms"]
+    c = result["checks"]
+    return (
+        f"{result['database']:>10}: {result['accepted']} bets accepted, "
+        f"{result['accepted_per_second']:.0f}/s; {result['requests']} bet requests "
+        f"({result['requests_per_second']:.0f}/s); latency p50 {lat['p50']:.1f} ms, "
+        f"p90 {lat['p90']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
+        f"(after {result['warmup_seconds']:g} s warm-up; with it p99 "
+        f"{result['latency_with_warmup_ms']['p99']:.1f} ms)\n"
+        f"{'':>12}statuses {result['statuses']}, refusals {result['refusals']}\n"
+        f"{'':>12}checks: trial balance {c['trial_balance']}, audit "
+        f"{'clean' if c['audit_ok'] else c['audit_problems']}, {c['acknowledged']} acknowledged / "
+        f"{c['bets_in_log']} in the log, {c['problem_count']} problems, "
+        f"{c['retries']} retries ({c['retry_mismatches']} mismatched), "
+        f"{c['open_after_settling']} open after settling -> {'OK' if result['ok'] else 'FAILED'}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", action="append", help="sqlite, postgresql or a URL")
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long the load runs")
+    parser.add_argument("--bets", type=int, default=10**9, help="most bets per player")
+    parser.add_argument(
+        "--rate", type=float, default=6.0, help="bets a second per player; 0: flat out"
+    )
+    parser.add_argument("--betting-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=2.0,
+        help="seconds at the start not measured (every bet is still checked)",
+    )
+    parser.add_argument("--seed", default="punto")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.serve, args.port)
+        return 0
+    args.seconds = min(args.seconds, HARD_LIMIT / 2)
+    kinds = args.database or ["sqlite", "postgresql"]
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix="punto-load-") as tmp:
+        for kind in kinds:
+            result = run(args, kind, Path(tmp))
+            out.append(result)
+            if not args.json:
+                print(report(result), flush=True)
+    if args.json:
+        print(json.dumps({"machine": describe_machine(), "runs": out}, indent=1))
+    else:
+        print(f"machine: {describe_machine()}")
+    return 0 if all(r["ok"] for r in out) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

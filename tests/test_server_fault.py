@@ -1,0 +1,410 @@
+"""A real ``punto serve`` killed with SIGKILL mid-round, under load, on SQLite and PostgreSQL.
+
+Players bet from their own threads at three self-running tables: one dealing
+under MBS rules (Tiger Baccarat: 5.17, the withdrawal option), one under RWS
+rules (Tiger Buffalo layout B: 5.4, void), and one taking bets.  When both
+dealing tables have a card or two out, the server is killed outright, then
+started again on the same database.  Then:
+
+- every acknowledged bet (an answer 201 with a bet id) is in its round's
+  event log exactly once, and in the ledger exactly once with its stake;
+- every request whose answer was lost, retried with its Idempotency-Key,
+  gets the bet it made, or is refused -- never a second bet;
+- each interrupted round resumed under the power failure rules, as the
+  engine reads them for the cards out: MBS 5.17 -- each player may withdraw
+  (and one does, and gets the stakes back), or play on when an outcome is
+  established; RWS 5.4 -- void, every bet returned, or play on;
+- the money adds up: trial balance 0, the ledger's audit clean, each table's
+  holding account exactly its open bets.
+
+This extends ``test_server_recovery.test_sigkill_while_betting_loses_and_doubles_nothing``
+(one table, betting only, SQLite) to rounds in mid-deal, automatic dealers,
+both power failure rules and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+
+from punto.games import get_game
+from punto.server.config import TableStore
+from punto.store.db import SQLEventLog, connect, ledger_bets, table_events
+from punto.store.eventlog import MemoryEventLog
+from punto.store.ledger import Ledger
+from punto.table.live import LiveTable
+from punto.table.round import Phase
+from tests import test_server_support as support
+from tests.test_server_support import ADMIN, PIT, free_port, login, wait_for
+
+db_url = support.db_url
+
+PLAYERS = 6
+FUNDS = "10000.00"
+#: table id -> (game, layout, betting seconds, card delay, window seconds)
+TABLES = {
+    "mbs": ("tiger-baccarat", None, 0.8, 0.5, 3.0),
+    "rws": ("tiger-buffalo", "B", 0.8, 0.5, 3.0),
+    "busy": ("dragon-tiger", None, 2.5, 0.05, 0.3),
+}
+#: What the power failure rules say with no outcome established.
+RULE = {"mbs": "withdrawal", "rws": "void"}
+
+
+def _serve(url: str, port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "punto.cli",
+            "serve",
+            "--demo",
+            "--database",
+            url,
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/api/health", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@contextmanager
+def serving(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    process = _serve(url, port)
+    try:
+        wait_for(lambda: _healthy(f"http://127.0.0.1:{port}"), timeout=60, step=0.05)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+
+
+@dataclass
+class Load:
+    """Bets from one thread per player until told to stop."""
+
+    base: str
+    players: list[tuple[str, dict[str, str]]]
+    stop: threading.Event = field(default_factory=threading.Event)
+    #: key -> (player, table, bet id, stake)
+    acknowledged: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
+    #: key -> (player, table, request body): no answer came
+    lost: dict[str, tuple[str, str, dict[str, Any]]] = field(default_factory=dict)
+    statuses: Counter[int] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def run(self, n: int) -> None:
+        name, headers = self.players[n]
+        tables = list(TABLES)
+        i = 0
+        with httpx.Client(base_url=self.base, timeout=5) as client:
+            while not self.stop.is_set() and i < 5000:
+                table = tables[(i + n) % len(tables)]
+                key = f"{name}-{i}"
+                body = {"wager": ("banker", "player")[i % 2], "stake": str(10 + i % 5)}
+                i += 1
+                try:
+                    answer = client.post(
+                        f"/api/tables/{table}/bets",
+                        headers={**headers, "Idempotency-Key": key},
+                        json=body,
+                    )
+                except httpx.HTTPError:
+                    with self.lock:
+                        self.lost[key] = (name, table, body)
+                    if self.stop.wait(0.05):
+                        break
+                    continue
+                with self.lock:
+                    self.statuses[answer.status_code] += 1
+                    if answer.status_code == 201:
+                        bet = answer.json()["bet"]
+                        self.acknowledged[key] = (name, table, bet["bet_id"], bet["stake"])
+                time.sleep(0.005 if answer.status_code == 201 else 0.03)
+
+
+def _set_up(base: str) -> list[tuple[str, dict[str, str]]]:
+    with httpx.Client(base_url=base, timeout=30) as client:
+        admin, pit = login(client, ADMIN), login(client, PIT)
+        for table, (game, layout, betting, delay, window) in TABLES.items():
+            config = {
+                "id": table,
+                "game": game,
+                "layout": layout,
+                "mode": "auto",
+                "betting_seconds": betting,
+                "card_delay": delay,
+                "insurance_seconds": window,
+                "result_seconds": 0.1,
+                "seed": f"fault-{table}",
+            }
+            created = client.post("/api/tables", headers=pit, json=config)
+            assert created.status_code == 201, created.text
+        players = []
+        for n in range(PLAYERS):
+            name, password = f"fault{n}", f"fault-password-{n}"
+            made = client.post(
+                "/api/users",
+                headers=admin,
+                json={"username": name, "password": password, "role": "player"},
+            )
+            assert made.status_code == 201, made.text
+            paid = client.post(
+                "/api/cage/deposit",
+                headers=pit,
+                json={"username": name, "amount": FUNDS, "key": f"fault-{name}"},
+            )
+            assert paid.status_code == 201, paid.text
+            players.append((name, login(client, (name, password))))
+        return players
+
+
+def _mid_deal(base: str) -> bool:
+    """Both dealing tables have a card or two out (no outcome is likely established yet)."""
+    for table in RULE:
+        state = httpx.get(f"{base}/api/tables/{table}", timeout=2).json()
+        r = state["round"]
+        if r is None or r["phase"] != "dealing" or not 1 <= len(r["cards"]) <= 2:
+            return False
+    return True
+
+
+def _expected(url: str) -> dict[str, tuple[str | None, str | None]]:
+    """For each dealing table: (its interrupted round, what the rules make of it) --
+    read from the log as the kill left it, without writing to it."""
+    engine = connect(url)
+    try:
+        store, log = TableStore(engine), SQLEventLog(engine)
+        out: dict[str, tuple[str | None, str | None]] = {}
+        for table in RULE:
+            config = store.get(table)
+            copy = MemoryEventLog()
+            for stored in log.read(table):
+                copy.append(table, stored.round_id, stored.event)
+            live = LiveTable(
+                table,
+                get_game(config.game),
+                limits=config.limits,
+                log=copy,
+                layout=config.layout,
+                decks=config.decks,
+                seed=config.seed,
+                recover=False,
+            )
+            r = live.round
+            if r is None or r.phase is not Phase.DEALING:
+                out[table] = (r.round_id if r else None, None)
+                continue
+            established = r.outcome_established()
+            out[table] = (r.round_id, "continue" if established else RULE[table])
+        return out
+    finally:
+        engine.dispose()
+
+
+def _events(url: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    engine = connect(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                table_events.select()
+                .with_only_columns(
+                    table_events.c.table_id, table_events.c.round_id, table_events.c.body
+                )
+                .order_by(table_events.c.table_id, table_events.c.seq)
+            ).all()
+    finally:
+        engine.dispose()
+    out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for table_id, round_id, body in rows:
+        out.setdefault(str(table_id), []).append((str(round_id), json.loads(body)))
+    return out
+
+
+def test_sigkill_mid_round_under_load(db_url: str) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serving(db_url, port) as process:
+        load = Load(base, _set_up(base))
+        threads = [threading.Thread(target=load.run, args=(n,)) for n in range(PLAYERS)]
+        for thread in threads:
+            thread.start()
+        try:
+            wait_for(lambda: len(load.acknowledged) >= 30, timeout=30)
+            wait_for(lambda: _mid_deal(base), timeout=40, step=0.01)
+            process.send_signal(signal.SIGKILL)  # mid-round, bets in flight
+            process.wait(10)
+        finally:
+            time.sleep(0.2)  # the requests in flight fail
+            load.stop.set()
+            for thread in threads:
+                thread.join(15)
+    assert load.acknowledged
+    expected = _expected(db_url)
+    assert any(rule is not None for _, rule in expected.values()), expected
+    before = _events(db_url)
+
+    with serving(db_url, port), httpx.Client(base_url=base, timeout=10) as client:
+        pit = login(client, PIT)
+        dealer = login(client, ("dealer", "dealer-password"))
+        players = dict(load.players)
+        # The interrupted rounds, under the power failure rules.
+        recovered = {t["id"]: t["recovered"] for t in client.get("/api/pit", headers=pit).json()}
+        for table, (round_id, rule) in expected.items():
+            assert recovered[table] == rule, (table, recovered[table], rule)
+            if rule is None:
+                continue
+            events = client.get(f"/api/tables/{table}/rounds/{round_id}", headers=dealer).json()
+            kinds = [e["type"] for e in events["events"]]
+            assert "power_failed" in kinds
+            if rule == "withdrawal":
+                offered = next(e for e in events["events"] if e["type"] == "withdrawal_offered")
+                assert offered["clause"] == "5.17.1"
+                # A player with bets in the round takes the option: all of them come back.
+                mine = [
+                    (name, stake)
+                    for name, t, bet_id, stake in load.acknowledged.values()
+                    if t == table and bet_id.startswith(f"{round_id}-")
+                ]
+                if mine:
+                    name = mine[0][0]
+                    balance = Decimal(
+                        client.get("/api/me", headers=players[name]).json()["balance"]
+                    )
+                    taken = client.post(f"/api/tables/{table}/withdrawal", headers=players[name])
+                    assert taken.status_code == 200, taken.text
+                    back = sum(Decimal(s) for n, s in mine if n == name)
+                    assert Decimal(taken.json()["balance"]) == balance + back
+            elif rule == "void":
+                voided = next(e for e in events["events"] if e["type"] == "round_voided")
+                assert voided["clause"].startswith("5.4")
+                assert events["phase"] == "void"
+        # Requests whose answer was lost: a retry gets the bet made, or a refusal; never two.
+        retried: dict[str, str | None] = {}
+        for key, (name, table, body) in load.lost.items():
+            again = client.post(
+                f"/api/tables/{table}/bets",
+                headers={**players[name], "Idempotency-Key": key},
+                json=body,
+            )
+            assert again.status_code in (201, 402, 404, 409, 422), again.text
+            retried[key] = again.json()["bet"]["bet_id"] if again.status_code == 201 else None
+        # An acknowledged request retried gets its bet, not a new one.
+        key, (name, table, bet_id, stake) = next(iter(load.acknowledged.items()))
+        wager = ("banker", "player")[int(key.rsplit("-", 1)[1]) % 2]
+        replay = client.post(
+            f"/api/tables/{table}/bets",
+            headers={**players[name], "Idempotency-Key": key},
+            json={"wager": wager, "stake": str(Decimal(stake).normalize())},
+        )
+        assert replay.status_code == 201, replay.text
+        assert replay.json()["bet"]["bet_id"] == bet_id
+        # Let the automatic dealers finish the rounds in play.
+        for table in TABLES:
+            client.patch(f"/api/tables/{table}", headers=pit, json={"betting_seconds": 0.2})
+
+        def settled() -> bool:
+            tables = client.get("/api/pit", headers=pit).json()
+            return all(
+                t["round"] is None
+                or t["round"]["phase"] in ("settled", "void")
+                or not t["round"]["bets"]
+                for t in tables
+                if t["id"] in TABLES
+            )
+
+        wait_for(settled, timeout=30, step=0.1)
+        for table in TABLES:
+            client.patch(f"/api/tables/{table}", headers=pit, json={"active": False})
+
+    # The books, with the server stopped.
+    placed: Counter[tuple[str, str]] = Counter()
+    for table, events in _events(db_url).items():
+        for _, event in events:
+            if event["type"] == "bet_placed":
+                placed[(table, event["bet_id"])] += 1
+    for key, (_, table, bet_id, _) in load.acknowledged.items():
+        assert placed[(table, bet_id)] == 1, (key, bet_id, placed[(table, bet_id)])
+    for key, retried_bet in retried.items():
+        if retried_bet is not None:
+            assert placed[(load.lost[key][1], retried_bet)] == 1
+    assert all(n == 1 for n in placed.values())
+    # Nothing acknowledged was lost from the log the kill left, nor written twice after.
+    kept = {
+        (table, event["bet_id"])
+        for table, events in before.items()
+        for _, event in events
+        if event["type"] == "bet_placed"
+    }
+    assert {(t, b) for _, t, b, _ in load.acknowledged.values()} <= kept
+    engine = connect(db_url)
+    try:
+        ledger = Ledger(engine)
+        assert ledger.trial_balance() == 0
+        audit = ledger.audit()
+        assert audit.ok, audit.problems
+        with engine.connect() as conn:
+            held = {
+                (str(t), str(b)): (int(p), str(s))
+                for t, b, p, s in conn.execute(
+                    ledger_bets.select().with_only_columns(
+                        ledger_bets.c.table_id,
+                        ledger_bets.c.bet_id,
+                        ledger_bets.c.placed,
+                        ledger_bets.c.status,
+                    )
+                )
+            }
+        for _, table, bet_id, stake in load.acknowledged.values():
+            assert held[(table, bet_id)][0] == int(Decimal(stake) * 100)
+        # Every bet in a log is in the ledger, and the ledger holds nothing else but
+        # stakes already given back (a bet whose event never got in).
+        assert set(placed) <= set(held)
+        assert all(status == "returned" for key, (_, status) in held.items() if key not in placed)
+        assert not [key for key, (_, status) in held.items() if status == "open"]
+    finally:
+        engine.dispose()
+    print(
+        f"{len(load.acknowledged)} bets acknowledged before the kill, {len(load.lost)} requests "
+        f"unanswered (retried: {sum(1 for b in retried.values() if b)} got a bet, the rest a "
+        "refusal); "
+        f"interrupted rounds: {expected}; statuses {dict(load.statuses)}"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _bounded() -> Iterator[None]:
+    """Each run is bounded in time (the waits above are, too)."""
+    started = time.monotonic()
+    yield
+    assert time.monotonic() - started < 120

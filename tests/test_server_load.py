@@ -1,0 +1,82 @@
+"""The load test, CI-sized: 200 players betting at 10 tables on loopback.
+
+It runs ``benchmarks/bench_server_load.py`` (the server in its own process,
+accounts created, funded and logged in up front, automatic dealers) with a
+few bets per player, on SQLite and on PostgreSQL, and asserts what must hold
+whatever the machine: every bet acknowledged once and only once in its
+round's log and in the ledger, every retried key answered with its first
+bet, trial balance 0, a clean audit, nothing left in play once the rounds
+settle.  The throughput is printed, not asserted -- speed is for the
+benchmark (``benchmarks/README.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import db_fixtures
+
+BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_server_load.py"
+PLAYERS, TABLES, BETS = 200, 10, 3
+
+
+@pytest.mark.parametrize("backend", db_fixtures.BACKENDS)
+def test_200_players_at_10_tables_lose_and_double_nothing(backend: str) -> None:
+    env = dict(os.environ)
+    if backend == "postgresql":
+        env[db_fixtures.POSTGRES_ENV] = db_fixtures.postgres_base_url()  # skips if unset
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARK),
+            "--database",
+            backend,
+            "--players",
+            str(PLAYERS),
+            "--tables",
+            str(TABLES),
+            "--bets",
+            str(BETS),
+            "--rate",
+            "0",
+            "--warmup",
+            "0",
+            "--betting-seconds",
+            "1",
+            "--seconds",
+            "60",
+            "--json",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(done.stdout)
+    [run] = report["runs"]
+    checks = run["checks"]
+    print(
+        f"{backend}: {run['accepted']} bets, {run['accepted_per_second']:.0f}/s accepted, "
+        f"p50 {run['latency_ms']['p50']:.1f} ms, p99 {run['latency_ms']['p99']:.1f} ms "
+        f"({report['machine']})"
+    )
+    assert checks["acknowledged"] == PLAYERS * BETS
+    assert checks["bets_in_log"] == PLAYERS * BETS
+    assert checks["problem_count"] == 0, checks["problems"]
+    assert checks["unacknowledged_in_log"] == 0
+    assert checks["unacknowledged_held"] == 0
+    assert checks["retry_mismatches"] == 0
+    assert checks["trial_balance"] == 0
+    assert checks["audit_ok"], checks["audit_problems"]
+    assert checks["open_after_settling"] == 0
+    assert run["ok"]
+    assert done.returncode == 0
