@@ -25,10 +25,8 @@ both power failure rules and PostgreSQL.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -49,7 +47,15 @@ from punto.store.ledger import Ledger
 from punto.table.live import LiveTable
 from punto.table.round import Phase
 from tests import test_server_support as support
-from tests.test_server_support import ADMIN, PIT, free_port, login, wait_for
+from tests.test_server_support import (
+    ADMIN,
+    PIT,
+    free_port,
+    healthy,
+    login,
+    serve_process,
+    wait_for,
+)
 
 db_url = support.db_url
 
@@ -65,39 +71,11 @@ TABLES = {
 RULE = {"mbs": "withdrawal", "rws": "void"}
 
 
-def _serve(url: str, port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "punto.cli",
-            "serve",
-            "--demo",
-            "--database",
-            url,
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def _healthy(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/api/health", timeout=1).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 @contextmanager
 def serving(url: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    process = _serve(url, port)
+    process = serve_process(url, port)
     try:
-        wait_for(lambda: _healthy(f"http://127.0.0.1:{port}"), timeout=60, step=0.05)
+        wait_for(lambda: healthy(f"http://127.0.0.1:{port}"), timeout=60, step=0.05)
         yield process
     finally:
         if process.poll() is None:

@@ -10,10 +10,8 @@ exactly once.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import threading
 from decimal import Decimal
 from pathlib import Path
@@ -34,8 +32,10 @@ from tests.test_server_support import (
     PLAYER2,
     deal_cards,
     free_port,
+    healthy,
     login,
     make_app,
+    serve_process,
     server_of,
     wait_for,
 )
@@ -203,42 +203,13 @@ def test_a_bet_whose_answer_was_lost_is_not_placed_twice(
 # -- SIGKILL ------------------------------------------------------------------------------------------
 
 
-def _serve(db_file: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "punto.cli",
-            "serve",
-            "--demo",
-            "--database",
-            f"sqlite:///{db_file}",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def _healthy(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/api/health", timeout=1).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 def test_sigkill_while_betting_loses_and_doubles_nothing(tmp_path: Path) -> None:
     db_file = tmp_path / "killed.db"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    process = _serve(db_file, port)
+    process = serve_process(f"sqlite:///{db_file}", port)
     try:
-        wait_for(lambda: _healthy(base), timeout=30, step=0.05)
+        wait_for(lambda: healthy(base), timeout=30, step=0.05)
         with httpx.Client(base_url=base, timeout=10) as client:
             dealer = login(client, DEALER)
             players = [login(client, PLAYER), login(client, PLAYER2)]
@@ -274,8 +245,8 @@ def test_sigkill_while_betting_loses_and_doubles_nothing(tmp_path: Path) -> None
         for thread in threads:
             thread.join(10)
         assert acknowledged
-        process = _serve(db_file, port)
-        wait_for(lambda: _healthy(base), timeout=30, step=0.05)
+        process = serve_process(f"sqlite:///{db_file}", port)
+        wait_for(lambda: healthy(base), timeout=30, step=0.05)
         with httpx.Client(base_url=base, timeout=10) as client:
             dealer = login(client, DEALER)
             events = client.get("/api/tables/dragon/rounds/r1", headers=dealer).json()["events"]

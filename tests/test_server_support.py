@@ -10,7 +10,10 @@ Bring the fixtures into a test module by assignment, like the database ones::
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -92,6 +95,37 @@ def live_server(app: FastAPI) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def serve_process(database_url: str, port: int) -> subprocess.Popen[bytes]:
+    """A real ``punto serve --demo`` on ``database_url``, in its own process (to be
+    killed with SIGKILL); see :func:`healthy` for when it is up."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "punto.cli",
+            "serve",
+            "--demo",
+            "--database",
+            database_url,
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def healthy(base: str) -> bool:
+    """Whether the server at ``base`` answers its health check."""
+    try:
+        return httpx.get(f"{base}/api/health", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, step: float = 0.02) -> Any:

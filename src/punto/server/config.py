@@ -24,20 +24,19 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
-from punto.errors import PuntoError
+from punto.errors import LimitError, PuntoError
 from punto.game import Game
 from punto.games import get_game
-from punto.money import CENT, format_money
 from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
 from punto.store.db import table_events
-from punto.table.limits import TableLimits, WagerLimit
+from punto.table.limits import TableLimits
 
 if TYPE_CHECKING:
     from punto.server.journal import Journal
@@ -58,66 +57,12 @@ class UnknownTableError(PuntoError, KeyError):
         return PuntoError.__str__(self)
 
 
-def _money(value: Any, what: str) -> Decimal:
+def limits_from_json(data: Any) -> TableLimits:
+    """:meth:`TableLimits.from_json`, refusing what it refuses as a :class:`ConfigError`."""
     try:
-        amount = Decimal(str(value).strip())
-    except (InvalidOperation, ValueError):
-        raise ConfigError(f"{what} {value!r} is not an amount of money") from None
-    try:
-        whole_cents = amount.is_finite() and amount > 0 and not amount % CENT
-    except ArithmeticError:  # e.g. 1E+999999999: no whole number of cents
-        whole_cents = False
-    if not whole_cents:
-        raise ConfigError(f"{what} {value!r} must be a positive amount in whole cents")
-    return amount
-
-
-def limits_from_json(data: Mapping[str, Any]) -> TableLimits:
-    """TableLimits from ``{"minimum", "maximum", "differential"?, "wagers"?, "wagers_per_area"?}``."""
-    if not isinstance(data, Mapping):
-        raise ConfigError("limits must be an object with minimum and maximum")
-    minimum = _money(data.get("minimum", "10"), "minimum")
-    maximum = _money(data.get("maximum", "1000"), "maximum")
-    if maximum < minimum:
-        raise ConfigError(f"the maximum {maximum} is below the minimum {minimum}")
-    differential = data.get("differential")
-    wagers_in = data.get("wagers") or {}
-    if not isinstance(wagers_in, Mapping):
-        raise ConfigError("limits.wagers maps a wager id to its minimum and maximum")
-    wagers = {}
-    for wager, entry in wagers_in.items():
-        if not isinstance(entry, Mapping):
-            raise ConfigError(f"limits.wagers.{wager} needs minimum and maximum")
-        low = _money(entry.get("minimum", minimum), f"{wager} minimum")
-        high = _money(entry.get("maximum", maximum), f"{wager} maximum")
-        if high < low:
-            raise ConfigError(f"the {wager} maximum {high} is below its minimum {low}")
-        wagers[str(wager)] = WagerLimit(low, high)
-    per_area = data.get("wagers_per_area")
-    if per_area is not None and (
-        isinstance(per_area, bool) or not isinstance(per_area, int) or not 1 <= per_area <= 100
-    ):
-        raise ConfigError("wagers_per_area must be a whole number from 1 to 100")
-    return TableLimits(
-        minimum,
-        maximum,
-        None if differential in (None, "") else _money(differential, "differential"),
-        wagers,
-        per_area,
-    )
-
-
-def limits_to_json(limits: TableLimits) -> dict[str, Any]:
-    return {
-        "minimum": format_money(limits.minimum),
-        "maximum": format_money(limits.maximum),
-        "differential": None if limits.differential is None else format_money(limits.differential),
-        "wagers": {
-            w: {"minimum": format_money(x.minimum), "maximum": format_money(x.maximum)}
-            for w, x in limits.wagers.items()
-        },
-        "wagers_per_area": limits.wagers_per_area,
-    }
+        return TableLimits.from_json(data)
+    except LimitError as error:
+        raise ConfigError(error.message, clause=error.clause, hint=error.hint) from None
 
 
 def _seconds(value: Any, what: str) -> float:
@@ -249,7 +194,7 @@ class TableConfig:
             "layout": self.layout,
             "mode": self.mode,
             "card_source": self.card_source,
-            "limits": limits_to_json(self.limits),
+            "limits": self.limits.to_json(),
             "decks": self.decks,
             "betting_seconds": self.betting_seconds,
             "card_delay": self.card_delay,
@@ -321,7 +266,7 @@ class TableStore:
             "layout": config.layout,
             "mode": config.mode,
             "card_source": config.card_source,
-            "limits": json.dumps(limits_to_json(config.limits), sort_keys=True),
+            "limits": json.dumps(config.limits.to_json(), sort_keys=True),
             "decks": config.decks,
             "betting_seconds": config.betting_seconds,
             "card_delay": config.card_delay,

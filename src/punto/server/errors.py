@@ -229,6 +229,21 @@ def has_nul(scope: Scope, body: bytes = b"") -> bool:
     )
 
 
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` (already read) once, then whatever
+    ``receive`` gives next (a disconnect, say), for the application behind."""
+    delivered = False
+
+    async def replay() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, headers over
     :data:`MAX_HEADERS` with 431, and requests holding a NUL character with
@@ -282,16 +297,7 @@ class BodyLimit:
             await self._refuse(send, 400, "the request holds a NUL character (\\u0000)")
             return
         scope["punto.body"] = body  # read once: the fast lane takes it from here
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
     @staticmethod
     async def _refuse(send: Send, status: int, message: str) -> None:

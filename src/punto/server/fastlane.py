@@ -20,10 +20,11 @@ import re
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.requests import cookie_parser
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
 from punto.server.auth import COOKIE, MAX_TOKEN
+from punto.server.errors import punto_error_response, replaying
 from punto.store.accounts import UserRole
 
 _BETS = re.compile(r"/api/tables/([^/]+)/bets")
@@ -55,7 +56,6 @@ class FastLane:
     @staticmethod
     async def _bet(scope: Scope, table_id: str, body: bytes) -> JSONResponse | None:
         from punto.server.api import BetIn, _stake
-        from punto.server.errors import punto_error_response
 
         server = getattr(getattr(scope.get("app"), "state", None), "server", None)
         if server is None:
@@ -101,16 +101,7 @@ async def _read(receive: Receive) -> tuple[bytes, Receive]:
         if not message.get("more_body", False):
             break
     body = b"".join(chunks)
-    delivered = False
-
-    async def replay() -> Message:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return body, replay
+    return body, replaying(body, receive)
 
 
 def _headers(scope: Scope) -> dict[str, str]:

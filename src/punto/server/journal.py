@@ -1293,27 +1293,16 @@ class Reader:
 
     def one(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         """The first row of ``sql`` (written with ``?`` marks), or None."""
-        text = sql if self.sqlite else sql.replace("?", "%s")
-        with self._slots:
-            try:
-                conn = self._idle.get_nowait()
-            except queue.Empty:
-                conn = self._connect()
-            try:
-                cursor = conn.cursor()
-                try:
-                    cursor.execute(text, tuple(params))
-                    row = cursor.fetchone()
-                finally:
-                    cursor.close()
-            except Exception:
-                self._discard(conn)
-                raise
-            self._idle.put(conn)
+        row = self._query(sql, params, lambda cursor: cursor.fetchone())
         return None if row is None else tuple(row)
 
     def rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """Every row of ``sql`` (written with ``?`` marks)."""
+        return self._query(sql, params, lambda cursor: [tuple(r) for r in cursor.fetchall()])
+
+    def _query(self, sql: str, params: Sequence[Any], fetch: Callable[[Any], T]) -> T:
+        """``fetch`` of a cursor that ran ``sql`` on an idle connection (a new one
+        if none is idle; one that fails is dropped, not put back)."""
         text = sql if self.sqlite else sql.replace("?", "%s")
         with self._slots:
             try:
@@ -1324,14 +1313,14 @@ class Reader:
                 cursor = conn.cursor()
                 try:
                     cursor.execute(text, tuple(params))
-                    rows = [tuple(row) for row in cursor.fetchall()]
+                    result = fetch(cursor)
                 finally:
                     cursor.close()
             except Exception:
                 self._discard(conn)
                 raise
             self._idle.put(conn)
-        return rows
+        return result
 
     def _connect(self) -> Any:
         fairy = self.engine.raw_connection()

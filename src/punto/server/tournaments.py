@@ -28,18 +28,16 @@ the log stopped.  Refusals are the engine's own, as JSON with a 4xx status.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import threading
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
-from punto.server import errors
+from punto.server import errors, ws
 from punto.server.app import Server
 from punto.server.auth import authenticate, is_staff, require_manager_or_admin
 from punto.server.hub import Hub
@@ -84,8 +82,6 @@ PUSHED = (
     TiebreakLots,
     TournamentFinished,
 )
-#: The largest message a page may send on the socket (bytes).
-MAX_INCOMING = 4096
 
 
 class UnknownTournamentError(TournamentError):
@@ -428,57 +424,15 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
         return
     await websocket.accept()
     subscriber = server.hub.subscribe(channel(tournament_id), None, False)
-    try:
 
+    async def opening() -> list[dict[str, Any]]:
         def snapshot() -> dict[str, Any]:
             with entry.lock:
                 return entry.tournament.snapshot()
 
-        await websocket.send_json(
-            {"type": "snapshot", "snapshot": await asyncio.to_thread(snapshot)}
-        )
-        reader = asyncio.create_task(_read(websocket))
-        try:
-            while True:
-                getter = asyncio.create_task(subscriber.queue.get())
-                finished, _ = await asyncio.wait(
-                    {getter, reader}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if reader in finished:
-                    getter.cancel()
-                    break
-                message = getter.result()
-                if message is None:
-                    break
-                await websocket.send_json(message)
-        finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reader
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        server.hub.unsubscribe(subscriber)
-        with contextlib.suppress(Exception):
-            await websocket.close()
+        return [{"type": "snapshot", "snapshot": await asyncio.to_thread(snapshot)}]
 
-
-async def _read(websocket: WebSocket) -> None:
-    """Answer pings; return when the page goes away."""
-    while True:
-        try:
-            text = await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
-            return
-        if len(text) > MAX_INCOMING:
-            await websocket.close(code=1009, reason="message too big")
-            return
-        try:
-            message = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(message, dict) and message.get("type") == "ping":
-            await websocket.send_json({"type": "pong"})
+    await ws.stream(websocket, server, subscriber, opening)
 
 
 def tournament_page() -> HTMLResponse:

@@ -17,12 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from punto.errors import PuntoError
 from punto.server.app import Server
 from punto.server.auth import is_staff, optional_user
+from punto.server.hub import Subscriber
 from punto.store.accounts import UserRole
 
 router = APIRouter()
@@ -44,13 +47,29 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     staff = is_staff(user)
     player = user.username if user is not None and user.role is UserRole.PLAYER else None
     subscriber = server.hub.subscribe(table_id, player, staff)
-    try:
+
+    async def opening() -> list[dict[str, Any]]:
         state = await asyncio.to_thread(runtime.state, player, staff=staff)
         if user is not None:
             state["user"] = {"id": user.id, "username": user.username, "role": user.role.value}
-        await websocket.send_json(state)
         board = await asyncio.to_thread(lambda: runtime.scoreboard.to_dict())
-        await websocket.send_json({"type": "scoreboard", "scoreboard": board})
+        return [state, {"type": "scoreboard", "scoreboard": board}]
+
+    await stream(websocket, server, subscriber, opening)
+
+
+async def stream(
+    websocket: WebSocket,
+    server: Server,
+    subscriber: Subscriber,
+    opening: Callable[[], Awaitable[list[dict[str, Any]]]],
+) -> None:
+    """Send ``opening()``'s messages, then each message for ``subscriber`` as it
+    comes, until the page goes away or the hub ends the subscription; then
+    unsubscribe and close, whatever happened."""
+    try:
+        for first in await opening():
+            await websocket.send_json(first)
         reader = asyncio.create_task(_read(websocket))
         try:
             while True:
