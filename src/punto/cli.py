@@ -16,17 +16,28 @@ from typing import NoReturn
 
 from punto.errors import PuntoError
 
-#: Subcommand modules, each with ``register(subparsers)``.
-COMMAND_MODULES = (
-    "punto.commands.games",
-    "punto.commands.deal",
-    "punto.commands.play",
-    "punto.commands.analysis",
-    "punto.commands.table",
-    "punto.commands.serve",
-    "punto.commands.sim",
-    "punto.commands.tournament",
-)
+#: Each command and the module of :mod:`punto.commands` that registers it
+#: (with ``register(subparsers)``).  Running a command imports its module
+#: alone -- the others' imports (the server, the simulation, the tournament)
+#: would cost more than most commands take; ``punto --help`` imports them all.
+COMMANDS = {
+    "games": "punto.commands.games",
+    "rules": "punto.commands.games",
+    "deal": "punto.commands.deal",
+    "settle": "punto.commands.deal",
+    "play": "punto.commands.play",
+    "odds": "punto.commands.analysis",
+    "insurance": "punto.commands.analysis",
+    "report": "punto.commands.analysis",
+    "replay": "punto.commands.table",
+    "table": "punto.commands.table",
+    "serve": "punto.commands.serve",
+    "simulate": "punto.commands.sim",
+    "counting": "punto.commands.sim",
+    "tournament": "punto.commands.tournament",
+}
+#: The modules, in the order ``punto --help`` lists their commands.
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 class UsageError(PuntoError):
@@ -38,28 +49,30 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}", hint=f"see '{self.prog} --help'")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser: for ``command`` alone when it names one, else for every command."""
     parser = _Parser(
         prog="punto",
         description="The approved baccarat games, dealt and settled exactly as written.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as missing:
-            if missing.name == name:
-                continue  # a command module not built yet
-            raise
-        module.register(sub)
+    modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
+    for name in modules:
+        importlib.import_module(name).register(sub)
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The command the arguments name (the first that is not an option), if any."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command(arguments))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
         code: int = args.run(args)
         return code
     except PuntoError as error:
