@@ -1,7 +1,8 @@
 """Tournaments through the HTTP API (punto.server.tournaments): a tournament of
 3 tables and 20 entrants played to the end, killed and restarted in the middle
 of a session with the same standings as an uninterrupted run; refusals; the
-live leaderboard over the WebSocket."""
+live leaderboard over the WebSocket.  On SQLite and PostgreSQL: the run under
+test uses each backend, the uninterrupted reference run a SQLite file."""
 
 from __future__ import annotations
 
@@ -20,7 +21,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from punto.server.tournaments import install
+from tests import test_server_support as support
 from tests.test_server_support import DEALER, PIT, PLAYER, free_port, login, make_app
+
+db_url = support.db_url
 
 STRATEGIES = ("banker", "flat", "catchup", "pairs")
 ENTRANTS = 20
@@ -34,8 +38,8 @@ def tournament_app(database: str) -> FastAPI:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(tournament_app(f"sqlite:///{tmp_path / 'punto.db'}")) as c:
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(tournament_app(db_url)) as c:
         yield c
 
 
@@ -83,7 +87,7 @@ def standings(client: httpx.Client, tid: str) -> list[tuple[Any, ...]]:
     return [(x["place"], x["entrant"], x["name"], x["chips"], x["prize"]) for x in data["results"]]
 
 
-def test_a_tournament_survives_a_restart_mid_session(tmp_path: Path) -> None:
+def test_a_tournament_survives_a_restart_mid_session(tmp_path: Path, db_url: str) -> None:
     # uninterrupted
     with TestClient(tournament_app(f"sqlite:///{tmp_path / 'a.db'}")) as client:
         pit = setup_cup(client)
@@ -94,8 +98,8 @@ def test_a_tournament_survives_a_restart_mid_session(tmp_path: Path) -> None:
     assert len(expected) == ENTRANTS
     assert expected[0][0] == 1
 
-    # killed in the middle of the qualifying session, restarted on the same file
-    database = f"sqlite:///{tmp_path / 'b.db'}"
+    # killed in the middle of the qualifying session, restarted on the same database
+    database = db_url
     with TestClient(tournament_app(database)) as client:
         pit = setup_cup(client)
         state = advance(client, pit, "cup", 333)
@@ -247,12 +251,12 @@ def server_process(database: str) -> Iterator[tuple[subprocess.Popen[bytes], htt
         process.wait(10)
 
 
-def test_a_tournament_survives_sigkill_mid_request(tmp_path: Path) -> None:
+def test_a_tournament_survives_sigkill_mid_request(tmp_path: Path, db_url: str) -> None:
     with TestClient(tournament_app(f"sqlite:///{tmp_path / 'a.db'}")) as client:
         run_to_end(client, setup_cup(client, seed=11), "cup")
         expected = standings(client, "cup")
 
-    database = f"sqlite:///{tmp_path / 'b.db'}"
+    database = db_url
     with server_process(database) as (process, http):
         pit = setup_cup(http, seed=11)
         seq = advance(http, pit, "cup", 300)["seq"]
