@@ -66,6 +66,16 @@ GAMES = (
 )
 #: Wagers every one of those games offers.
 WAGERS = ("banker", "player", "tie")
+#: What a power failure with no outcome established leads to, by each game's
+#: rules: MBS 5.17.1 (each player may withdraw all their wagers), RWS 5.4
+#: (void); Tiger No Commission and Baccarat Tournament have no such clause.
+POWER_FAILURE = {
+    "tiger-baccarat": ("withdrawal", "5.17.1"),
+    "dragon-tiger": ("withdrawal", "5.17.1"),
+    "tiger-buffalo": ("void", "5.4"),
+    "tiger-no-commission": ("continue", None),
+    "baccarat-tournament": ("continue", None),
+}
 #: What each player is given at the cage.
 FUNDS = "1000000.00"
 #: Share of acknowledged bets sent again with the same key (a client retrying).
@@ -185,6 +195,28 @@ def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start within 60 s")
 
 
+class ServerProcess:
+    """The server under load, which :meth:`kill_and_restart` may SIGKILL and start again."""
+
+    def __init__(self, url: str, port: int) -> None:
+        self.url = url
+        self.port = port
+        self.process = start_server(url, port)
+        #: when the kill came and when the server answered again (perf_counter)
+        self.killed_at: float | None = None
+        self.back_at: float | None = None
+
+    def kill_and_restart(self) -> None:
+        self.process.send_signal(signal.SIGKILL)  # no shutdown: bets and deals in flight
+        self.process.wait(10)
+        self.killed_at = time.perf_counter()
+        self.process = start_server(self.url, self.port)
+        self.back_at = time.perf_counter()
+
+    def stop(self) -> None:
+        stop_server(self.process)
+
+
 def stop_server(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -241,6 +273,8 @@ class Results:
     acknowledged: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     retries: int = 0
     retry_mismatches: list[str] = field(default_factory=list)
+    #: keys sent at least once with no answer (the connection broke)
+    unanswered: set[str] = field(default_factory=set)
     first_accept: float = 0.0
     last_accept: float = 0.0
 
@@ -312,24 +346,30 @@ async def _setup(port: int, players: int, tables: int, betting_seconds: float) -
 async def _watch(port: int, table: str, gate: asyncio.Event, end: float) -> None:
     """A page watching the table over the WebSocket: opens ``gate`` while betting is open."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
 
-    async with connect(f"ws://{HOST}:{port}/ws/tables/{table}", max_size=2**24) as ws:
-        while time.perf_counter() < end:
-            try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
-            except TimeoutError:
-                continue
-            kind = message["type"]
-            if kind == "state":
-                betting = (message["round"] or {}).get("phase") == "betting"
-                if betting:
-                    gate.set()
-                else:
-                    gate.clear()
-            elif kind == "betting_open":
-                gate.set()
-            elif kind == "betting_closed":
-                gate.clear()
+    while time.perf_counter() < end:  # again after the server went away (--kill-at)
+        try:
+            async with connect(f"ws://{HOST}:{port}/ws/tables/{table}", max_size=2**24) as ws:
+                while time.perf_counter() < end:
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
+                    except TimeoutError:
+                        continue
+                    kind = message["type"]
+                    if kind == "state":
+                        betting = (message["round"] or {}).get("phase") == "betting"
+                        if betting:
+                            gate.set()
+                        else:
+                            gate.clear()
+                    elif kind == "betting_open":
+                        gate.set()
+                    elif kind == "betting_closed":
+                        gate.clear()
+        except (OSError, WebSocketException):
+            gate.clear()
+            await asyncio.sleep(0.2)
 
 
 async def _player(
@@ -365,18 +405,23 @@ async def _player(
             if rate:
                 next_at = max(next_at + 1 / rate, time.perf_counter() - 1 / rate)
             key = f"{name}-{made}"
-            stake = rng.randint(1, 20)
-            body = {"wager": rng.choice(WAGERS), "stake": str(stake)}
+            # A key always carries the same bet: one whose answer was lost (or that
+            # was refused) goes again as it was, and is made once or not at all.
+            pick = random.Random(key)
+            stake = pick.randint(1, 20)
+            body = {"wager": pick.choice(WAGERS), "stake": str(stake)}
             headers = {**auth, "Idempotency-Key": key}
             started = time.perf_counter()
             try:
                 status, answer = await conn.request("POST", path, body, headers)
             except (OSError, asyncio.IncompleteReadError, ValueError) as error:
                 # The connection broke: counted, and a new one for the next bet.
+                # The same key goes again next time: the bet is made once, or not at all.
                 await conn.close()
                 results.refusals[f"connection {type(error).__name__}"] += 1
                 results.statuses[0] += 1
-                await asyncio.sleep(0.05)
+                results.unanswered.add(key)
+                await asyncio.sleep(0.2)
                 continue
             finished = time.perf_counter()
             measured = started >= warm
@@ -430,7 +475,31 @@ async def _settle_all(port: int, tables: list[str], timeout: float) -> None:
         await conn.close()
 
 
-async def _load(args: argparse.Namespace, port: int) -> tuple[Results, dict[str, Any]]:
+async def _kill_at(server: ServerProcess, at: float, tables: list[str]) -> None:
+    """At ``at`` (perf_counter), once some table has a card or more out and its
+    coup is not complete (waiting at most 20 s for one), SIGKILL the server and
+    start it again on the same database and port."""
+    await asyncio.sleep(max(0.0, at - time.perf_counter()))
+    conn = Connection(server.port)
+    deadline = time.perf_counter() + 20
+    try:
+        while time.perf_counter() < deadline:
+            for table in tables:
+                _, state = await conn.request("GET", f"/api/tables/{table}")
+                r = state["round"] or {}
+                if r.get("phase") == "dealing" and r.get("cards"):
+                    break
+            else:
+                await asyncio.sleep(0.005)
+                continue
+            break
+    finally:
+        await conn.close()
+    await asyncio.to_thread(server.kill_and_restart)
+
+
+async def _load(args: argparse.Namespace, server: ServerProcess) -> tuple[Results, dict[str, Any]]:
+    port = server.port
     setup_started = time.perf_counter()
     players = await _setup(port, args.players, args.tables, args.betting_seconds)
     setup_seconds = time.perf_counter() - setup_started
@@ -440,6 +509,11 @@ async def _load(args: argparse.Namespace, port: int) -> tuple[Results, dict[str,
     tables = sorted({t for _, _, t in players})
     gates = {table: asyncio.Event() for table in tables}
     watchers = [asyncio.create_task(_watch(port, t, gates[t], end)) for t in tables]
+    killer = (
+        asyncio.create_task(_kill_at(server, start + args.kill_at, tables))
+        if args.kill_at is not None
+        else None
+    )
     await asyncio.gather(
         *(
             _player(
@@ -459,11 +533,17 @@ async def _load(args: argparse.Namespace, port: int) -> tuple[Results, dict[str,
         )
     )
     elapsed = time.perf_counter() - start
+    if killer is not None:
+        await killer  # (a restart still under way is waited for)
     for watcher in watchers:
         watcher.cancel()
     await asyncio.gather(*watchers, return_exceptions=True)
     await _settle_all(port, sorted({t for _, _, t in players}), timeout=60)
-    return results, {"setup_seconds": setup_seconds, "load_seconds": elapsed}
+    timing = {"setup_seconds": setup_seconds, "load_seconds": elapsed}
+    if server.killed_at is not None and server.back_at is not None:
+        timing["killed_after_seconds"] = server.killed_at - start
+        timing["restart_seconds"] = server.back_at - server.killed_at
+    return results, timing
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -542,22 +622,117 @@ def verify(url: str, results: Results) -> dict[str, Any]:
             "open_after_settling": int(open_bets),
             "retries": results.retries,
             "retry_mismatches": len(results.retry_mismatches),
+            "unanswered": len(results.unanswered),
         }
+    finally:
+        engine.dispose()
+
+
+def interrupted_rounds(url: str) -> list[dict[str, Any]]:
+    """Every round a kill interrupted (it has ``power_failed``), and whether what
+    followed is what its game's rules say (:data:`POWER_FAILURE`), given whether
+    the cards out by then had established an outcome -- as the engine judges it
+    from the log up to the failure, read into a table that recovers nothing."""
+    from sqlalchemy import select
+
+    from punto.games import get_game
+    from punto.server.config import TableStore
+    from punto.store.db import SQLEventLog, connect, table_events
+    from punto.store.eventlog import MemoryEventLog
+    from punto.table.live import LiveTable
+    from punto.table.round import Phase
+
+    engine = connect(url)
+    try:
+        with engine.connect() as conn:
+            hit = sorted(
+                {
+                    (str(t), str(r))
+                    for t, r in conn.execute(
+                        select(table_events.c.table_id, table_events.c.round_id).where(
+                            table_events.c.type == "power_failed"
+                        )
+                    )
+                }
+            )
+        store, log = TableStore(engine), SQLEventLog(engine)
+        out = []
+        for table_id, round_id in hit:
+            config = store.get(table_id)
+            stored = list(log.read(table_id))
+            failed = next(
+                i
+                for i, e in enumerate(stored)
+                if e.round_id == round_id and e.event.type == "power_failed"
+            )
+            before = MemoryEventLog()
+            for e in stored[:failed]:
+                before.append(table_id, e.round_id, e.event)
+            live = LiveTable(
+                table_id,
+                get_game(config.game),
+                limits=config.limits,
+                log=before,
+                layout=config.layout,
+                decks=config.decks,
+                seed=config.seed,
+                recover=False,
+            )
+            r = live.round
+            assert r is not None
+            assert r.round_id == round_id
+            established = r.phase is Phase.RESULT or r.outcome_established()
+            rule, clause = POWER_FAILURE[config.game]
+            expected = "continue" if established else rule
+            after = [e.event for e in stored[failed + 1 :] if e.round_id == round_id]
+            kinds = [e.type for e in after]
+            clauses = [str(getattr(e, "clause", "")) for e in after]
+            if "round_voided" in kinds:
+                happened = "void"
+            elif "withdrawal_offered" in kinds:
+                happened = "withdrawal"
+            else:
+                happened = "continue"
+            ends = "settled" if "round_settled" in kinds else "void" if happened == "void" else None
+            ok = (
+                happened == expected
+                and ends is not None
+                and (
+                    clause is None
+                    or happened == "continue"
+                    or any(c == clause or c.startswith(f"{clause}.") for c in clauses)
+                )
+                and r.phase in (Phase.DEALING, Phase.RESULT)
+            )
+            out.append(
+                {
+                    "table": table_id,
+                    "game": config.game,
+                    "round": round_id,
+                    "cards_out": len(r.deal.cards),
+                    "established": established,
+                    "expected": expected,
+                    "happened": happened,
+                    "ended": ends,
+                    "ok": ok,
+                }
+            )
+        return out
     finally:
         engine.dispose()
 
 
 def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
     with database(kind, workdir) as url:
-        port = free_port()
-        process = start_server(url, port)
+        server = ServerProcess(url, free_port())
         try:
             results, timing = asyncio.run(
-                asyncio.wait_for(_load(args, port), timeout=args.seconds + HARD_LIMIT / 2)
+                asyncio.wait_for(_load(args, server), timeout=args.seconds + HARD_LIMIT / 2)
             )
         finally:
-            stop_server(process)
+            server.stop()
         checks = verify(url, results)
+        checks["interrupted"] = interrupted_rounds(url)
     accepted = len(results.accepted_latencies)
     window = max(results.last_accept - results.first_accept, 1e-9)
     ok = (
@@ -567,6 +742,9 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
         and checks["unacknowledged_in_log"] == 0
         and checks["unacknowledged_held"] == 0
         and checks["retry_mismatches"] == 0
+        and checks["open_after_settling"] == 0
+        and all(r["ok"] for r in checks["interrupted"])
+        and (args.kill_at is None or bool(checks["interrupted"]))
         and accepted > 0
     )
     ms = 1000.0
@@ -628,7 +806,24 @@ def report(result: dict[str, Any]) -> str:
         f"{'clean' if c['audit_ok'] else c['audit_problems']}, {c['acknowledged']} acknowledged / "
         f"{c['bets_in_log']} in the log, {c['problem_count']} problems, "
         f"{c['retries']} retries ({c['retry_mismatches']} mismatched), "
-        f"{c['open_after_settling']} open after settling -> {'OK' if result['ok'] else 'FAILED'}"
+        f"{c['open_after_settling']} open after settling"
+        + _report_kill(result)
+        + f" -> {'OK' if result['ok'] else 'FAILED'}"
+    )
+
+
+def _report_kill(result: dict[str, Any]) -> str:
+    if "killed_after_seconds" not in result:
+        return ""
+    rounds = ", ".join(
+        f"{r['table']} {r['round']} ({r['game']}, {r['cards_out']} cards out): "
+        f"{r['happened']}{'' if r['ok'] else ' WRONG, expected ' + r['expected']}"
+        for r in result["checks"]["interrupted"]
+    )
+    return (
+        f"; SIGKILL at {result['killed_after_seconds']:.1f} s, serving again after "
+        f"{result['restart_seconds']:.1f} s; {result['checks']['unanswered']} requests lost "
+        f"their answer and were sent again; interrupted rounds: {rounds or 'none'}"
     )
 
 
@@ -648,6 +843,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=2.0,
         help="seconds at the start not measured (every bet is still checked)",
+    )
+    parser.add_argument(
+        "--kill-at",
+        type=float,
+        metavar="SECONDS",
+        help="SIGKILL the server this long into the load, once a table is mid-deal, "
+        "and start it again on the same database (the fault test)",
     )
     parser.add_argument("--seed", default="punto")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
