@@ -56,7 +56,7 @@ from punto.game import Game
 from punto.money import format_money
 from punto.roads import Scoreboard
 from punto.store.eventlog import EventLog
-from punto.table.events import CardDealt, RoundOpened, ShoeStarted
+from punto.table.events import RoundOpened, ShoeStarted
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
@@ -114,6 +114,7 @@ HELP = """\
   [cyan]irregularities[/]                    the procedures of sections 5 and 6
   [cyan]irr NAME [key=value ...][/]          run one: asks for the acting role and each parameter
   [cyan]take PLAYER[/] / [cyan]close_withdrawal[/]      a player takes an open withdrawal option / it closes
+  [cyan]replace_shoe CLAUSE[/]               the cards replaced where the rules allow (e.g. 5.11.5, RWS 5.11.2)
 [bold]Settling and showing[/]
   [cyan]settle[/]                            announce the outcome; collect and pay
   [cyan]status[/] · [cyan]board[/] · [cyan]shoe[/] · [cyan]help[/] · [cyan]quit[/] (end of input does the same)
@@ -207,6 +208,9 @@ class DealerConsole:
             if words:
                 raise ActionInputError(f"{command} takes nothing after it")
             simple[command]()
+            return
+        if command == "replace_shoe":
+            self.replace_shoe(words)
             return
         if command in ("irr", "irregularity"):
             if not words:
@@ -357,13 +361,7 @@ class DealerConsole:
         if param.name == "shoe" and shoe is not None:
             return [str(c) for c in shoe.order]
         if param.name == "discards" and shoe is not None:
-            r = self.table.round
-            this_round = (
-                sum(1 for e in r.events if isinstance(e, CardDealt) and e.source == "shoe")
-                if r is not None
-                else 0
-            )
-            return [str(c) for c in shoe.order[: shoe.position - this_round]]
+            return [str(c) for c in self.table.discards()]
         if param.name == "role" or not param.required:
             default = param.default
             if isinstance(default, Role):
@@ -440,6 +438,30 @@ class DealerConsole:
         before = len(r.deal.cards)
         self.table.draw()
         self._show_cards(r, before)
+
+    def replace_shoe(self, words: list[str]) -> None:
+        """``replace_shoe CLAUSE [role=ROLE]``: the cards replaced mid-shoe
+        where the rules allow it (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2)."""
+        role, clause = Role.DEALER, None
+        for word in words:
+            key, eq, text = word.partition("=")
+            if eq and _name(key) == "role":
+                role = _read_role(text)
+            elif eq and _name(key) == "clause":
+                clause = text
+            elif not eq and clause is None:
+                clause = word
+            else:
+                raise ActionInputError("replace_shoe takes CLAUSE [role=ROLE]")
+        if clause is None:
+            raise ActionInputError(
+                "under which clause are the cards replaced?", hint="replace_shoe CLAUSE role=ROLE"
+            )
+        shoe = self.table.replace_shoe(role, clause)
+        self.console.print(
+            f"[bold]Cards replaced (clause {escape(clause)})[/]: new shoe {self.table.shoe_id}, "
+            f"SHA-256 commitment {shoe.commitment}"
+        )
 
     def _deal(self) -> None:
         r = self._round()
@@ -536,10 +558,15 @@ class DealerConsole:
                 f"  Cards: {self._cards(new)}  ·  Player {self._cards(deal.player.cards)} = "
                 f"{deal.player.total} · Banker {self._cards(deal.banker.cards)} = {deal.banker.total}"
             )
-        if self.table.shoe is not None and self.table.shoe.cut_card_reached:
+        if self.table.cut_card_out:
             self.console.print(
                 "  [yellow]The cut card has come out[/]: this round is completed and is the last "
                 "of the shoe."
+            )
+        if not deal.cards and r.withdrawal_open is not None:
+            self.console.print(
+                f"  The cut card came out first (clause {r.withdrawal_open.clause}): players may "
+                "withdraw all their wagers: [cyan]take PLAYER[/], then [cyan]close_withdrawal[/]."
             )
         if deal.is_complete:
             coup = deal.to_coup()
@@ -578,7 +605,7 @@ class DealerConsole:
             text += f"; returned: {', '.join(ruling.returned)}"
         self.console.print(text)
         for label, cards in (
-            ("to the next round", ruling.next_round),
+            ("held for the next round (dealt first)", ruling.next_round),
             ("missing, replaced", ruling.missing),
             ("set aside, unused", ruling.unused),
         ):
@@ -587,6 +614,15 @@ class DealerConsole:
         r = self.table.round
         if r is not None and r.phase is Phase.VOID and r.void is not None:
             self.console.print(f"  Round {r.round_id} is void: every bet is returned.")
+        self._show_replacement()
+
+    def _show_replacement(self) -> None:
+        due = self.table.replacement_due
+        if due is not None:
+            self.console.print(
+                f"  [yellow]The cards must be replaced before the next round[/] (clause {due}): "
+                f"[cyan]replace_shoe {due}[/]."
+            )
 
     def _show_settlement(self, r: Round) -> None:
         grid = Table(title=f"Round {r.round_id} settled", title_justify="left", show_edge=False)
@@ -738,6 +774,15 @@ def _name(word: str) -> str:
 
 def _signed(amount: Decimal) -> str:
     return f"+{format_money(amount)}" if amount > 0 else format_money(amount)
+
+
+def _read_role(text: str) -> Role:
+    try:
+        return Role(_name(text).replace(" ", "_"))
+    except ValueError:
+        raise ActionInputError(
+            f"no role {text!r}", hint=", ".join(r.value for r in Role if r is not Role.PLAYER)
+        ) from None
 
 
 def _question(param: Param) -> str:

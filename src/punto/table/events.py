@@ -12,6 +12,8 @@ True
 >>> fixed = CardsReconstructed((Card.parse("QH"), Card.parse("9C")), "5.7")
 >>> event_from_json(event_to_json(fixed)) == fixed
 True
+>>> event_to_json(CardsHeld((Card.parse("4D"),), "5.8"))
+{'type': 'cards_held', 'cards': ['4D'], 'clause': '5.8', 'role': 'dealer'}
 """
 
 from __future__ import annotations
@@ -98,8 +100,13 @@ class BetsClosed(Event):
 @_event("card_dealt")
 @dataclasses.dataclass(frozen=True, slots=True)
 class CardDealt(Event):
-    """The next card, to whichever hand the Table of Play says; from the
-    table's shoe, or keyed / read from outside."""
+    """The next card, to whichever hand the Table of Play says.
+
+    ``source`` says where it came from: ``shoe`` (the table's own shoe),
+    ``reconstructed`` / ``simultaneous`` (out of the dealing device during
+    an irregularity), ``held`` (held over from the previous round,
+    :class:`CardsHeld`), ``set_aside`` / ``table`` / ``replacement`` (MBS
+    5.11), or ``keyed`` / ``device`` (keyed in or read from a physical shoe)."""
 
     card: Card
     source: str = "shoe"
@@ -185,6 +192,19 @@ class CardsReconstructed(Event):
     role: Role = Role.DEALER
 
 
+@_event("cards_held")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardsHeld(Event):
+    """Cards that came out of the dealing device this round but that the
+    coup does not use: they are used, in the order they came out, first in
+    the next round of play (RWS 5.8; the MBS reconstructions of 5.7 and 5.8
+    likewise -- see docs/interpretations.md)."""
+
+    cards: tuple[Card, ...]
+    clause: str
+    role: Role = Role.DEALER
+
+
 @_event("betting_reopened")
 @dataclasses.dataclass(frozen=True, slots=True)
 class BettingReopened(Event):
@@ -236,13 +256,18 @@ class InsuranceReoffered(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShoeStarted(Event):
     """A new shoe: its order is logged (with the commitment published to
-    players) so that a restart resumes the very same shoe."""
+    players) so that a restart resumes the very same shoe.  ``clause`` is
+    empty for an ordinary new shoe, or the clause under which the cards
+    were replaced (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2) and ``role`` who
+    decided it.  Cards held for the next round go with the old shoe."""
 
     shoe_id: str
     cards: tuple[Card, ...]
     cut_card: int | None
     commitment: str
     nonce: str
+    clause: str = ""
+    role: Role = Role.DEALER
 
 
 @_event("table_configured")
@@ -260,6 +285,9 @@ class TableConfigured(Event):
     insurance_offered: bool
     #: :meth:`punto.table.limits.TableLimits.to_json`, as JSON text
     limits: str
+    #: an HLGA table: a cutting card that comes out first opens a withdrawal
+    #: option (MBS 3.22.1; Dragon Tiger 3.17.1)
+    hlga: bool = False
 
 
 @_event("round_settled")

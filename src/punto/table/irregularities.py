@@ -7,7 +7,9 @@ clause in the game's data, and carries out the consequence as round
 actions, each of which appends one event: a void (``RoundVoided``), a
 withdrawal option (``WithdrawalOffered`` / ``PlayerWithdrew`` /
 ``WithdrawalClosed``), a reconstruction (``CardsReconstructed``), cards dealt
-(``CardDealt``), a record of what was done (``IrregularityNoted``).
+(``CardDealt``), cards out of the device that the coup does not use, held
+for the next round (``CardsHeld``), a record of what was done
+(``IrregularityNoted``).
 "Outcome established" is always computed from the cards
 (:meth:`Round.outcome_established`), never given by hand.
 
@@ -95,11 +97,13 @@ class Ruling:
     withdrawn: tuple[str, ...] = field(default=(), repr=False)
     #: bets returned one by one (RWS 5.14.2)
     returned: tuple[str, ...] = field(default=(), repr=False)
-    #: cards out of the device that this coup does not use: they go to the next round
+    #: cards out of the device that this coup does not use: they go to the next
+    #: round (recorded as ``CardsHeld``; a live table deals them first)
     next_round: tuple[Card, ...] = field(default=(), repr=False)
     #: cards determined missing and replaced (MBS 5.11)
     missing: tuple[Card, ...] = field(default=(), repr=False)
-    #: set-aside cards the coup did not need (MBS 5.11.4)
+    #: set-aside cards the coup did not need (MBS 5.11.4); not held for the next
+    #: round: every card is replaced before it commences (5.11.5)
     unused: tuple[Card, ...] = field(default=(), repr=False)
 
 
@@ -117,7 +121,11 @@ def _atomic(
     def run(round_: Round, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         if "withdrawing" in kwargs:  # an iterator would be spent by the trial run
             kwargs["withdrawing"] = tuple(kwargs["withdrawing"])  # type: ignore[arg-type]
-        trial = procedure(round_.fork(), *args, **kwargs)
+        copy = round_.fork()
+        trial = procedure(copy, *args, **kwargs)
+        # The table checks the procedure's events as a whole (the cards it
+        # says came out of the device, in order) before any is written.
+        round_.vet(copy.events[len(round_.events) :])
         wanted: tuple[str, ...] = tuple(kwargs.get("withdrawing") or ())  # type: ignore[arg-type]
         if wanted and isinstance(trial, Ruling):
             refused = [p for p in wanted if p not in trial.withdrawn]
@@ -128,7 +136,8 @@ def _atomic(
                     clause=trial.clause,
                     hint="after 'No more bets' wagers win or lose on the outcome",
                 )
-        return procedure(round_, *args, **kwargs)
+        with round_.checked():
+            return procedure(round_, *args, **kwargs)
 
     return run
 
@@ -198,6 +207,15 @@ def _deal(round_: Round, cards: Sequence[Card], source: str) -> tuple[Card, ...]
         round_.deal_card(card, source)
         taken += 1
     return tuple(cards[taken:])
+
+
+def _hold(round_: Round, cards: tuple[Card, ...], clause: str, role: Role) -> tuple[Card, ...]:
+    """Hold ``cards`` (out of the device, not used by this coup) for the next
+    round; returns them.  RWS 5.8 says so; MBS is silent and punto reads it
+    the same way (docs/interpretations.md)."""
+    if cards:
+        round_.hold_for_next_round(cards, round_.game.clause("excess_cards") or clause, role)
+    return cards
 
 
 def _established_options(
@@ -356,6 +374,7 @@ def incorrect_number_of_cards(
     if _is_rws(round_):
         clause = _clause(round_, "excess_cards", "excess cards")
     round_.reconstruct(intended, clause, role, drawn=drawn)
+    _hold(round_, rest, clause, role)
     if not _is_rws(round_):
         return Ruling(clause, "continue", next_round=rest)
     taken = _established_options(
@@ -447,6 +466,26 @@ def cut_card_first(
     """In HLGA, the cutting card appears as the first card of the round: the
     Dealer may allow players to withdraw their wagers (MBS 3.22.1; Dragon
     Tiger 3.17.1).  Calling this is the Dealer allowing it."""
+    clause = _check_cut_card_first(round_, hlga)
+    taken = _options(round_, clause, _CUT_CARD_FIRST, withdrawing, role)
+    return Ruling(clause, "withdrawal", withdrawn=taken)
+
+
+@_atomic
+def offer_cut_card_withdrawal(round_: Round, *, hlga: bool, role: Role = Role.DEALER) -> Ruling:
+    """:func:`cut_card_first` with the option left open: the players take
+    it (``round.withdraw_player``) and the Dealer closes it
+    (``round.close_withdrawal``) before the first card is drawn.  A live
+    table whose own shoe shows the cutting card first calls this."""
+    clause = _check_cut_card_first(round_, hlga)
+    round_.offer_withdrawal(clause, _CUT_CARD_FIRST, role)
+    return Ruling(clause, "offered")
+
+
+_CUT_CARD_FIRST = "cutting card as the first card (HLGA)"
+
+
+def _check_cut_card_first(round_: Round, hlga: bool) -> str:
     clause = _clause(round_, "cut_card_first", "the cutting card as first card")
     if not hlga:
         raise ActionError(
@@ -459,8 +498,7 @@ def cut_card_first(
             "the cutting card is the first card of the round only before any card is dealt",
             clause=clause,
         )
-    taken = _options(round_, clause, "cutting card as the first card (HLGA)", withdrawing, role)
-    return Ruling(clause, "withdrawal", withdrawn=taken)
+    return clause
 
 
 # -- dealing errors ---------------------------------------------------------------------------
@@ -509,7 +547,7 @@ def simultaneous_draw(
                 hint="refer it to the Gaming Shift Manager: unforeseen(round, reason, void=...)",
             )
         round_.note_irregularity(clause, _simultaneous_reason(cards, "ascertained"), role)
-        rest = _deal(round_, cards, "simultaneous")
+        rest = _hold(round_, _deal(round_, cards, "simultaneous"), clause, role)
         return Ruling(clause, "continue", next_round=rest)
     _check_dealing(round_, _clause(round_, "simultaneous", "cards drawn simultaneously"))
     if order_known:
@@ -517,7 +555,7 @@ def simultaneous_draw(
         taken = _options(
             round_, clause, _simultaneous_reason(cards, "ascertained"), withdrawing, role
         )
-        rest = _deal(round_, cards, "simultaneous")
+        rest = _hold(round_, _deal(round_, cards, "simultaneous"), clause, role)
         return Ruling(clause, "withdrawal", withdrawn=taken, next_round=rest)
     if initial:
         clause = _clause(round_, "simultaneous_initial", "cards drawn simultaneously")
@@ -531,7 +569,7 @@ def simultaneous_draw(
         required=Role.PIT_MANAGER,
     )
     taken = _options(round_, clause, _simultaneous_reason(cards, "set"), withdrawing, role)
-    rest = _deal(round_, decided, "simultaneous")
+    rest = _hold(round_, _deal(round_, decided, "simultaneous"), clause, role)
     return Ruling(clause, "withdrawal", withdrawn=taken, next_round=rest)
 
 
@@ -560,7 +598,7 @@ def _simultaneous_rws(
     taken = _options(
         round_, _options_clause(round_), f"{error}: cards drawn simultaneously", withdrawing, role
     )
-    rest = _deal(round_, decided, "simultaneous")
+    rest = _hold(round_, _deal(round_, decided, "simultaneous"), clause, role)
     return Ruling(clause, "options", withdrawn=taken, next_round=rest)
 
 
@@ -766,7 +804,7 @@ def excess_cards(
     round_.note_irregularity(
         clause, f"cards drawn in excess or exposed: {format_cards(cards)}", role
     )
-    rest = _deal(round_, cards, "reconstructed")
+    rest = _hold(round_, _deal(round_, cards, "reconstructed"), clause, role)
     if not _is_rws(round_):
         return Ruling(clause, "continue", next_round=rest)
     taken = _established_options(round_, clause, "cards drawn in excess", withdrawing, role)

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import enum
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
@@ -62,6 +63,7 @@ from punto.table.events import (
     BettingReopened,
     BetWithdrawn,
     CardDealt,
+    CardsHeld,
     CardsReconstructed,
     Event,
     InsurancePlaced,
@@ -143,6 +145,7 @@ class _State:
     irregularities: list[IrregularityNoted] = field(default_factory=list)
     void: RoundVoided | None = None
     orders: int = 0
+    held: tuple[Card, ...] = ()
 
 
 class Round:
@@ -150,7 +153,11 @@ class Round:
 
     ``on_event`` is called with each new event *before* the state changes;
     a store that persists events there makes every acknowledged action
-    durable.  ``under_minimum_settled`` names players whose under-minimum
+    durable.  ``check_events``, if given, is called before that with the
+    round and the events about to be written, and may refuse them (a live
+    table checks there that cards said to come out of its dealing device
+    are its next cards); an irregularity procedure gives it all its events
+    at once.  ``under_minimum_settled`` names players whose under-minimum
     wager was already paid or collected once at this table (MBS 5.14).
     """
 
@@ -165,6 +172,7 @@ class Round:
         under_minimum_settled: Iterable[str] = (),
         on_event: Callable[[Event], None] | None = None,
         round_id: str = "",
+        check_events: Callable[[Round, Sequence[Event]], None] | None = None,
     ) -> None:
         self.game = game
         self.layout = game.check_layout(layout)
@@ -174,8 +182,10 @@ class Round:
         self.insurance_offered = insurance_offered and game.insurance is not None
         self.under_minimum_settled = frozenset(under_minimum_settled)
         self.on_event = on_event
+        self.check_events = check_events
         self.events: list[Event] = []
         self._s = _State(round_id=round_id)
+        self._checked = False
 
     # -- the fold -------------------------------------------------------------
 
@@ -205,7 +215,25 @@ class Round:
         first, and only if it goes through, on the round itself."""
         return Round.replay(self.game, self.events, **self.options)
 
+    def vet(self, events: Sequence[Event]) -> None:
+        """Refuse ``events`` (about to be written, in order) if the table the
+        round is played at does; nothing is written either way."""
+        if self.check_events is not None and events:
+            self.check_events(self, events)
+
+    @contextmanager
+    def checked(self) -> Iterator[None]:
+        """Emit events already vetted as a whole (:meth:`vet`), without
+        vetting them one by one again."""
+        before, self._checked = self._checked, True
+        try:
+            yield
+        finally:
+            self._checked = before
+
     def _emit(self, event: Event) -> None:
+        if not self._checked:
+            self.vet((event,))
         if self.on_event is not None:
             self.on_event(event)  # persist first: a failure leaves the state unchanged
         self._apply(event)
@@ -254,6 +282,8 @@ class Round:
                 s.late_insurance = None  # the next card closes any offer (RWS 5.3)
                 if s.deal.is_complete:
                     s.phase = Phase.RESULT
+            case CardsHeld(cards=cards):
+                s.held += cards
             case CardsReconstructed(cards=cards):
                 s.deal = Deal(cards)
                 s.late_insurance = None
@@ -337,6 +367,12 @@ class Round:
     @property
     def void(self) -> RoundVoided | None:
         return self._s.void
+
+    @property
+    def held(self) -> tuple[Card, ...]:
+        """Cards out of the device this round that the coup does not use,
+        held for the next round (RWS 5.8), in the order they came out."""
+        return self._s.held
 
     def totals(self) -> dict[str, Decimal]:
         """Active stakes per wager."""
@@ -741,6 +777,35 @@ class Round:
         RWS 1.24, 5.8, 5.9)."""
         self.check_reconstruct(cards, clause, role, drawn=drawn, required=required)
         self._emit(CardsReconstructed(tuple(cards), clause, role))
+
+    def check_hold_for_next_round(
+        self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER
+    ) -> None:
+        """Why ``cards`` cannot be held for the next round now: they are cards
+        out of the device during this coup's deal, by a Dealer or above."""
+        self._check_role(role, Role.DEALER, "hold cards for the next round", clause)
+        if self.phase not in (Phase.DEALING, Phase.RESULT):
+            raise PhaseError(
+                "cards are held for the next round when they come out of the device "
+                "during the deal",
+                clause=clause,
+            )
+        if not cards:
+            raise ActionError("no card to hold for the next round", clause=clause)
+
+    def can_hold_for_next_round(
+        self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER
+    ) -> bool:
+        return _can(lambda: self.check_hold_for_next_round(cards, clause, role))
+
+    def hold_for_next_round(
+        self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER
+    ) -> None:
+        """Cards out of the device that this coup does not use are "used in
+        the next Round of play" (RWS 5.8): recorded here, in the order they
+        came out, and dealt first in the next round by the live table."""
+        self.check_hold_for_next_round(cards, clause, role)
+        self._emit(CardsHeld(tuple(cards), clause, role))
 
     def check_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
         self._check_role(role, Role.DEALER, "reopen betting", clause)
