@@ -48,6 +48,7 @@ from punto.server.models import (
     RoundIdOut,
     RoundOpenedOut,
     SessionOut,
+    ShoeReplacedOut,
     UserOut,
     WalletOut,
     WithdrawnOut,
@@ -119,6 +120,11 @@ class VoidIn(Strict):
 
 class PowerFailureIn(Strict):
     manager: ManagerIn | None = None
+
+
+class ReplaceShoeIn(Strict):
+    #: the clause the cards are replaced under (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2)
+    clause: Annotated[str, Field(min_length=1, max_length=32, examples=["5.12.2"])]
 
 
 class DepositIn(Strict):
@@ -715,6 +721,22 @@ def power_failure(
         consequence=result["consequence"],
         confirmed_by=body.manager.username if body and body.manager else None,
     )
+    return result
+
+
+@router.post("/tables/{table_id}/shoe/replace", tags=["dealer"], **documented(ShoeReplacedOut))
+def replace_shoe(table_id: str, body: ReplaceShoeIn, request: Request) -> dict[str, Any]:
+    """Replace the cards with a new shuffled set, where the rules say so: before
+    the next round after a player left with cards or a Method C void (MBS
+    5.11.5, 5.12.2; a dealer or above), after a void (MBS 5.13), or after a
+    simultaneous draw, even mid-round (RWS 5.11.2; a pit supervisor or above).
+    The new shoe's commitment is published and the roads start again."""
+    server = server_of(request)
+    user = user_of(request)
+    role = table_role(user, Role.DEALER, "replace the cards")
+    runtime = server.table(table_id)
+    result = runtime.replace_shoe(body.clause, role)
+    _actor(server, user, runtime, "replace_shoe", clause=body.clause, shoe=result["shoe_id"])
     return result
 
 

@@ -124,6 +124,14 @@ class RoundIdOut(Out):
     round_id: str
 
 
+class ShoeReplacedOut(Out):
+    shoe_id: str
+    #: the clause the cards were replaced under
+    clause: str
+    #: SHA-256 of the new shoe's nonce and order, published before its first coup
+    commitment: str
+
+
 class DeviceTokenOut(Out):
     table_id: str
     token: str

@@ -396,6 +396,7 @@ class TableRuntime:
             "id": self.table.shoe_id,
             "cards_left": len(shoe) if shoe is not None else 0,
             "cut_card_reached": self.table.shoe_finished,
+            "replacement_due": self.table.replacement_due,
             "commitment": shoe.commitment if shoe is not None else None,
             "source": self.config.card_source,
         }
@@ -503,6 +504,7 @@ class TableRuntime:
                 "close_withdrawal": r is not None and r.can_close_withdrawal(),
                 "power_failure": r is not None and r.can_power_failure(),
                 "void": r is not None and r.can_void(Role.SHIFT_MANAGER, "-"),
+                "replace_shoe": self.table.replacement_due is not None,
             },
             "differential": money(r.differential()) if r else None,
             "decided": self._decided_now(r),
@@ -1276,8 +1278,7 @@ class TableRuntime:
             shoe_before = self.table.shoe_id
             r = self.table.new_round(role)
             if self.table.shoe_id != shoe_before:
-                self.scoreboard = Scoreboard(pair_rule=self.table.pair_rule)
-                self.publish({"type": "scoreboard", "scoreboard": self.scoreboard.to_dict()})
+                self._new_board()
             self.deadline = (
                 self.clock() + self.config.betting_seconds if self.config.mode == "auto" else None
             )
@@ -1285,6 +1286,22 @@ class TableRuntime:
             self.next_round_at = None
             self._changed()
             return {"round_id": r.round_id, "deadline": self.deadline}
+
+    def _new_board(self) -> None:
+        """A new shoe: the roads start again (lock held)."""
+        self.scoreboard = Scoreboard(pair_rule=self.table.pair_rule)
+        self.publish({"type": "scoreboard", "scoreboard": self.scoreboard.to_dict()})
+
+    def replace_shoe(self, clause: str, role: Role) -> dict[str, Any]:
+        """Replace the cards with a new shuffled set where the rules say so
+        (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2): a new shoe, its commitment
+        published, the roads started again."""
+        with self.lock:
+            self._quiesce()
+            shoe = self.table.replace_shoe(role, clause)
+            self._new_board()
+            self._changed()
+            return {"shoe_id": self.table.shoe_id, "clause": clause, "commitment": shoe.commitment}
 
     def close_betting(self, role: Role = Role.DEALER, user: Any = None) -> dict[str, Any]:
         with self.lock:
@@ -1395,6 +1412,9 @@ class TableRuntime:
                     self.next_round_at = now + self.config.result_seconds
                 if now < self.next_round_at:
                     return self.next_round_at - now
+                due = self.table.replacement_due
+                if due is not None:  # "the cards shall be replaced" first (MBS 5.11.5, 5.12.2)
+                    self.replace_shoe(due, Role.DEALER)
                 self.open_round(Role.DEALER)
                 return self.config.betting_seconds
             if r.phase is Phase.BETTING:

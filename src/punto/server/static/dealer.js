@@ -97,6 +97,12 @@
     $("#manager-password").value = "";
     if (data) $("#void-reason").value = "";
   });
+  $("#btn-replace-shoe").addEventListener("click", async () => {
+    const clause = state && state.shoe.replacement_due;
+    if (!clause) return say("No rule calls for the cards to be replaced now.");
+    const data = await act("/shoe/replace", { clause }, `The cards are replaced (clause ${clause}): a new shoe.`);
+    if (data) say(`New shoe ${data.shoe_id}, commitment ${data.commitment.slice(0, 16)}…`, true);
+  });
   $("#btn-power-failure").addEventListener("click", async () => {
     const data = await act("/round/power-failure", { manager: manager() });
     if (data) say(`Power failure: ${words(data.consequence)}.`, true);
@@ -150,7 +156,8 @@
     const next = round && round.phase === "dealing" && round.next_hand ? round.next_hand : "";
     $("#next-hand").textContent = next ? Punto.SIDES[next].name : "–";
     $("#next-hand").className = `next-card ${next}`;
-    $("#shoe").textContent = state.shoe.id ? `${state.shoe.cards_left} cards${state.shoe.cut_card_reached ? " · cut card out: a new shoe next" : ""}` : "a new shoe at the first round";
+    const due = state.shoe.replacement_due;
+    $("#shoe").textContent = due ? `the cards must be replaced before the next round (clause ${due})` : state.shoe.id ? `${state.shoe.cards_left} cards${state.shoe.cut_card_reached ? " · cut card out: a new shoe next" : ""}` : "a new shoe at the first round";
     Punto.renderHands($("#hands"), round);
     const banner = $("#result");
     banner.className = "result-banner";
@@ -177,7 +184,7 @@
     const allowed = {
       "#btn-open": can.open, "#btn-close": can.close, "#btn-draw": can.deal && t.card_source !== "device",
       "#btn-settle": can.settle, "#btn-key": can.deal, "#btn-close-withdrawal": can.close_withdrawal,
-      "#btn-power-failure": can.power_failure, "#btn-void": can.void,
+      "#btn-power-failure": can.power_failure, "#btn-void": can.void, "#btn-replace-shoe": can.replace_shoe,
     };
     for (const [id, ok] of Object.entries(allowed)) $(id).disabled = !ok;
     for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !can.deal;
