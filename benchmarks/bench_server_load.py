@@ -635,11 +635,9 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
     from the log up to the failure, read into a table that recovers nothing."""
     from sqlalchemy import select
 
-    from punto.games import get_game
     from punto.server.config import TableStore
     from punto.store.db import SQLEventLog, connect, table_events
     from punto.store.eventlog import MemoryEventLog
-    from punto.table.live import LiveTable
     from punto.table.round import Phase
 
     engine = connect(url)
@@ -668,16 +666,7 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
             before = MemoryEventLog()
             for e in stored[:failed]:
                 before.append(table_id, e.round_id, e.event)
-            live = LiveTable(
-                table_id,
-                get_game(config.game),
-                limits=config.limits,
-                log=before,
-                layout=config.layout,
-                decks=config.decks,
-                seed=config.seed,
-                recover=False,
-            )
+            live = config.live_table(before, recover=False)
             r = live.round
             assert r is not None
             assert r.round_id == round_id

@@ -39,12 +39,10 @@ from typing import Any
 import httpx
 import pytest
 
-from punto.games import get_game
 from punto.server.config import TableStore
 from punto.store.db import SQLEventLog, connect, ledger_bets, table_events
 from punto.store.eventlog import MemoryEventLog
 from punto.store.ledger import Ledger
-from punto.table.live import LiveTable
 from punto.table.round import Phase
 from tests import test_server_support as support
 from tests.test_server_support import (
@@ -189,16 +187,7 @@ def _expected(url: str) -> dict[str, tuple[str | None, str | None]]:
             copy = MemoryEventLog()
             for stored in log.read(table):
                 copy.append(table, stored.round_id, stored.event)
-            live = LiveTable(
-                table,
-                get_game(config.game),
-                limits=config.limits,
-                log=copy,
-                layout=config.layout,
-                decks=config.decks,
-                seed=config.seed,
-                recover=False,
-            )
+            live = config.live_table(copy, recover=False)
             r = live.round
             if r is None or r.phase is not Phase.DEALING:
                 out[table] = (r.round_id if r else None, None)

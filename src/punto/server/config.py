@@ -36,7 +36,9 @@ from punto.games import get_game
 from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
 from punto.store.db import table_events
+from punto.store.eventlog import EventLog
 from punto.table.limits import TableLimits
+from punto.table.live import LiveTable
 
 if TYPE_CHECKING:
     from punto.server.journal import Journal
@@ -121,6 +123,23 @@ class TableConfig:
     @property
     def game_(self) -> Game:
         return get_game(self.game)
+
+    def live_table(
+        self, log: EventLog, *, limits: TableLimits | None = None, recover: bool = True
+    ) -> LiveTable:
+        """The table this configuration runs, restored from ``log`` (with
+        ``recover``, a round interrupted mid-deal under the power failure
+        rules); ``limits`` for new rounds, if not the configuration's."""
+        return LiveTable(
+            self.id,
+            self.game_,
+            limits=limits or self.limits,
+            log=log,
+            layout=self.layout,
+            decks=self.decks,
+            seed=self.seed,
+            recover=recover,
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], base: TableConfig | None = None) -> TableConfig:

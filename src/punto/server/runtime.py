@@ -97,7 +97,6 @@ from punto.table.events import (
     WithdrawalOffered,
     event_to_json,
 )
-from punto.table.live import LiveTable
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
 
@@ -262,15 +261,7 @@ class TableRuntime:
         self._own_journal = journal is None
         self.journal = journal if journal is not None else Journal(engine)
         self.log = JournalEventLog(self.journal)
-        self.table = LiveTable(
-            config.id,
-            self.game,
-            limits=config.limits,
-            log=self.log,
-            layout=config.layout,
-            decks=config.decks,
-            seed=config.seed,
-        )
+        self.table = config.live_table(self.log)
         #: what restoring did to a round interrupted mid-deal (power failure rules)
         self.recovered = self.table.recovered
         #: the betting deadline of the round open now (epoch seconds), auto mode
@@ -1136,16 +1127,7 @@ class TableRuntime:
         self._generation += 1
         self.journal.barrier()
         try:
-            self.table = LiveTable(
-                self.id,
-                self.game,
-                limits=self.table.limits,
-                log=self.log,
-                layout=self.config.layout,
-                decks=self.config.decks,
-                seed=self.config.seed,
-                recover=False,
-            )
+            self.table = self.config.live_table(self.log, limits=self.table.limits, recover=False)
         except Exception:
             log.exception("table %s cannot be restored; it stops", self.id)
             self.stopped = True
