@@ -165,14 +165,16 @@ def test_3_22_cut_card() -> None:
     shoe.draw()
     assert not shoe.cut_card_reached
     shoe.draw()
-    assert shoe.cut_card_reached
+    assert not shoe.cut_card_reached, "in front of the next card, it has not come out yet"
+    shoe.draw()
+    assert shoe.cut_card_reached, "drawing the card behind it brings it out (3.22.1)"
     shoe.draw()
     assert shoe.cut_card_reached, "the cut card stays out once it has appeared"
 
 
 def test_3_22_cut_card_counts_burned_cards() -> None:
     shoe = Shoe.shuffled(8, seed=3, cut_card=14)
-    shoe.burn(13)
+    shoe.burn(14)
     assert not shoe.cut_card_reached
     shoe.draw()
     assert shoe.cut_card_reached

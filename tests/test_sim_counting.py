@@ -243,23 +243,24 @@ def test_big_tiger_published_figures_ci_sized() -> None:
     This run's standard errors: about 0.010% on the bet frequency, 0.67% on
     the simulated edge, 0.2% on the exact edge of the states bet on, 0.025
     units on the win per 100 hands.  With the cut card 14 cards from the end
-    as punto reads it (a round starts while more than 14 cards are left), the
-    edge and the win rate agree within three standard errors and the bet
-    frequency -- whose standard error is 0.3% of it -- within 3%.  The
+    as punto reads it (it comes out when the card behind it is drawn, so a
+    round starts while 14 cards or more are left: 3.22.1), the count bets
+    3.7% more often than published (37 standard errors: punto deals deeper),
+    and the edge and the win rate agree within three standard errors.  The
     25-million-shoe runs (benchmarks/README.md, and the slow test below) show
-    the published dealing stops about one card earlier: with 15 cards the bet
-    frequency agrees within 1% and the exact edge and win rate within three
-    standard errors."""
+    the published dealing stops about two cards earlier: with 16 cards the
+    bet frequency agrees within 1% and the exact edge and win rate within
+    three standard errors."""
     ours = big_tiger_run(400_000, samples=256)
     assert ours.count == 8
     assert ours.bet_frequency_se < 0.00015
-    assert abs(ours.bet_frequency / PUBLISHED["bet_frequency"] - 1) < 0.03
+    assert 0.03 < ours.bet_frequency / PUBLISHED["bet_frequency"] - 1 < 0.045
     assert abs(ours.edge - PUBLISHED["edge"]) < 3 * ours.edge_se
     assert ours.exact_edge is not None
     assert ours.exact_edge_se is not None
     assert abs(ours.exact_edge - PUBLISHED["edge"]) < 3 * ours.exact_edge_se + 0.0005
     assert abs(ours.per_100 - PUBLISHED["per_100"]) < 3 * ours.per_100_se
-    earlier = big_tiger_run(400_000, samples=256, behind=15)
+    earlier = big_tiger_run(400_000, samples=256, behind=16)
     assert abs(earlier.bet_frequency / PUBLISHED["bet_frequency"] - 1) < 0.01
     assert earlier.exact_edge is not None
     assert earlier.exact_edge_se is not None
@@ -271,7 +272,7 @@ def test_big_tiger_published_figures_ci_sized() -> None:
 
 @pytest.mark.skipif(
     not os.environ.get("PUNTO_SLOW"),
-    reason="25 million shoes three times, about two minutes on two cores: PUNTO_SLOW=1",
+    reason="25 million shoes four times, about three minutes on two cores: PUNTO_SLOW=1",
 )
 def test_big_tiger_published_big_run() -> None:
     """The big run, standard errors near the published run's own (100M shoes):
@@ -279,20 +280,23 @@ def test_big_tiger_published_big_run() -> None:
 
     * cut card 14 cards from the end, as punto reads it: all three figures
       above the published ones, the bet frequency and win rate by more than
-      their standard errors (the count does 2.4% to 5.5% better);
-    * 15 cards: edge and win rate within two standard errors of the
+      their standard errors;
+    * 15 cards (one card earlier): still above, by 2.4% to 5.5%;
+    * 16 cards: edge and win rate within two standard errors of the
       published figures;
-    * the published bet frequency lies between those with 15 and 16 cards.
+    * the published bet frequency lies between those with 16 and 17 cards.
     """
     workers = default_workers()
     ours = big_tiger_run(25_000_000, samples=1024, workers=workers)
     assert ours.bet_frequency - PUBLISHED["bet_frequency"] > 20 * ours.bet_frequency_se
     assert ours.per_100 - PUBLISHED["per_100"] > 2 * ours.per_100_se
     assert ours.edge > PUBLISHED["edge"]
+    one_earlier = big_tiger_run(25_000_000, samples=1024, behind=15, workers=workers)
+    assert one_earlier.bet_frequency - PUBLISHED["bet_frequency"] > 20 * ours.bet_frequency_se
     for key, value in PUBLISHED.items():
-        assert abs(getattr(ours, key) / value - 1) < 0.06, key
-    earlier = big_tiger_run(25_000_000, samples=1024, behind=15, workers=workers)
+        assert abs(getattr(one_earlier, key) / value - 1) < 0.06, key
+    earlier = big_tiger_run(25_000_000, samples=1024, behind=16, workers=workers)
     assert abs(earlier.edge - PUBLISHED["edge"]) < 2 * earlier.edge_se
     assert abs(earlier.per_100 - PUBLISHED["per_100"]) < 2 * earlier.per_100_se
-    earliest = big_tiger_run(25_000_000, samples=1024, behind=16, workers=workers)
+    earliest = big_tiger_run(25_000_000, samples=1024, behind=17, workers=workers)
     assert earliest.bet_frequency < PUBLISHED["bet_frequency"] < earlier.bet_frequency

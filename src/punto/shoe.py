@@ -161,8 +161,19 @@ class Shoe:
 
     @property
     def cut_card_reached(self) -> bool:
-        """The cut card has come out: finish this round, then end the shoe."""
-        return self.cut_card is not None and self._position >= self.cut_card
+        """The cut card has come out: finish this round, then end the shoe (3.22).
+
+        It comes out when the card behind it is drawn, not when the last card
+        in front of it is: a round that ends there is followed by one more,
+        whose first card brings the cut card out (3.22.1).
+
+        >>> shoe = Shoe.parse("AS 2S 3S 4S", cut_card=2)
+        >>> shoe.burn(2) and shoe.cut_card_reached
+        False
+        >>> shoe.draw() and shoe.cut_card_reached
+        True
+        """
+        return self.cut_card is not None and self._position > self.cut_card
 
     def remaining_counts(self) -> tuple[int, ...]:
         """Cards left of each rank, Ace to King (13 counts)."""

@@ -7,18 +7,19 @@ pattern -- nothing about any wager.  Every rule comes in as an array built by
 How a shoe goes (all kernels alike):
 
 1. **Shuffle.**  The shoe (ranks 0-12) is shuffled by Fisher-Yates, but only
-   the positions that can be dealt: at most ``cut + 5`` of them (the last
-   coup starts before card ``cut`` and takes at most six cards).  The
+   the positions that can be dealt: at most ``cut + 6`` of them (the last
+   coup starts at card ``cut`` at the latest and takes at most six cards).  The
    random numbers come from xoshiro256++ (Blackman and Vigna), 16 bits at a
    time, turned into a position by Lemire's nearly-divisionless bounded
    random number (unbiased: the rare low products are rejected).
 2. **Burn** (optional, not in the approved rules): the first card is shown
    and as many cards as its point value (ten for a zero) are burned face down.
 3. **Coups** while the cut card has not come out: ``cut`` cards lie in front
-   of it, and it comes out once they have all been drawn (as
+   of it, and it comes out when the card behind it is drawn (as
    :attr:`punto.shoe.Shoe.cut_card_reached`), so a coup starts at card
-   ``pos`` while ``pos < cut``.  The round in which the cut card comes out is
-   completed and ends the shoe (3.22).  Each coup reads six cards; the
+   ``pos`` while ``pos <= cut`` -- a coup starting at ``cut`` is the one whose
+   first card brings it out (3.22.1).  The round in which the cut card comes
+   out is completed and ends the shoe (3.22).  Each coup reads six cards; the
    outcome table says how many of them it takes.
 
 The random state lives in registers while a kernel runs and is written back
@@ -133,18 +134,18 @@ def simulate_shoes(
     class]`` and, with ``pairs``, to ``counts[..., 400 + pattern]``.
 
     Returns the number of coups.  ``cut`` is the number of cards in front
-    of the cut card (at most ``template.size - 5``).
+    of the cut card (at most ``template.size - 6``).
     """
     n = template.size
     deck = np.empty(n, dtype=np.uint8)
-    m = min(n, cut + 5)
+    m = min(n, cut + 6)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     coups = 0
     for shoe in range(nshoes):
         s0, s1, s2, s3 = _shuffle(deck, template, m, s0, s1, s2, s3)
         row = shoe // batch_shoes
         pos = _first_coup(deck, values, burn)
-        while pos < cut:
+        while pos <= cut:
             r0 = deck[pos]
             r1 = deck[pos + 1]
             r2 = deck[pos + 2]
@@ -181,14 +182,14 @@ def settle_shoes(
     and as a check that settling by class counts is the same thing."""
     n = template.size
     deck = np.empty(n, dtype=np.uint8)
-    m = min(n, cut + 5)
+    m = min(n, cut + 6)
     nw = slot.shape[0]
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     coups = 0
     for _shoe in range(nshoes):
         s0, s1, s2, s3 = _shuffle(deck, template, m, s0, s1, s2, s3)
         pos = _first_coup(deck, values, burn)
-        while pos < cut:
+        while pos <= cut:
             r0 = deck[pos]
             r1 = deck[pos + 1]
             r2 = deck[pos + 2]
@@ -210,11 +211,11 @@ def settle_shoes(
 @njit(cache=True, nogil=True)
 def shuffled_shoes(state: Any, template: Any, nshoes: int, cut: int) -> Any:
     """The shoes :func:`simulate_shoes` would deal from the same state, in
-    dealing order (only the first ``cut + 5`` positions are shuffled)."""
+    dealing order (only the first ``cut + 6`` positions are shuffled)."""
     n = template.size
     out = np.empty((nshoes, n), dtype=np.uint8)
     deck = np.empty(n, dtype=np.uint8)
-    m = min(n, cut + 5)
+    m = min(n, cut + 6)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     for shoe in range(nshoes):
         s0, s1, s2, s3 = _shuffle(deck, template, m, s0, s1, s2, s3)
@@ -230,7 +231,7 @@ def deal_order(deck: Any, cut: int, burn: bool, outcome: Any, values: Any, patte
     out = np.zeros((deck.size // 4 + 1, 4), dtype=np.int64)
     pos = _first_coup(deck, values, burn)
     k = 0
-    while pos < cut:
+    while pos <= cut:
         r0 = deck[pos]
         r1 = deck[pos + 1]
         r2 = deck[pos + 2]
@@ -319,7 +320,7 @@ def count_shoes(
     nw = slot.shape[0]
     nbins = hist.shape[1]
     deck = np.empty(n, dtype=np.uint8)
-    m = min(n, cut + 5)
+    m = min(n, cut + 6)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     k0, k1, k2, k3 = state[4], state[5], state[6], state[7]
     offset = 1 if exceeds else 0
@@ -348,7 +349,7 @@ def count_shoes(
             for i in range(pos):
                 left[deck[i]] -= 1
         shoe_coups = 0
-        while pos < cut:
+        while pos <= cut:
             remaining = n - pos
             r0 = deck[pos]
             r1 = deck[pos + 1]

@@ -11,7 +11,9 @@ the engine's.
 >>> shoe = parse_cards("9H 8S 2C 3D KH 4C 5S 6D 7C 8H AS 2S")
 >>> [str(c) for c in deal_shoe(shoe, cut=7)]   # the cut card comes out in the second round
 ['9H 8S 2C 3D KH 4C', '5S 6D 7C 8H AS']
->>> [str(c) for c in deal_shoe(shoe, cut=6)]   # ... once the first round has drawn six cards
+>>> [str(c) for c in deal_shoe(shoe, cut=6)]   # ... as its first card (3.22.1)
+['9H 8S 2C 3D KH 4C', '5S 6D 7C 8H AS']
+>>> [str(c) for c in deal_shoe(shoe, cut=5)]   # ... or in the first, which ends the shoe
 ['9H 8S 2C 3D KH 4C']
 """
 

@@ -88,11 +88,12 @@ class ShoeRules:
     """How a shoe is dealt: ``decks`` decks, ``behind`` cards behind the cut
     card, and the optional burn.
 
-    The cut card comes out once the cards in front of it have all been drawn
+    The cut card comes out when the card behind it is drawn
     (:attr:`punto.shoe.Shoe.cut_card_reached`); the round in which it comes
     out is completed and is the last of the shoe (3.22).  So a new round
-    starts only while more than ``behind`` cards are left, and the cards
-    behind the cut card are dealt only to complete that last round.  With
+    starts while at least ``behind`` cards are left (with exactly
+    ``behind``, its first card brings the cut card out: 3.22.1), and the
+    cards behind the cut card are dealt only to complete that last round.  With
     ``behind`` one short of the whole shoe every coup is dealt from a freshly
     shuffled shoe.  The burn is not in the approved rules: the first card is
     shown and as many cards as its point value (ten for a zero) are burned
@@ -107,11 +108,11 @@ class ShoeRules:
     def __post_init__(self) -> None:
         if self.decks < 1:
             raise SimulationError(f"a shoe needs at least one deck, not {self.decks}")
-        if not 5 <= self.behind < self.cards:
+        if not 6 <= self.behind < self.cards:
             raise SimulationError(
                 f"the cut card cannot go {self.behind} cards from the end of a shoe of "
                 f"{self.cards} cards: the round in which it comes out may need six cards",
-                hint=f"choose from 5 to {self.cards - 1} cards behind the cut card "
+                hint=f"choose from 6 to {self.cards - 1} cards behind the cut card "
                 f"({self.cards - 1}: one coup per shoe)",
             )
         if self.burn and self.cut <= 11:
@@ -139,7 +140,8 @@ class ShoeRules:
         if self.fresh:
             return 1.0
         start = 1 + 340 / 52 if self.burn else 0.0  # cards a burn takes, on average
-        return 0.5 + max(self.cut - start, 0.0) / mean_cards(self.decks)
+        # rounds start at cards 0 to ``cut`` (the last may bring the cut card out)
+        return 0.5 + max(self.cut + 1 - start, 0.0) / mean_cards(self.decks)
 
     def describe(self) -> str:
         if self.fresh:

@@ -485,12 +485,7 @@ class LiveTable:
     def cut_card_out(self) -> bool:
         """The cutting card of the shoe in use has come out: a card behind it
         was drawn, or it was reported out (3.22, 3.22.1)."""
-        shoe = self.shoe
-        return (
-            shoe is not None
-            and shoe.cut_card is not None
-            and (shoe.position > shoe.cut_card or self._cut_noted)
-        )
+        return self.shoe is not None and (self.shoe.cut_card_reached or self._cut_noted)
 
     @property
     def shoe_finished(self) -> bool:
