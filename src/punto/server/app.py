@@ -205,6 +205,9 @@ def create_app(
             await asyncio.to_thread(create_demo, server, **(demo_options or {}))
         app.state.server = server
         await server.start()
+        from punto.server import tournaments as live  # imported after Server, as below
+
+        await live.start(app)  # the live tournaments' clocks, as the dealers above
         collector = asyncio.create_task(_keep_collections_short())
         if on_ready is not None:
             on_ready(server)
@@ -212,6 +215,7 @@ def create_app(
             yield
         finally:
             collector.cancel()
+            await live.stop(app)
             await server.stop()
             engine.dispose()
             sys.setswitchinterval(switch)

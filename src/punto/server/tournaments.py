@@ -1,48 +1,86 @@
-"""Tournaments on the table server: the API, the live leaderboard and the page.
+"""Tournaments on the table server: the API, money on the ledger, the live
+clock, the live leaderboard and the page.
 
 :func:`install` adds to an app made by :func:`punto.server.app.create_app`:
 
-- ``POST /api/tournaments`` (pit manager or admin): ``{"id", "format", "seed", "tables"}``
-- ``GET /api/tournaments``, ``GET /api/tournaments/{id}`` (the snapshot),
-  ``GET /api/tournaments/{id}/leaderboard``, ``GET /api/tournaments/{id}/results``
-- ``POST /api/tournaments/{id}/register``: staff register anyone (``name``,
-  ``strategy`` for an automated entrant, ``entrant`` id); a player registers
-  themselves, with their user name as the entrant id
+- ``POST /api/tournaments`` (pit manager or admin): ``{"id", "format", "seed",
+  "tables", "live", "betting_seconds", "pause_seconds"}``
+- ``GET /api/tournaments``, ``GET /api/tournaments/{id}`` (the snapshot, with
+  the betting windows open now), ``GET /api/tournaments/{id}/leaderboard``,
+  ``GET /api/tournaments/{id}/results`` (places, prizes and their payment)
+- ``POST /api/tournaments/{id}/register``: a player registers themselves and
+  pays the format's entry fee from their wallet (``Idempotency-Key``); staff
+  register anyone, for free (``name``, ``strategy`` for an automated entrant)
+- ``POST /api/tournaments/{id}/reenter``: a player out of chips buys a new
+  stack where the format allows, paying the entry fee again
+- ``POST /api/tournaments/{id}/bets`` (``replace`` to change them),
+  ``DELETE /api/tournaments/{id}/bets``: a player's bets on the hand being bet
+- ``POST /api/tournaments/{id}/tiebreak``: a tied player's side in a sudden-death hand
 - ``POST /api/tournaments/{id}/start`` (pit manager or admin): the next session
-- ``POST /api/tournaments/{id}/advance`` (staff, or a timer): the next ``steps``
-  actions, as :class:`punto.tournament.runner.Runner` chooses them from the
-  state alone -- automated entrants (and people who have not acted) bet,
-  hands are opened, closed and dealt, ties broken, sessions ended
+- ``POST /api/tournaments/{id}/advance`` (staff; not for a live tournament):
+  the next ``steps`` actions, as :class:`punto.tournament.runner.Runner`
+  chooses them from the state alone -- automated entrants (and people who have
+  not acted) bet, hands are opened, closed and dealt, ties broken, sessions ended
 - ``WS /ws/tournaments/{id}``: a ``snapshot`` on connecting, then a
-  ``leaderboard`` message (with the event) after every settled hand, seating,
-  sudden-death hand, session end and the finish
-- ``GET /tournaments/{id}``: the lobby, live leaderboard and results page
+  ``leaderboard`` message (with the event) after every hand opened, closed and
+  settled, seating, sudden-death hand, session end and the finish, and a
+  ``window`` message (with its deadline) as each betting window opens
+- ``GET /tournaments/{id}``: the lobby, live leaderboard, login, registration,
+  betting and results page
+
+**Money.**  A player's entry fee moves from their wallet to the tournament's
+pool (``tournament:<id>``, :meth:`punto.store.ledger.Ledger.pay_entry_fee`)
+in the same database transaction as the ``EntrantRegistered`` (or
+``EntrantReentered``) event that records it, and, with an Idempotency-Key,
+the answer given: both or neither.  When the tournament finishes, each prize
+of an entrant with a wallet is paid from the pool (the house pays what the
+fees do not cover) under the key ``tournament:<id>:prize:<entrant>``, and
+then what the pool still holds goes to the house: a payout cut short by a
+crash is finished at the next start, paying each prize once.  Entrants
+registered by the staff (automated, or people entered by hand) pay nothing
+and have no wallet: their prizes are not paid through the ledger.
+
+**Live tournaments** run by :class:`punto.tournament.clock.Clock`, one
+asyncio task each, started with the app (:func:`start`) and stopped with it
+(:func:`stop`), as the automatic table dealers are.
 
 Each tournament is one :class:`~punto.tournament.Tournament` in the process,
 on :class:`~punto.tournament.SQLTournamentLog` in the server's database
-(table ``tournament_events``, migration 0003), opened from its log on first
-use after a start -- so a server killed mid-session carries on exactly where
-the log stopped.  Refusals are the engine's own, as JSON with a 4xx status.
+(table ``tournament_events``, migration 0003), opened from its log at start
+-- so a server killed mid-session carries on exactly where the log stopped.
+Refusals are the engine's own, as JSON with a 4xx status.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import json
+import logging
 import threading
+import time
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request, WebSocket
+from fastapi import APIRouter, FastAPI, Header, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.engine import Engine
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
 
+from punto.money import format_money
 from punto.server import errors, ws
 from punto.server.app import Server
 from punto.server.auth import authenticate, is_staff, require_manager_or_admin
-from punto.server.hub import Hub
+from punto.server.models import Money, documented
 from punto.server.pages import HEADERS, STATIC
+from punto.server.runtime import cents, money
+from punto.store import db
 from punto.store.accounts import PermissionDeniedError, User, UserRole
+from punto.store.db import tournament_requests, wallets
+from punto.store.ledger import InsufficientFundsError, UnknownWalletError
 from punto.tournament import (
     BetLimitError,
     FormatError,
@@ -58,12 +96,16 @@ from punto.tournament import (
     UnknownFormatError,
     get_format,
 )
+from punto.tournament.clock import Clock, Window
 from punto.tournament.events import (
+    EntrantReentered,
+    EntrantRegistered,
     HandSettled,
     SessionEnded,
     SessionStarted,
     TiebreakDealt,
     TiebreakLots,
+    TiebreakOpened,
     TournamentEvent,
     TournamentFinished,
     event_to_json,
@@ -71,16 +113,23 @@ from punto.tournament.events import (
 from punto.tournament.runner import Runner, bot_controller
 from punto.tournament.strategies import STRATEGIES
 
+log = logging.getLogger("punto.server.tournaments")
+
 #: The most actions one ``advance`` request may take.
 MAX_STEPS = 5000
+#: How long a live tournament's clock waits after a step that failed.
+RETRY_SECONDS = 1.0
 #: Events after which the leaderboard is pushed.
 PUSHED = (
     HandSettled,
     SessionStarted,
     SessionEnded,
+    TiebreakOpened,
     TiebreakDealt,
     TiebreakLots,
     TournamentFinished,
+    EntrantRegistered,
+    EntrantReentered,
 )
 
 
@@ -92,11 +141,16 @@ class TournamentExistsError(TournamentError):
     """A tournament with that id exists already."""
 
 
+class TournamentRequestConflictError(TournamentError):
+    """An Idempotency-Key used again for a different tournament request."""
+
+
 #: Most specific first (as :data:`punto.server.errors.STATUS`).
 STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownTournamentError, 404),
     (UnknownFormatError, 404),
     (TournamentExistsError, 409),
+    (TournamentRequestConflictError, 409),
     (TournamentPhaseError, 409),
     (TournamentLogError, 409),
     (RegistrationError, 422),
@@ -120,33 +174,135 @@ def channel(tournament_id: str) -> str:
     return f"tournament:{tournament_id}"
 
 
+def fee_key(tournament_id: str, entrant: str, entry: int) -> str:
+    """The ledger key of an entrant's fee for their ``entry``-th entry (one fee each)."""
+    return f"tournament:{tournament_id}:fee:{entrant}:{entry}"
+
+
+def prize_key(tournament_id: str, entrant: str) -> str:
+    """The ledger key of an entrant's prize: paid once, however often the payout runs."""
+    return f"tournament:{tournament_id}:prize:{entrant}"
+
+
+def surplus_key(tournament_id: str) -> str:
+    return f"tournament:{tournament_id}:surplus"
+
+
+def _hash(content: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+class _AnsweredError(Exception):
+    """The request's Idempotency-Key was answered before: here is the answer."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        self.status = status
+        self.body = body
+
+
 @dataclass
 class Entry:
-    """A tournament in the process: the state, its runner, and the lock its steps take."""
+    """A tournament in the process: the state, its runner, the lock its steps
+    take, and for a live tournament its clock."""
 
     tournament: Tournament
     runner: Runner
     lock: threading.Lock = field(default_factory=threading.Lock)
+    clock: Clock | None = None
+    #: every prize paid and the pool closed (in this process)
+    paid: bool = False
+
+
+class LiveTimer:
+    """The asyncio task that runs a live tournament's clock (as
+    :class:`punto.server.dealer.AutoDealer` runs a table): a step in a worker
+    thread, then a sleep until the next is due or something happens."""
+
+    def __init__(self, service: Tournaments, entry: Entry) -> None:
+        self.service = service
+        self.entry = entry
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._stopping = False
+        self._unsubscribe: Any = None
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        wake = self._wake
+
+        def changed(_seq: int, _event: TournamentEvent) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(wake.set)
+
+        self._unsubscribe = self.entry.tournament.subscribe(changed)
+        self._task = loop.create_task(self._run(), name=f"tournament-{self.entry.tournament.id}")
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while not self._stopping:
+            self._wake.clear()
+            try:
+                delay = await asyncio.to_thread(self.service.tick, self.entry)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # a person's action in between, or the database is busy: look again shortly
+                log.warning(
+                    "tournament %s: clock step failed", self.entry.tournament.id, exc_info=True
+                )
+                delay = RETRY_SECONDS
+            if self.entry.tournament.stage is Stage.FINISHED and self.entry.paid:
+                return
+            if delay is not None and delay <= 0:
+                await asyncio.sleep(0)
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop after the step in progress (a step is never cut in half)."""
+        self._stopping = True
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._wake is not None:
+            self._wake.set()
+        task, self._task = self._task, None
+        if task is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except TimeoutError:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 class Tournaments:
-    """Every tournament of the server's database, opened from its log on first use."""
+    """Every tournament of the server's database, opened from its log."""
 
-    def __init__(self, engine: Engine, hub: Hub) -> None:
-        self.hub = hub
-        self.log = SQLTournamentLog(engine, create=False)
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.hub = server.hub
+        self.log = SQLTournamentLog(server.engine, create=False)
         self._entries: dict[str, Entry] = {}
         self._lock = threading.Lock()
+        self._timers: dict[str, LiveTimer] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
         for tournament_id in self.log.tournaments():
             self._add(Tournament.open(self.log, tournament_id))
 
     def _add(self, t: Tournament) -> Entry:
         entry = Entry(t, Runner(t))
-        t.subscribe(lambda _seq, event: self._publish(t, event))
+        if t.live:
+            entry.clock = Clock(t, entry.runner, on_window=lambda w: self._window(t, w))
+        t.subscribe(lambda _seq, event: self._publish(entry, event))
         self._entries[t.id] = entry
         return entry
 
-    def _publish(self, t: Tournament, event: TournamentEvent) -> None:
+    def _publish(self, entry: Entry, event: TournamentEvent) -> None:
+        t = entry.tournament
         name = channel(t.id)
         if isinstance(event, PUSHED) and self.hub.count(name):
             self.hub.publish(
@@ -155,7 +311,16 @@ class Tournaments:
                     "type": "leaderboard",
                     "event": event_to_json(event),
                     "leaderboard": t.leaderboard(),
+                    "windows": _windows(entry),
+                    "server_time": time.time(),
                 },
+            )
+
+    def _window(self, t: Tournament, window: Window) -> None:
+        name = channel(t.id)
+        if self.hub.count(name):
+            self.hub.publish(
+                name, {"type": "window", **window.to_json(), "server_time": time.time()}
             )
 
     def get(self, tournament_id: str) -> Entry:
@@ -172,7 +337,14 @@ class Tournaments:
             return [self._entries[k] for k in sorted(self._entries)]
 
     def create(
-        self, tournament_id: str, format_id: str, seed: int | str | None, tables: int | None
+        self,
+        tournament_id: str,
+        format_id: str,
+        seed: int | str | None,
+        tables: int | None,
+        *,
+        betting_ms: int = 0,
+        pause_ms: int = 0,
     ) -> Entry:
         fmt = get_format(format_id)
         with self._lock:
@@ -180,19 +352,316 @@ class Tournaments:
                 raise TournamentExistsError(
                     f"tournament {tournament_id!r} already exists", hint="choose another id"
                 )
-            t = Tournament.create(self.log, tournament_id, fmt, seed=seed, tables=tables)
-            return self._add(t)
+            t = Tournament.create(
+                self.log,
+                tournament_id,
+                fmt,
+                seed=seed,
+                tables=tables,
+                betting_ms=betting_ms,
+                pause_ms=pause_ms,
+            )
+            entry = self._add(t)
+        if t.live:
+            self._start_timer(entry)
+        return entry
 
     def advance(self, tournament_id: str, steps: int) -> int:
         """Take up to ``steps`` actions; how many were taken (fewer once finished)."""
         entry = self.get(tournament_id)
+        if entry.clock is not None:
+            raise TournamentPhaseError(
+                f"tournament {tournament_id!r} is live: its clock deals the hands, "
+                "and nobody is played for",
+                hint="watch it on its page; advance is for tournaments created without live",
+            )
         done = 0
         with entry.lock:
             for _ in range(steps):
                 if not entry.runner.step():
                     break
                 done += 1
+        if entry.tournament.stage is Stage.FINISHED:
+            self.pay_prizes(entry)  # a payout that fails is finished at the next start
         return done
+
+    # -- the live clock ------------------------------------------------------------------
+
+    def tick(self, entry: Entry) -> float | None:
+        """One step of a live tournament's clock (a worker thread's job)."""
+        assert entry.clock is not None
+        with entry.lock:
+            delay = entry.clock.step()
+        if entry.tournament.stage is Stage.FINISHED and not self.pay_prizes(entry):
+            return RETRY_SECONDS
+        return delay
+
+    def _start_timer(self, entry: Entry) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return  # not started yet: start() starts it
+
+        def begin() -> None:
+            if entry.tournament.id not in self._timers:
+                timer = LiveTimer(self, entry)
+                self._timers[entry.tournament.id] = timer
+                timer.start()
+
+        try:
+            if _running_loop() is loop:
+                begin()
+            else:
+                loop.call_soon_threadsafe(begin)
+        except RuntimeError:  # the loop closed meanwhile
+            pass
+
+    async def start(self) -> None:
+        """With the app: finish any payout a crash cut short, start the clocks."""
+        self._loop = asyncio.get_running_loop()
+        for entry in self.all():
+            if entry.tournament.stage is Stage.FINISHED:
+                await asyncio.to_thread(self.pay_prizes, entry)
+            elif entry.clock is not None:
+                self._start_timer(entry)
+
+    async def stop(self) -> None:
+        """With the app: stop every clock after the step it is taking."""
+        self._loop = None
+        timers, self._timers = self._timers, {}
+        for timer in timers.values():
+            await timer.stop()
+
+    # -- money -------------------------------------------------------------------------------
+
+    def _answered(self, account_id: int, key: str | None, request_hash: str) -> None:
+        """Raise :class:`_AnsweredError` if the key was answered (the same request),
+        :class:`TournamentRequestConflictError` if it was used for another."""
+        if key is None:
+            return
+        with self.server.engine.connect() as conn:
+            row = conn.execute(
+                select(
+                    tournament_requests.c.request_hash,
+                    tournament_requests.c.status_code,
+                    tournament_requests.c.response,
+                ).where(
+                    tournament_requests.c.account_id == account_id,
+                    tournament_requests.c.key == key,
+                )
+            ).first()
+        _check_answer(row, key, request_hash)
+
+    def _pay_and_write(
+        self,
+        entry: Entry,
+        user: User,
+        event: EntrantRegistered | EntrantReentered,
+        fee: int,
+        entry_number: int,
+        key: str | None,
+        request_hash: str,
+        answer: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The entry fee, the event and the answer, in one transaction; then
+        the event applied.  Nothing is written if anything is refused."""
+        t = entry.tournament
+        ledger = self.server.ledger
+        code = f"player:{user.username}"
+        wallet = None
+        if fee:
+            try:
+                wallet = ledger.wallet(code)
+            except UnknownWalletError:
+                raise self._short(t, user, fee, 0) from None
+
+        def work(conn: Connection) -> tuple[int, dict[str, Any]]:
+            if key is not None:  # answered meanwhile, by another process?
+                row = conn.execute(
+                    select(
+                        tournament_requests.c.request_hash,
+                        tournament_requests.c.status_code,
+                        tournament_requests.c.response,
+                    ).where(
+                        tournament_requests.c.account_id == user.id,
+                        tournament_requests.c.key == key,
+                    )
+                ).first()
+                _check_answer(row, key, request_hash)
+            body = dict(answer)
+            if wallet is not None:
+                ledger.pay_entry_fee(
+                    wallet,
+                    t.id,
+                    fee,
+                    fee_key(t.id, event.entrant, entry_number),
+                    memo=f"tournament {t.id}: entry {entry_number} of {event.entrant}",
+                    within=conn,
+                )
+                left = conn.execute(
+                    select(wallets.c.balance).where(wallets.c.code == code)
+                ).scalar_one()
+                body["balance"] = money(int(left))
+            seq = self.log.append_within(conn, t.id, t.seq + 1, event)
+            if key is not None:
+                conn.execute(
+                    insert(tournament_requests).values(
+                        account_id=user.id,
+                        key=key,
+                        tournament_id=t.id,
+                        request_hash=request_hash,
+                        status_code=200,
+                        response=json.dumps(body, sort_keys=True),
+                        created_at=db.utc_now(),
+                    )
+                )
+            return seq, body
+
+        self.server.journal.forget_balance(code)  # it is about to have less
+        try:
+            seq, body = db.run_transaction(self.server.engine, work, retry_integrity=True)
+        except InsufficientFundsError:
+            raise self._short(t, user, fee, ledger.balance(code)) from None
+        finally:
+            self.server.journal.forget_balance(code)
+        t.adopt(seq, event)
+        return body
+
+    @staticmethod
+    def _short(t: Tournament, user: User, fee: int, balance: int) -> InsufficientFundsError:
+        return InsufficientFundsError(
+            f"the entry fee of {money(fee)} {t.fmt.currency} is more than the "
+            f"{money(balance)} in {user.username}'s wallet",
+            clause=t.fmt.rule("registration"),
+            hint="buy chips at the cage, then register again",
+        )
+
+    def register_player(
+        self, entry: Entry, user: User, name: str | None, key: str | None
+    ) -> tuple[int, dict[str, Any]]:
+        """A player enters themselves, paying the entry fee from their wallet."""
+        t = entry.tournament
+        request_hash = _hash({"op": "register", "tournament": t.id, "name": name})
+        try:
+            with entry.lock:
+                self._answered(user.id, key, request_hash)
+                fee_amount = t.fmt.registration.entry_fee
+                fee = cents(fee_amount) if fee_amount is not None else 0
+                event = t.registration(
+                    name or user.username,
+                    "human",
+                    entrant=user.username,
+                    wallet=f"player:{user.username}",
+                    fee=money(fee) if fee else None,
+                )
+                answer = {
+                    "entrant": event.entrant,
+                    "name": event.name,
+                    "controller": "human",
+                    "entry": 1,
+                    "fee": money(fee) if fee else None,
+                    "currency": t.fmt.currency,
+                    "balance": None,
+                }
+                return 200, self._pay_and_write(
+                    entry, user, event, fee, 1, key, request_hash, answer
+                )
+        except _AnsweredError as replay:
+            return replay.status, replay.body
+
+    def reenter_player(
+        self, entry: Entry, user: User, key: str | None
+    ) -> tuple[int, dict[str, Any]]:
+        """A player out of chips re-enters (T2.3), paying the entry fee again."""
+        t = entry.tournament
+        request_hash = _hash({"op": "reenter", "tournament": t.id})
+        try:
+            with entry.lock:
+                self._answered(user.id, key, request_hash)
+                e = t.entrant(user.username)
+                fee_amount = t.fmt.registration.entry_fee
+                fee = cents(fee_amount) if fee_amount is not None and e.wallet else 0
+                event = t.reentry(e.id, fee=money(fee) if fee else None)
+                answer = {
+                    "entrant": e.id,
+                    "name": e.name,
+                    "controller": e.controller,
+                    "entry": event.entry,
+                    "fee": money(fee) if fee else None,
+                    "currency": t.fmt.currency,
+                    "balance": None,
+                    "chips": event.chips,
+                }
+                return 200, self._pay_and_write(
+                    entry, user, event, fee, event.entry, key, request_hash, answer
+                )
+        except _AnsweredError as replay:
+            return replay.status, replay.body
+
+    def pay_prizes(self, entry: Entry) -> bool:
+        """Pay every prize of a finished tournament to the winners' wallets
+        (each once, by its key), then close the pool: what is left to the
+        house.  Whether all is paid (a failure is logged, to be tried again)."""
+        t = entry.tournament
+        if t.stage is not Stage.FINISHED or entry.paid:
+            return entry.paid
+        ledger = self.server.ledger
+        try:
+            for p in t.results:
+                e = t.entrants[p.entrant]
+                amount = cents(Decimal(p.prize))
+                if not amount or e.wallet is None:
+                    continue
+                username = e.wallet.removeprefix("player:")
+                account = self.server.accounts.find_user(username)
+                wallet = ledger.player_wallet(
+                    username, account_id=None if account is None else account.id
+                )
+                ledger.pay_prize(
+                    t.id,
+                    wallet,
+                    amount,
+                    prize_key(t.id, e.id),
+                    memo=f"tournament {t.id}: place {p.place}",
+                )
+                self.server.journal.forget_balance(wallet.code)  # it has more now
+            ledger.close_pool(t.id, surplus_key(t.id))
+        except Exception:
+            # the keys make trying again safe: the clock retries, and every start
+            log.exception("tournament %s: the payout stopped; it resumes at the next start", t.id)
+            return False
+        entry.paid = True
+        return True
+
+    def payments(self, t: Tournament) -> dict[str, str]:
+        """Each entrant's prize as paid on the ledger so far (money, by entrant)."""
+        paid: dict[str, str] = {}
+        for p in t.results:
+            posting = self.server.ledger.posting(prize_key(t.id, p.entrant))
+            if posting is not None:
+                paid[p.entrant] = money(sum(x.amount for x in posting.entries if x.amount > 0))
+        return paid
+
+
+def _check_answer(row: Any, key: str, request_hash: str) -> None:
+    if row is None:
+        return
+    if row.request_hash != request_hash:
+        raise TournamentRequestConflictError(
+            f"the Idempotency-Key {key!r} was already used for a different request",
+            hint="use a new key for a new request; repeat a key only to retry the same one",
+        )
+    raise _AnsweredError(int(row.status_code), json.loads(row.response))
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _windows(entry: Entry) -> list[dict[str, object]]:
+    return [w.to_json() for w in entry.clock.windows()] if entry.clock is not None else []
 
 
 # -- the API --------------------------------------------------------------------------
@@ -210,6 +679,17 @@ class CreateIn(Strict):
     format: Annotated[str, Field(min_length=1, max_length=64, examples=["daily"])] = "daily"
     seed: Annotated[int, Field(ge=0)] | Annotated[str, Field(max_length=200)] | None = None
     tables: Annotated[int, Field(ge=1, le=100)] | None = None
+    live: bool = Field(
+        False,
+        description="run by the server's clock: a betting window for every hand, "
+        "nobody played for (then `advance` is refused)",
+    )
+    betting_seconds: Annotated[float, Field(ge=0.1, le=600)] = Field(
+        20.0, description="a live tournament's betting window for each hand"
+    )
+    pause_seconds: Annotated[float, Field(ge=0, le=600)] = Field(
+        3.0, description="a live tournament's pause after each hand (and between sessions)"
+    )
 
 
 class RegisterIn(Strict):
@@ -218,6 +698,21 @@ class RegisterIn(Strict):
     #: an automated entrant's strategy (staff only): banker, flat, catchup, pairs
     strategy: Annotated[str, Field(min_length=1, max_length=32)] | None = None
     entrant: Ident | None = None
+
+
+class RegisteredOut(BaseModel):
+    """An entry made: by a player, with the fee paid and the balance left."""
+
+    model_config = ConfigDict(extra="allow")
+
+    entrant: str
+    name: str
+    controller: str
+    entry: int | None = None
+    fee: Money | None = Field(None, description="the entry fee paid from the wallet")
+    currency: str | None = None
+    balance: Money | None = Field(None, description="the wallet's balance after the fee")
+    chips: int | None = None
 
 
 class BetLineIn(Strict):
@@ -230,25 +725,61 @@ class BetsIn(Strict):
     bets: Annotated[list[BetLineIn], Field(max_length=10)] = []
     #: sit this hand out instead (T5.2 allowing)
     pass_hand: bool = False
+    replace: bool = Field(
+        False, description="withdraw the bets already placed on this hand and place these (T4.6)"
+    )
+
+
+class TiebreakIn(Strict):
+    side: Annotated[str, Field(min_length=1, max_length=16, examples=["banker", "player"])]
 
 
 class AdvanceIn(Strict):
     steps: Annotated[int, Field(ge=1, le=MAX_STEPS)] = 1
 
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        min_length=1,
+        max_length=200,
+        description="makes a retry return the first answer instead of paying twice",
+    ),
+]
+
+
 def service(request: Request | WebSocket) -> Tournaments:
-    """The app's tournaments, opened on first use (after the lifespan has started)."""
-    state = request.app.state
+    """The app's tournaments (opened when the app starts, or on first use)."""
+    return _service_of(request.app)
+
+
+def _service_of(app: FastAPI) -> Tournaments:
+    state = app.state
     found: Tournaments | None = getattr(state, "tournaments", None)
     if found is None:
         lock: threading.Lock = state.tournaments_lock
         with lock:
             found = getattr(state, "tournaments", None)
             if found is None:
-                server: Server = state.server
-                found = Tournaments(server.engine, server.hub)
+                found = Tournaments(state.server)
                 state.tournaments = found
     return found
+
+
+async def start(app: FastAPI) -> None:
+    """Open the tournaments, finish interrupted payouts, start the live clocks
+    (from the app's lifespan, once the server has started)."""
+    if not hasattr(app.state, "tournaments_lock"):
+        return  # not installed
+    tournaments = await asyncio.to_thread(_service_of, app)
+    await tournaments.start()
+
+
+async def stop(app: FastAPI) -> None:
+    """Stop the live clocks (from the app's lifespan, before the server stops)."""
+    tournaments: Tournaments | None = getattr(app.state, "tournaments", None)
+    if tournaments is not None:
+        await tournaments.stop()
 
 
 def _user(request: Request) -> User:
@@ -263,8 +794,16 @@ def _staff(user: User, action: str) -> None:
         )
 
 
+def _player(user: User, action: str) -> None:
+    if user.role is not UserRole.PLAYER:
+        raise PermissionDeniedError(
+            f"a {user.role.words} may not {action}", hint="entrants act for themselves"
+        )
+
+
 def _summary(t: Tournament) -> dict[str, Any]:
     s = t.session
+    fee = t.fmt.registration.entry_fee
     return {
         "id": t.id,
         "format": t.fmt.id,
@@ -274,16 +813,44 @@ def _summary(t: Tournament) -> dict[str, Any]:
         "entrants": len(t.entrants),
         "tables": len(t.tables),
         "seq": t.seq,
+        "live": t.live,
+        "entry_fee": None if fee is None else format_money(fee),
+        "currency": t.fmt.currency,
     }
 
 
-def _results(t: Tournament) -> dict[str, Any]:
+def _results(tournaments: Tournaments, t: Tournament) -> dict[str, Any]:
+    paid = tournaments.payments(t) if t.stage is Stage.FINISHED else {}
+    rows = []
+    for row in t.result_rows():
+        e = t.entrants[row["entrant"]]
+        has_prize = Decimal(row["prize"]) > 0
+        row["paid"] = paid.get(e.id)
+        row["payment"] = (
+            None
+            if not has_prize
+            else "paid"
+            if e.id in paid
+            else "due"
+            if e.wallet is not None
+            else "off_ledger"
+        )
+        rows.append(row)
     return {
         "tournament": t.id,
         "finished": t.stage is Stage.FINISHED,
         "currency": t.fmt.currency,
-        "results": t.result_rows(),
+        "entry_fees": format_money(sum((e.fees for e in t.entrants.values()), Decimal(0))),
+        "results": rows,
     }
+
+
+def _view(entry: Entry) -> dict[str, Any]:
+    """The snapshot, with the betting windows open now and the server's clock."""
+    data = entry.tournament.snapshot()
+    data["windows"] = _windows(entry)
+    data["server_time"] = time.time()
+    return data
 
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=errors.RESPONSES)
@@ -297,18 +864,29 @@ def list_tournaments(request: Request) -> list[dict[str, Any]]:
 
 @router.post("")
 def create_tournament(body: CreateIn, request: Request) -> dict[str, Any]:
-    """A new tournament (a pit manager or the admin): its format, seed and first tables."""
+    """A new tournament (a pit manager or the admin): its format, seed and first
+    tables; ``live`` to have the server's clock run it, with a betting window of
+    ``betting_seconds`` for every hand and ``pause_seconds`` between hands."""
     require_manager_or_admin(_user(request), "create a tournament")
-    entry = service(request).create(body.id, body.format, body.seed, body.tables)
+    entry = service(request).create(
+        body.id,
+        body.format,
+        body.seed,
+        body.tables,
+        betting_ms=round(body.betting_seconds * 1000) if body.live else 0,
+        pause_ms=round(body.pause_seconds * 1000) if body.live else 0,
+    )
     return _summary(entry.tournament)
 
 
 @router.get("/{tournament_id}")
 def tournament_snapshot(tournament_id: str, request: Request) -> dict[str, Any]:
-    """Everything the lobby shows (never the shoe's order or the seed)."""
+    """Everything the lobby shows (never the shoe's order or the seed), with
+    the betting windows open now (``deadline`` in seconds since the epoch) and
+    ``server_time``."""
     entry = service(request).get(tournament_id)
     with entry.lock:
-        return entry.tournament.snapshot()
+        return _view(entry)
 
 
 @router.get("/{tournament_id}/leaderboard")
@@ -321,49 +899,92 @@ def tournament_leaderboard(tournament_id: str, request: Request) -> dict[str, An
 
 @router.get("/{tournament_id}/results")
 def tournament_results(tournament_id: str, request: Request) -> dict[str, Any]:
-    """The places and prizes (empty until the tournament has finished)."""
-    entry = service(request).get(tournament_id)
+    """The places and prizes (empty until the tournament has finished), each
+    prize's ``payment`` (``paid`` to the winner's wallet, ``due``, or
+    ``off_ledger`` for an entrant the staff registered), and the entry fees taken."""
+    tournaments = service(request)
+    entry = tournaments.get(tournament_id)
     with entry.lock:
-        return _results(entry.tournament)
+        return _results(tournaments, entry.tournament)
 
 
-@router.post("/{tournament_id}/register")
+@router.post("/{tournament_id}/register", **documented(RegisteredOut))
 def register(
-    tournament_id: str, request: Request, body: RegisterIn | None = None
-) -> dict[str, Any]:
-    """Enter the tournament: a player themselves, or anyone entered by the staff."""
+    tournament_id: str,
+    request: Request,
+    body: RegisterIn | None = None,
+    idempotency_key: IdempotencyKey = None,
+) -> JSONResponse:
+    """Enter the tournament.  A player enters themselves (their user name is the
+    entrant id) and pays the format's entry fee from their wallet, in the same
+    transaction: refused, with nothing written, when the wallet is short
+    (402) or registration is closed (422).  An ``Idempotency-Key`` makes a
+    retry return the first answer.  Staff enter anyone, for free (``name``;
+    ``strategy`` for an automated entrant)."""
     user = _user(request)
     body = body or RegisterIn()
-    entry = service(request).get(tournament_id)
+    tournaments = service(request)
+    entry = tournaments.get(tournament_id)
     t = entry.tournament
     if user.role is UserRole.PLAYER:
         if body.strategy is not None or body.entrant not in (None, user.username):
             raise PermissionDeniedError(
                 "a player may only register themselves", hint="send no entrant or strategy"
             )
-        name, controller = body.name or user.username, "human"
-        eid: str | None = user.username
-    else:
-        _staff(user, "register entrants")
-        if body.name is None:
-            raise RegistrationError("an entrant needs a name", hint='send {"name": ...}')
-        controller = "human"
-        if body.strategy is not None:
-            if body.strategy not in STRATEGIES:
-                raise RegistrationError(
-                    f"no automated entrant {body.strategy!r}",
-                    hint=f"choose from {', '.join(STRATEGIES)}",
-                )
-            controller = bot_controller(body.strategy)
-        name, eid = body.name, body.entrant
+        status, data = tournaments.register_player(entry, user, body.name, idempotency_key)
+        return JSONResponse(data, status_code=status)
+    _staff(user, "register entrants")
+    if body.name is None:
+        raise RegistrationError("an entrant needs a name", hint='send {"name": ...}')
+    controller = "human"
+    if body.strategy is not None:
+        if body.strategy not in STRATEGIES:
+            raise RegistrationError(
+                f"no automated entrant {body.strategy!r}",
+                hint=f"choose from {', '.join(STRATEGIES)}",
+            )
+        controller = bot_controller(body.strategy)
     with entry.lock:
-        new_id = t.register(name, controller, entrant=eid)
-        return {"entrant": new_id, "name": t.entrants[new_id].name, "controller": controller}
+        new_id = t.register(body.name, controller, entrant=body.entrant)
+        return JSONResponse(
+            {"entrant": new_id, "name": t.entrants[new_id].name, "controller": controller}
+        )
+
+
+@router.post("/{tournament_id}/reenter", **documented(RegisteredOut))
+def reenter(
+    tournament_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
+    """A player out of chips buys a new starting stack (T2.3, where the format
+    allows), paying the entry fee again from their wallet; ``Idempotency-Key``
+    as for registering."""
+    user = _user(request)
+    _player(user, "re-enter a tournament")
+    tournaments = service(request)
+    entry = tournaments.get(tournament_id)
+    status, data = tournaments.reenter_player(entry, user, idempotency_key)
+    return JSONResponse(data, status_code=status)
+
+
+def _bets_answer(t: Tournament, entrant: str) -> dict[str, Any]:
+    e = t.entrants[entrant]
+    table = t.tables[e.table] if e.table is not None and e.table in t.tables else None
+    return {
+        "entrant": e.id,
+        "chips": e.chips,
+        "hand": None if table is None else table.hand,
+        "bets": []
+        if table is None
+        else [{"wager": x.wager, "stake": x.stake} for x in table.bets.get(e.id, ())],
+        "passed": table is not None and e.id in table.passed,
+    }
 
 
 @router.post("/{tournament_id}/bets")
 def bets(tournament_id: str, body: BetsIn, request: Request) -> dict[str, Any]:
-    """A player's bets on the hand being bet at their table, or ``pass_hand``."""
+    """A player's bets on the hand being bet at their table, or ``pass_hand``;
+    with ``replace``, the bets already placed on the hand are withdrawn and
+    these placed instead (until "No more bets", T4.6)."""
     user = _user(request)
     if user.role is not UserRole.PLAYER:
         raise PermissionDeniedError(
@@ -372,27 +993,56 @@ def bets(tournament_id: str, body: BetsIn, request: Request) -> dict[str, Any]:
     entry = service(request).get(tournament_id)
     t = entry.tournament
     with entry.lock:
-        t.entrant(user.username)
+        e = t.entrant(user.username)
+        lines = [(b.wager, b.stake) for b in body.bets]
+        table = t.tables.get(e.table) if e.table is not None else None
         if body.pass_hand:
-            t.pass_hand(user.username)
+            t.pass_hand(e.id)
+        elif body.replace and table is not None and e.id in table.bets:
+            t.replace_bets(e.id, lines)
         else:
-            t.place_bets(user.username, [(b.wager, b.stake) for b in body.bets])
-        e = t.entrants[user.username]
-        table = t.tables[e.table] if e.table is not None else None
+            t.place_bets(e.id, lines)
+        return _bets_answer(t, e.id)
+
+
+@router.delete("/{tournament_id}/bets")
+def withdraw_bets(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Take back one's bets on the hand being bet, until "No more bets" (T4.6)."""
+    user = _user(request)
+    _player(user, "withdraw tournament bets")
+    entry = service(request).get(tournament_id)
+    t = entry.tournament
+    with entry.lock:
+        e = t.entrant(user.username)
+        t.withdraw_bets(e.id)
+        return _bets_answer(t, e.id)
+
+
+@router.post("/{tournament_id}/tiebreak")
+def tiebreak(tournament_id: str, body: TiebreakIn, request: Request) -> dict[str, Any]:
+    """A tied player's side, Banker or Player, in the open sudden-death hand
+    (T7.2; while a side is open it must be taken).  In a live tournament,
+    whoever has not chosen when its window closes gets the default choice."""
+    user = _user(request)
+    _player(user, "choose a sudden-death side")
+    entry = service(request).get(tournament_id)
+    t = entry.tournament
+    with entry.lock:
+        e = t.entrant(user.username)
+        t.choose_tiebreak(e.id, body.side.lower())
+        tb = t.tiebreak
         return {
             "entrant": e.id,
-            "chips": e.chips,
-            "hand": None if table is None else table.hand,
-            "bets": []
-            if table is None
-            else [{"wager": x.wager, "stake": x.stake} for x in table.bets.get(e.id, ())],
-            "passed": table is not None and e.id in table.passed,
+            "side": body.side.lower(),
+            "open_sides": list(t.tiebreak_sides()),
+            "chosen": [] if tb is None else sorted(tb.choices),
         }
 
 
 @router.post("/{tournament_id}/start")
-def start(tournament_id: str, request: Request) -> dict[str, Any]:
-    """Start the next session: the seats are drawn (a pit manager or the admin)."""
+def start_session(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Start the next session: the seats are drawn (a pit manager or the admin).
+    A live tournament's clock starts the sessions after the first by itself."""
     require_manager_or_admin(_user(request), "start a tournament session")
     entry = service(request).get(tournament_id)
     with entry.lock:
@@ -402,7 +1052,9 @@ def start(tournament_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/{tournament_id}/advance")
 def advance(tournament_id: str, request: Request, body: AdvanceIn | None = None) -> dict[str, Any]:
-    """Play the next ``steps`` actions (staff, or a timer)."""
+    """Play the next ``steps`` actions (staff), for a tournament that is not
+    live: people who have not acted are played by the catch-up bettor.  When
+    the tournament finishes, the prizes are paid."""
     _staff(_user(request), "advance a tournament")
     body = body or AdvanceIn()
     tournaments = service(request)
@@ -415,7 +1067,8 @@ def advance(tournament_id: str, request: Request, body: AdvanceIn | None = None)
 
 
 async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
-    """A ``snapshot``, then a ``leaderboard`` after every settled hand and session change."""
+    """A ``snapshot``, then a ``leaderboard`` after every hand and session
+    change and a ``window`` as each betting window opens."""
     server: Server = websocket.app.state.server
     try:
         entry = await asyncio.to_thread(lambda: service(websocket).get(tournament_id))
@@ -428,7 +1081,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     async def opening() -> list[dict[str, Any]]:
         def snapshot() -> dict[str, Any]:
             with entry.lock:
-                return entry.tournament.snapshot()
+                return _view(entry)
 
         return [{"type": "snapshot", "snapshot": await asyncio.to_thread(snapshot)}]
 

@@ -128,10 +128,20 @@ ID = BigInteger().with_variant(Integer(), "sqlite")
 
 #: User roles, in the order of :class:`punto.store.accounts.UserRole`.
 ROLES = ("player", "dealer", "pit_supervisor", "pit_manager", "shift_manager", "admin")
-#: Ledger account kinds, see :class:`punto.store.ledger.WalletKind`.
-WALLET_KINDS = ("player", "house", "holding")
-#: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`.
-POSTING_KINDS = ("deposit", "withdrawal", "bet", "settlement", "return")
+#: Ledger account kinds, see :class:`punto.store.ledger.WalletKind` ("tournament": revision 0004).
+WALLET_KINDS = ("player", "house", "holding", "tournament")
+#: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`
+#: (the last three: revision 0004, a tournament's entry fees and prizes).
+POSTING_KINDS = (
+    "deposit",
+    "withdrawal",
+    "bet",
+    "settlement",
+    "return",
+    "entry_fee",
+    "prize",
+    "pool_surplus",
+)
 #: Bet states in the ledger.
 BET_STATUSES = ("open", "settled", "returned")
 
@@ -297,6 +307,21 @@ tournament_events = Table(
     Column("body", Text, nullable=False),
     Column("recorded_at", String(40), nullable=False, server_default=text("CURRENT_TIMESTAMP")),
     PrimaryKeyConstraint("tournament_id", "seq"),
+)
+
+#: One row per tournament request (registration, re-entry) made with an
+#: Idempotency-Key (revision 0004): the answer given, for a retry to get again.
+tournament_requests = Table(
+    "tournament_requests",
+    metadata,
+    Column("account_id", ID, ForeignKey("accounts.id"), nullable=False),
+    Column("key", String(200), nullable=False),
+    Column("tournament_id", String(200), nullable=False),
+    Column("request_hash", String(64), nullable=False),
+    Column("status_code", Integer, nullable=False),
+    Column("response", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("account_id", "key"),
 )
 
 

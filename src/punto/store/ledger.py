@@ -1,16 +1,18 @@
 """Double-entry wallets in integer minor units.
 
 Every movement of money is a *posting*: one transaction whose entries sum to
-zero.  There are three kinds of ledger account ("wallets"):
+zero.  There are four kinds of ledger account ("wallets"):
 
 - a **player** wallet, what a player has to bet with (never below zero);
 - the **house**, the other side of every deposit, withdrawal, win and loss;
 - a table's **holding** account, the stakes of the bets in play at that table
-  (never below zero; exactly the sum of the stakes its open bets still hold).
+  (never below zero; exactly the sum of the stakes its open bets still hold);
+- a **tournament** pool, ``tournament:<id>``: the entry fees a tournament
+  holds until its prizes are paid (never below zero).
 
 A player's balance is what the house owes the player, so the house's balance
-is negative by what it owes, and house + players + holding is always zero
-(:meth:`Ledger.trial_balance`).
+is negative by what it owes, and house + players + holding + pools is always
+zero (:meth:`Ledger.trial_balance`).
 
 Postings:
 
@@ -23,7 +25,13 @@ bet             player -a, holding +a                         a bet is placed
 settlement      holding -stake, player +payout,               the coup is settled
                 house +(stake - payout)
 return          holding -a, player +a                         withdrawn, reduced, voided
+entry_fee       player -a, pool +a                            a tournament entry bought
+prize           pool -p, house -(a - p), player +a            a tournament prize paid
+pool_surplus    pool -a, house +a                             the fees the prizes left
 ==============  ============================================  ==========================
+
+A prize is paid from the tournament's pool as far as the pool goes (``p`` is
+what the pool holds, at most ``a``) and by the house beyond it.
 
 ``payout`` in a settlement is everything the player gets back for the bet:
 the stake plus the winnings less any commission for a win, the stake for a
@@ -112,6 +120,11 @@ class WalletKind(enum.Enum):
     PLAYER = "player"
     HOUSE = "house"
     HOLDING = "holding"
+    TOURNAMENT = "tournament"
+
+
+#: The kinds :meth:`Ledger.totals` always reports (others once they have wallets).
+_ALWAYS_TOTALLED = (WalletKind.PLAYER, WalletKind.HOUSE, WalletKind.HOLDING)
 
 
 class PostingKind(enum.Enum):
@@ -120,6 +133,9 @@ class PostingKind(enum.Enum):
     BET = "bet"
     SETTLEMENT = "settlement"
     RETURN = "return"
+    ENTRY_FEE = "entry_fee"
+    PRIZE = "prize"
+    POOL_SURPLUS = "pool_surplus"
 
 
 class BetStatus(enum.Enum):
@@ -275,6 +291,11 @@ class Ledger:
         table_id = _name(table_id, "table")
         return self._open_wallet(f"holding:{table_id}", WalletKind.HOLDING, table_id=table_id)
 
+    def tournament_pool(self, tournament_id: str) -> Wallet:
+        """The wallet holding the entry fees of ``tournament_id``, opened if new."""
+        tournament_id = _name(tournament_id, "tournament")
+        return self._open_wallet(f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+
     def wallet(self, code: str) -> Wallet:
         """The wallet named ``code``; :class:`UnknownWalletError` if there is none."""
         with self._engine.connect() as conn:
@@ -363,7 +384,7 @@ class Ledger:
             rows = conn.execute(
                 select(wallets.c.kind, func.sum(wallets.c.balance)).group_by(wallets.c.kind)
             ).all()
-        totals = dict.fromkeys(WalletKind, 0)
+        totals = dict.fromkeys(_ALWAYS_TOTALLED, 0)
         for kind, total in rows:
             totals[WalletKind(kind)] = int(total)
         return totals
@@ -629,7 +650,139 @@ class Ledger:
 
         return self._post(key, content, post)
 
+    # --- tournaments -----------------------------------------------------------------
+
+    def pay_entry_fee(
+        self,
+        wallet: Wallet,
+        tournament_id: str,
+        amount: int,
+        key: str,
+        *,
+        memo: str | None = None,
+        within: Connection | None = None,
+    ) -> Posting:
+        """A tournament entry: ``amount`` from ``wallet`` into the tournament's pool.
+
+        ``within``: post in the caller's open write transaction (from
+        :func:`punto.store.db.run_transaction`), so that the fee and what it
+        buys (the registration in the tournament's log) commit together or
+        not at all.  A refusal then raises out of the caller's transaction,
+        which rolls back; a key claimed concurrently raises ``IntegrityError``
+        for the caller's retry (``retry_integrity=True``) to find the posting.
+        """
+        amount = _amount(amount, "entry fee")
+        self._check_player(wallet)
+        tournament_id = _name(tournament_id, "tournament")
+        content = {
+            "op": "pay_entry_fee",
+            "wallet": wallet.code,
+            "tournament": tournament_id,
+            "amount": amount,
+            "memo": memo,
+        }
+
+        def post(conn: Connection) -> Posting:
+            player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
+            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+            changes = {player.id: -amount, pool.id: amount}
+            return self._write(conn, key, PostingKind.ENTRY_FEE, changes, memo=memo)
+
+        if within is not None:
+            return self._post_within(within, key, content, post)
+        return self._post(key, content, post)
+
+    def pay_prize(
+        self,
+        tournament_id: str,
+        wallet: Wallet,
+        amount: int,
+        key: str,
+        *,
+        memo: str | None = None,
+    ) -> Posting:
+        """A tournament prize of ``amount`` into ``wallet``: from the tournament's
+        pool as far as it goes, the rest from the house.  The split is made
+        under the wallets' locks when first posted; a retry with the same key
+        returns that posting and moves nothing."""
+        amount = _amount(amount, "prize")
+        self._check_player(wallet)
+        tournament_id = _name(tournament_id, "tournament")
+        content = {
+            "op": "pay_prize",
+            "wallet": wallet.code,
+            "tournament": tournament_id,
+            "amount": amount,
+            "memo": memo,
+        }
+
+        def post(conn: Connection) -> Posting:
+            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+            house = self._wallet_row(conn, self.HOUSE, WalletKind.HOUSE)
+            player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
+            # every wallet locked in id order first (as _write does): no deadlocks
+            held = self._lock_wallets(conn, sorted({pool.id, house.id, player.id}))[pool.id]
+            from_pool = min(amount, int(held["balance"]))
+            changes = {pool.id: -from_pool, house.id: -(amount - from_pool), player.id: amount}
+            return self._write(conn, key, PostingKind.PRIZE, changes, memo=memo)
+
+        return self._post(key, content, post)
+
+    def close_pool(self, tournament_id: str, key: str) -> Posting | None:
+        """What a tournament's pool still holds, to the house (the fees its
+        prizes did not take); None when it holds nothing.  Post it once the
+        prizes are paid: a prize paid later would come from the house alone."""
+        tournament_id = _name(tournament_id, "tournament")
+        found = self.posting(_key(key))
+        if found is not None:
+            return dataclasses.replace(found, replayed=True)
+        try:
+            left = self.balance(f"tournament:{tournament_id}")
+        except UnknownWalletError:
+            return None
+        if left == 0:
+            return None
+        content = {"op": "close_pool", "tournament": tournament_id, "amount": left}
+
+        def post(conn: Connection) -> Posting:
+            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+            house = self._wallet_row(conn, self.HOUSE, WalletKind.HOUSE)
+            locked = self._lock_wallets(conn, sorted({pool.id, house.id}))
+            held = int(locked[pool.id]["balance"])
+            if held != left:
+                # money moved in between: not the posting asked for
+                raise LedgerError(
+                    f"the pool of tournament {tournament_id!r} changed while it was being closed",
+                    hint="close it again",
+                )
+            return self._write(
+                conn, key, PostingKind.POOL_SURPLUS, {pool.id: -left, house.id: left}
+            )
+
+        return self._post(key, content, post)
+
     # --- the machinery ---------------------------------------------------------------
+
+    def _post_within(
+        self,
+        conn: Connection,
+        key: str,
+        content: Mapping[str, Any],
+        post: Callable[[Connection], Posting],
+    ) -> Posting:
+        """:meth:`_post` inside the caller's transaction."""
+        key = _key(key)
+        request_hash = _request_hash(content)
+        try:
+            self._check_key(conn, key, request_hash)
+        except _AlreadyPostedError as replay:
+            return replay.posting
+        conn.execute(
+            insert(idempotency_keys).values(
+                key=key, scope=SCOPE, request_hash=request_hash, created_at=db.utc_now()
+            )
+        )
+        return post(conn)
 
     def _post(
         self, key: str, content: Mapping[str, Any], post: Callable[[Connection], Posting]
@@ -782,6 +935,8 @@ class Ledger:
                     hint="deposit more or stake less",
                 )
             if after < 0 and row["kind"] == WalletKind.HOLDING.value:  # pragma: no cover
+                raise LedgerError(f"wallet {row['code']} would go below zero")
+            if after < 0 and row["kind"] == WalletKind.TOURNAMENT.value:  # pragma: no cover
                 raise LedgerError(f"wallet {row['code']} would go below zero")
         now = db.utc_now()
         transaction_id = int(

@@ -115,13 +115,20 @@ class TournamentCreated(TournamentEvent):
     seed: str
     seeded: bool
     tables: int
+    #: a live tournament (run by the server's clock): each hand's betting
+    #: window and the pause between hands, in milliseconds; 0: not live
+    betting_ms: int = 0
+    pause_ms: int = 0
 
 
 @_event("entrant_registered")
 @dataclasses.dataclass(frozen=True, slots=True)
 class EntrantRegistered(TournamentEvent):
     """An entrant; a late entrant (T2.2) comes with the seat drawn and the
-    hands of the session already dealt at that table."""
+    hands of the session already dealt at that table.  ``wallet``: the
+    ledger wallet the entry fee came from and prizes go to (a player who
+    registered themselves); ``fee``: the entry fee paid (money, as text),
+    in the same database transaction as this event."""
 
     entrant: str
     name: str
@@ -129,16 +136,20 @@ class EntrantRegistered(TournamentEvent):
     table: int | None = None
     seat: int | None = None
     hands_missed: int = 0
+    wallet: str | None = None
+    fee: str | None = None
 
 
 @_event("entrant_reentered")
 @dataclasses.dataclass(frozen=True, slots=True)
 class EntrantReentered(TournamentEvent):
-    """An entrant out of chips buys a new starting stack (T2.3)."""
+    """An entrant out of chips buys a new starting stack (T2.3); ``fee``:
+    the entry fee paid again for it (money, as text), if any."""
 
     entrant: str
     entry: int
     chips: int
+    fee: str | None = None
 
 
 @_event("session_started")

@@ -268,6 +268,26 @@ class Runner:
             else:
                 t.pass_hand(entrant)
 
+    def automated(self, entrant: str) -> bool:
+        """Whether an automated strategy decides for ``entrant`` (never a
+        person's own decision, whatever ``input_fn`` is)."""
+        return entrant in self.auto or self.t.entrants[entrant].controller.startswith("bot:")
+
+    def reenter_automated(self, table: int) -> bool:
+        """Re-enter one automated entrant out of chips at ``table`` while the
+        format lets them (they always do); whether one did."""
+        t = self.t
+        for eid in t.tables[table].entrants:
+            if self.automated(eid) and t.can_reenter(eid):
+                t.reenter(eid)
+                return True
+        return False
+
+    def choose_side(self, entrant: str) -> None:
+        """``entrant``'s side in the open sudden-death hand: their strategy's,
+        or for a person without ``input_fn`` the catch-up bettor's (the default)."""
+        self._choose_side(entrant)
+
     def _wants_reentry(self, entrant: str) -> bool:
         if self._strategy(entrant) is not None:
             return True

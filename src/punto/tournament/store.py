@@ -39,7 +39,7 @@ from punto.tournament.errors import TournamentLogError
 from punto.tournament.events import TournamentEvent, event_from_json, event_to_json
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
+    from sqlalchemy.engine import Connection, Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +231,27 @@ class SQLTournamentLog:
                 raise TournamentLogError(
                     f"cannot append to the tournament log: {error.orig}"
                 ) from None
+        return seq
+
+    def append_within(
+        self, conn: Connection, tournament_id: str, seq: int, event: TournamentEvent
+    ) -> int:
+        """:meth:`append` in the caller's open write transaction (with the
+        money an entry costs, say): it commits or rolls back with the rest.
+        A number already taken raises :class:`TournamentLogError` (or, if
+        another writer took it meanwhile, the database's ``IntegrityError``)."""
+        from sqlalchemy import func, insert, select
+
+        body = json.dumps(event_to_json(event), sort_keys=True)
+        t = self._table
+        last = conn.execute(
+            select(func.coalesce(func.max(t.c.seq), 0)).where(t.c.tournament_id == tournament_id)
+        ).scalar_one()
+        if int(last) != seq - 1:
+            raise _conflict(tournament_id, seq)
+        conn.execute(
+            insert(t).values(tournament_id=tournament_id, seq=seq, type=event.type, body=body)
+        )
         return seq
 
     def read(self, tournament_id: str) -> list[StoredTournamentEvent]:

@@ -146,6 +146,10 @@ class EntrantState:
     session_tables: dict[int, int] = field(default_factory=dict)
     place: int | None = None
     prize: Decimal | None = None
+    #: the ledger wallet fees came from and prizes go to (None: off the ledger)
+    wallet: str | None = None
+    #: entry fees paid, money (the first entry and every re-entry)
+    fees: Decimal = Decimal(0)
 
 
 @dataclass
@@ -209,6 +213,9 @@ class Tournament:
         self.seed = ""
         self.seeded = False
         self.first_tables = 0
+        #: a live tournament's betting window and pause between hands (ms); 0: not live
+        self.betting_ms = 0
+        self.pause_ms = 0
         self.stage = Stage.REGISTRATION
         self.session_number = 0
         self.entrants: dict[str, EntrantState] = {}
@@ -233,11 +240,15 @@ class Tournament:
         *,
         seed: int | str | None = None,
         tables: int | None = None,
+        betting_ms: int = 0,
+        pause_ms: int = 0,
     ) -> Tournament:
         """A new tournament in ``log``.  With a seed the seats, shoes and lots
         are reproducible; without one the shoes are shuffled from the OS's
         secure source.  ``tables``: tables of the first session (default:
-        as few as the entrants need)."""
+        as few as the entrants need).  ``betting_ms`` > 0 makes it *live*:
+        a clock (:class:`punto.tournament.clock.Clock`) gives every hand a
+        betting window of that long and pauses ``pause_ms`` between hands."""
         if not tournament_id or any(c.isspace() for c in tournament_id):
             raise TournamentError(
                 f"tournament id {tournament_id!r} must be non-empty with no spaces"
@@ -249,6 +260,11 @@ class Tournament:
             )
         if tables is not None and tables < 1:
             raise TournamentError("a tournament needs at least one table")
+        if betting_ms < 0 or pause_ms < 0 or (pause_ms and not betting_ms):
+            raise TournamentError(
+                f"a betting window of {betting_ms} ms and a pause of {pause_ms} ms",
+                hint="give a positive betting window for a live tournament, and no negative times",
+            )
         t = cls(log, tournament_id)
         t._emit(
             TournamentCreated(
@@ -258,6 +274,8 @@ class Tournament:
                 seed=str(seed) if seed is not None else secrets.token_hex(16),
                 seeded=seed is not None,
                 tables=tables or 0,
+                betting_ms=betting_ms,
+                pause_ms=pause_ms,
             )
         )
         return t
@@ -294,6 +312,23 @@ class Tournament:
     def _emit(self, event: TournamentEvent) -> None:
         with self._lock:
             seq = self.log.append(self.id, self.seq + 1, event)
+            self._applied(seq, event)
+
+    def adopt(self, seq: int, event: TournamentEvent) -> None:
+        """Apply ``event``, which the caller has stored itself as number ``seq``
+        of this tournament's log -- in a transaction of its own, with money
+        on the ledger, say (see :meth:`registration`) -- and tell the listeners.
+        The event must have been built against the state as it is now."""
+        with self._lock:
+            if seq != self.seq + 1:
+                raise TournamentLogError(
+                    f"event {seq} of tournament {self.id!r} does not follow event {self.seq}",
+                    hint="reload the tournament from its log",
+                )
+            self._applied(seq, event)
+
+    def _applied(self, seq: int, event: TournamentEvent) -> None:
+        with self._lock:
             self._apply(event)
             self.seq = seq
             for listener in list(self._listeners):
@@ -303,6 +338,11 @@ class Tournament:
                     _log.exception("tournament %s: listener failed on event %d", self.id, seq)
 
     # -- what is where -------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        """Whether a clock runs the tournament (betting windows, no one played for)."""
+        return self.betting_ms > 0
 
     @property
     def fmt(self) -> Format:
@@ -427,22 +467,47 @@ class Tournament:
     def can_register(self, name: str, entrant: str | None = None) -> bool:
         return _can(self.check_register, name, entrant)
 
-    def register(self, name: str, controller: str = "human", entrant: str | None = None) -> str:
+    def register(
+        self,
+        name: str,
+        controller: str = "human",
+        entrant: str | None = None,
+        *,
+        wallet: str | None = None,
+        fee: str | None = None,
+    ) -> str:
         """Enter ``name``; after the first session has started, a late entry
         seated at the table with the fewest entrants (T2.2).  Returns the
         entrant id (``e1``, ``e2``, ... unless given)."""
         with self._lock:
+            event = self.registration(name, controller, entrant, wallet=wallet, fee=fee)
+            self._emit(event)
+            return event.entrant
+
+    def registration(
+        self,
+        name: str,
+        controller: str = "human",
+        entrant: str | None = None,
+        *,
+        wallet: str | None = None,
+        fee: str | None = None,
+    ) -> EntrantRegistered:
+        """The event :meth:`register` would write, checked, written nowhere:
+        for a caller that stores it in its own transaction together with the
+        entry fee, then calls :meth:`adopt`."""
+        with self._lock:
             self.check_register(name, entrant)
             eid = entrant or self._next_id()
             if self.stage is Stage.REGISTRATION:
-                self._emit(EntrantRegistered(eid, name.strip(), controller))
-                return eid
+                return EntrantRegistered(eid, name.strip(), controller, wallet=wallet, fee=fee)
             table, missed = self._late_table()
             taken = set(self.tables[table].seats)
             free = [n for n in range(1, self._current().seats + 1) if n not in taken]
             seat = random.Random(f"punto-tournament:{self.seed}:late:{eid}").choice(free)
-            self._emit(EntrantRegistered(eid, name.strip(), controller, table, seat, missed))
-            return eid
+            return EntrantRegistered(
+                eid, name.strip(), controller, table, seat, missed, wallet=wallet, fee=fee
+            )
 
     def _next_id(self) -> str:
         n = len(self.entrants) + 1
@@ -481,12 +546,18 @@ class Tournament:
     def can_reenter(self, entrant: str) -> bool:
         return _can(self.check_reenter, entrant)
 
-    def reenter(self, entrant: str) -> None:
+    def reenter(self, entrant: str, *, fee: str | None = None) -> None:
         """A new starting stack for an entrant out of chips, in the same seat (T2.3)."""
+        with self._lock:
+            self._emit(self.reentry(entrant, fee=fee))
+
+    def reentry(self, entrant: str, *, fee: str | None = None) -> EntrantReentered:
+        """The event :meth:`reenter` would write, checked, written nowhere (as
+        :meth:`registration`)."""
         with self._lock:
             self.check_reenter(entrant)
             e = self.entrants[entrant]
-            self._emit(EntrantReentered(entrant, e.entry + 1, self._current().starting_chips))
+            return EntrantReentered(entrant, e.entry + 1, self._current().starting_chips, fee)
 
     # -- sessions (T3, T6) ---------------------------------------------------------------
 
@@ -628,6 +699,12 @@ class Tournament:
                 clause=fmt.rule("out_of_chips"),
                 hint="re-enter if the format allows it" if fmt.registration.reentries else None,
             )
+        return self._lines(e, s, bets)
+
+    def _lines(
+        self, e: EntrantState, s: Session, bets: Sequence[tuple[str, int]]
+    ) -> tuple[BetLine, ...]:
+        fmt = self.fmt
         lines = bet_lines(fmt, s, e.chips, bets, e.name)
         try:  # the game itself must take them (wagers offered, rules 3.5)
             check_bets(fmt.game, [Bet(x.wager, Decimal(x.stake)) for x in lines])
@@ -660,6 +737,27 @@ class Tournament:
             self.check_withdraw_bets(entrant)
             t = self.tables[self.entrants[entrant].table or 0]
             self._emit(BetsWithdrawn(self.session_number, t.number, t.hand, entrant))
+
+    def check_replace_bets(
+        self, entrant: str, bets: Sequence[tuple[str, int]]
+    ) -> tuple[BetLine, ...]:
+        """The new bets as they will be recorded, or why the entrant's bets
+        cannot be replaced by them (T4.6: withdrawn and placed again)."""
+        self.check_withdraw_bets(entrant)
+        e, _, s = self._betting_table(entrant)
+        return self._lines(e, s, bets)
+
+    def can_replace_bets(self, entrant: str, bets: Sequence[tuple[str, int]]) -> bool:
+        return _can(self.check_replace_bets, entrant, bets)
+
+    def replace_bets(self, entrant: str, bets: Sequence[tuple[str, int]]) -> None:
+        """Withdraw an entrant's bets and place ``bets`` instead (T4.6), both
+        checked before either is written."""
+        with self._lock:
+            lines = self.check_replace_bets(entrant, bets)
+            t = self.tables[self.entrants[entrant].table or 0]
+            self._emit(BetsWithdrawn(self.session_number, t.number, t.hand, entrant))
+            self._emit(BetsPlaced(self.session_number, t.number, t.hand, entrant, lines))
 
     def check_pass_hand(self, entrant: str) -> None:
         fmt = self.fmt
@@ -1002,9 +1100,13 @@ class Tournament:
         self.seed = ev.seed
         self.seeded = ev.seeded
         self.first_tables = ev.tables
+        self.betting_ms = ev.betting_ms
+        self.pause_ms = ev.pause_ms
 
     def _on_entrant_registered(self, ev: EntrantRegistered) -> None:
-        e = EntrantState(ev.entrant, ev.name, ev.controller)
+        e = EntrantState(ev.entrant, ev.name, ev.controller, wallet=ev.wallet)
+        if ev.fee is not None:
+            e.fees += Decimal(ev.fee)
         self.entrants[ev.entrant] = e
         if ev.table is not None and ev.seat is not None:
             s = self._current()
@@ -1019,6 +1121,8 @@ class Tournament:
         e = self.entrants[ev.entrant]
         e.entry = ev.entry
         e.chips = ev.chips
+        if ev.fee is not None:
+            e.fees += Decimal(ev.fee)
 
     def _on_session_started(self, ev: SessionStarted) -> None:
         self.session_number = ev.session
@@ -1241,6 +1345,11 @@ class Tournament:
                 else {"number": t.shoes, "commitment": t.commitment, "cards_left": len(t.shoe)}
             )
             row["last_hand"] = None if t.last is None else event_to_json(t.last)
+        board["live"] = (
+            {"betting_seconds": self.betting_ms / 1000, "pause_seconds": self.pause_ms / 1000}
+            if self.live
+            else None
+        )
         board["format_rules"] = self.fmt.to_json()
         board["entrants"] = [self._entrant_json(e) for e in self.entrants.values()]
         return board

@@ -1,31 +1,34 @@
-// punto: a tournament's lobby, live leaderboard and results.
+// punto: a tournament's lobby, live leaderboard and results -- and, for a
+// logged-in player, registration (the entry fee from the wallet), the betting
+// window of each live hand with its countdown, bets within the session's
+// limits, the sudden-death side, re-entry, and the result of each hand.
 // The page reads the tournament id from its URL (/tournaments/{id}), asks for
-// the snapshot, then listens on /ws/tournaments/{id}: every settled hand
-// brings a fresh leaderboard.  No inline code or styles (strict CSP).
+// the snapshot, then listens on /ws/tournaments/{id}.  No inline code or
+// styles (strict CSP).
 "use strict";
 
 (() => {
-  const parts = location.pathname.split("/").filter(Boolean);
-  const id = decodeURIComponent(parts[1] || "");
-  const $ = (selector) => document.querySelector(selector);
+  const { $, el, api, errorText, newKey, money } = Punto;
+  const id = Punto.tableId();
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key === "class") node.className = value;
-      else if (key === "testid") node.dataset.testid = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) {
-      if (child === null || child === undefined) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  const WAGER_NAMES = {
+    banker: "Banker",
+    player: "Player",
+    tie: "Tie",
+    player_pair: "Player Pair",
+    banker_pair: "Banker Pair",
+  };
+
+  const state = {
+    board: null, // the latest leaderboard (or snapshot)
+    snapshot: null, // the latest snapshot: entrants, bets, format
+    user: null,
+    windows: {}, // table (or "tiebreak") -> { deadline, seconds, hand }
+    lastShown: null, // the hand whose result is shown
+  };
 
   const chips = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
+  const say = Punto.sayer($("#t-message"));
 
   function status(row) {
     if (row.status === "finished") return `place ${row.place}`;
@@ -72,6 +75,7 @@
   }
 
   function render(board) {
+    state.board = board;
     $("#t-title").textContent = board.title || `Tournament ${id}`;
     document.title = `punto · ${board.title || id}`;
     $("#t-info").textContent = `${board.tournament} · ${board.format} · ${board.stage}`;
@@ -93,7 +97,7 @@
       tables.append(
         el(
           "div",
-          { testid: `t-table-${t.table}`, class: "t-table" },
+          { testid: `t-table-${t.table}`, class: "t-table", "data-phase": t.phase },
           el("h3", { text: `Table ${t.table} · hand ${t.settled} of ${t.hands} settled` }),
           t.announcement ? el("p", { class: "t-announce", text: t.announcement }) : null,
           standingsTable(t.standings, `t-table-standings-${t.table}`),
@@ -102,8 +106,7 @@
     }
     const overall = $("#t-overall-rows");
     overall.replaceChildren();
-    const rows = board.overall.length ? board.overall : [];
-    for (const row of rows) {
+    for (const row of board.overall || []) {
       overall.append(
         el(
           "tr",
@@ -133,11 +136,222 @@
         ),
       );
     }
+    renderMe();
   }
 
-  function showError(text) {
-    $("#t-info").textContent = text;
+  // -- the player's own part ---------------------------------------------------------------
+
+  function isPlayer() {
+    return !!state.user && state.user.role === "player";
   }
+
+  function me() {
+    const snap = state.snapshot;
+    if (!isPlayer() || !snap || !snap.entrants) return null;
+    return snap.entrants.find((e) => e.entrant === state.user.username) || null;
+  }
+
+  function myTable() {
+    const e = me();
+    if (!e || !e.table || !state.snapshot) return null;
+    return state.snapshot.tables.find((t) => t.table === e.table) || null;
+  }
+
+  function renderMe() {
+    const box = $("#t-me");
+    box.classList.toggle("hidden", !isPlayer());
+    if (!isPlayer() || !state.snapshot) return;
+    const snap = state.snapshot;
+    const rules = snap.format_rules || {};
+    const reg = rules.registration || {};
+    const e = me();
+    const stage = (state.board || snap).stage;
+    $("#t-register-box").classList.toggle("hidden", !!e || stage === "finished");
+    const fee = reg.entry_fee ? `Entry fee ${money(reg.entry_fee)} ${rules.currency || ""}` : "Free entry";
+    const balance = state.user.balance !== undefined && state.user.balance !== null ? ` · your balance ${money(state.user.balance)}` : "";
+    $("#t-fee").textContent = `${fee}${balance}`;
+    $("#t-entrant").classList.toggle("hidden", !e);
+    if (e) {
+      $("#t-my-chips").textContent = chips(e.chips);
+      $("#t-my-table").textContent = e.table ? `${e.table}, seat ${e.seat}` : "–";
+      $("#t-my-hands").textContent = `${e.hands_bet}/${e.hands_required}`;
+      $("#t-my-status").textContent = status(e) + (e.must_bet ? " · must bet" : "");
+      $("#t-reenter").classList.toggle("hidden", !(e.status === "out_of_chips" && reg.reentries > 0));
+    }
+    renderPlay(e);
+    renderSudden(e);
+  }
+
+  function renderPlay(e) {
+    const form = $("#t-play");
+    const table = myTable();
+    const s = (state.board || state.snapshot).session;
+    const betting = !!e && !!table && table.phase === "betting" && !!s && e.status === "playing";
+    form.classList.toggle("hidden", !betting);
+    if (!betting) return;
+    $("#t-hand").textContent = `Hand ${table.hand} of ${table.hands}${table.announcement ? ` · ${table.announcement}` : ""}`;
+    const rules = state.snapshot.format_rules;
+    const wagers = $("#t-wagers");
+    if (wagers.dataset.wagers !== rules.wagers.join(",")) {
+      wagers.dataset.wagers = rules.wagers.join(",");
+      wagers.replaceChildren(el("legend", { text: "Bet on" }));
+      rules.wagers.forEach((w, i) => {
+        const inputId = `t-wager-${w}`;
+        wagers.append(
+          el(
+            "label",
+            { for: inputId, class: `t-wager ${w}` },
+            el("input", { type: "radio", name: "wager", id: inputId, value: w, testid: `t-wager-${w}`, checked: i === 0 }),
+            el("span", { text: WAGER_NAMES[w] || w }),
+          ),
+        );
+      });
+    }
+    const stake = $("#t-stake");
+    const most = s.max_bet ? Math.min(s.max_bet, e.chips) : e.chips;
+    stake.min = String(s.min_bet);
+    stake.max = String(most);
+    stake.step = String(rules.chip_unit);
+    if (!stake.value) stake.value = String(s.min_bet);
+    $("#t-limits").textContent = `${chips(s.min_bet)}–${chips(most)}, in ${chips(rules.chip_unit)}s`;
+    const mine = (table.bets || {})[e.entrant] || [];
+    const passed = (table.passed || []).includes(e.entrant);
+    $("#t-my-bet").textContent = mine.length
+      ? `Your bet: ${mine.map((b) => `${WAGER_NAMES[b.wager] || b.wager} ${chips(b.stake)}`).join(", ")}`
+      : passed
+        ? "You sit this hand out"
+        : "No bet yet";
+    $("#t-bet").textContent = mine.length ? "Change bet" : "Bet";
+    $("#t-withdraw").disabled = !mine.length;
+    $("#t-pass").disabled = mine.length > 0 || passed || e.must_bet;
+  }
+
+  function renderSudden(e) {
+    const tb = (state.board || {}).tiebreak;
+    const mine = !!e && !!tb && tb.entrants.includes(e.entrant) && !tb.chosen.includes(e.entrant);
+    $("#t-sudden").classList.toggle("hidden", !mine);
+    if (mine) $("#t-sudden-text").textContent = `Sudden death ${tb.reason}: choose Banker or Player.`;
+  }
+
+  function showResult(event) {
+    const e = me();
+    if (!e || !event || event.type !== "hand_settled") return;
+    const mine = event.results.find((r) => r.entrant === e.entrant);
+    if (!mine) return;
+    const key = `${event.session}:${event.table}:${event.hand}`;
+    if (state.lastShown === key) return;
+    state.lastShown = key;
+    say(""); // what was said about the last hand's bet is stale now
+    const winner = event.winner === "tie" ? "Tie" : `${WAGER_NAMES[event.winner] || event.winner} wins`;
+    const net = mine.staked ? ` · you ${mine.net > 0 ? "+" : ""}${chips(mine.net)}` : " · you sat out";
+    $("#t-last-result").textContent = `Hand ${event.hand}: ${winner} (${event.cards})${net} · chips ${chips(mine.chips)}`;
+  }
+
+  // -- actions -------------------------------------------------------------------------------
+
+  async function act(method, path, body, headers) {
+    const result = await api(method, `/api/tournaments/${encodeURIComponent(id)}${path}`, body, headers);
+    if (!result.ok) say(errorText(result));
+    await refresh();
+    return result;
+  }
+
+  async function refreshUser() {
+    const result = await api("GET", "/api/session");
+    state.user = result.ok && result.data ? result.data.user : null;
+    const player = isPlayer();
+    $("#t-wallet").classList.toggle("hidden", !player);
+    $("#t-balance").textContent = player ? money(state.user.balance) : "–";
+  }
+
+  let refreshing = null;
+  async function refresh() {
+    if (refreshing) return refreshing;
+    refreshing = (async () => {
+      try {
+        const result = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+        if (result.ok) {
+          takeSnapshot(result.data);
+        } else {
+          $("#t-info").textContent = errorText(result);
+        }
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  function takeSnapshot(snap) {
+    state.snapshot = snap;
+    Punto.syncClock(snap.server_time);
+    state.windows = {};
+    for (const w of snap.windows || []) state.windows[w.tiebreak ? "tiebreak" : w.table] = w;
+    render(snap);
+    for (const t of snap.tables || []) if (t.last_hand) showResult(t.last_hand);
+  }
+
+  function bindActions() {
+    $("#t-register").addEventListener("click", async () => {
+      say("");
+      const result = await act("POST", "/register", undefined, { "Idempotency-Key": newKey() });
+      if (result.ok) {
+        const fee = result.data.fee ? ` (entry fee ${money(result.data.fee)} paid)` : "";
+        say(`Registered${fee}`, true);
+        await refreshUser();
+        renderMe();
+      }
+    });
+    $("#t-reenter").addEventListener("click", async () => {
+      const result = await act("POST", "/reenter", undefined, { "Idempotency-Key": newKey() });
+      if (result.ok) {
+        say(`Re-entered: ${chips(result.data.chips)} chips`, true);
+        await refreshUser();
+        renderMe();
+      }
+    });
+    $("#t-play").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const chosen = document.querySelector('input[name="wager"]:checked');
+      if (!chosen) {
+        say("choose what to bet on");
+        return;
+      }
+      const stake = Number($("#t-stake").value);
+      const table = myTable();
+      const e = me();
+      const replace = !!table && !!e && ((table.bets || {})[e.entrant] || []).length > 0;
+      const result = await act("POST", "/bets", { bets: [{ wager: chosen.value, stake }], replace });
+      if (result.ok) say("Bet placed", true);
+    });
+    $("#t-withdraw").addEventListener("click", async () => {
+      const result = await act("DELETE", "/bets");
+      if (result.ok) say("Bet withdrawn", true);
+    });
+    $("#t-pass").addEventListener("click", async () => {
+      const result = await act("POST", "/bets", { pass_hand: true });
+      if (result.ok) say("You sit this hand out", true);
+    });
+    for (const side of ["banker", "player"]) {
+      $(`#t-side-${side}`).addEventListener("click", async () => {
+        const result = await act("POST", "/tiebreak", { side });
+        if (result.ok) say(`You chose ${WAGER_NAMES[side]}`, true);
+      });
+    }
+    const myWindow = () => {
+      const e = me();
+      const w = e && e.table ? state.windows[e.table] : null;
+      return w || null;
+    };
+    Punto.countdown($("#t-countdown"), () => (myWindow() ? myWindow().deadline : null), () => (myWindow() ? myWindow().seconds : 0));
+    Punto.countdown(
+      $("#t-sudden-countdown"),
+      () => (state.windows.tiebreak ? state.windows.tiebreak.deadline : null),
+      () => (state.windows.tiebreak ? state.windows.tiebreak.seconds : 0),
+    );
+  }
+
+  // -- the socket ------------------------------------------------------------------------------
 
   let retry = 500;
   function connect() {
@@ -156,35 +370,57 @@
       } catch (error) {
         return;
       }
-      if (data.type === "snapshot") render(data.snapshot);
-      else if (data.type === "leaderboard") render(data.leaderboard);
+      if (data.server_time) Punto.syncClock(data.server_time);
+      if (data.type === "snapshot") {
+        takeSnapshot(data.snapshot);
+      } else if (data.type === "leaderboard") {
+        state.windows = {};
+        for (const w of data.windows || []) state.windows[w.tiebreak ? "tiebreak" : w.table] = w;
+        render(data.leaderboard);
+        showResult(data.event);
+        if (isPlayer()) refresh(); // the player's bets, seat and chips, fresh
+        if (data.event && data.event.type === "tournament_finished" && isPlayer()) {
+          setTimeout(async () => {
+            await refreshUser();
+            renderMe();
+          }, 500); // the prizes are paid just after the finish
+        }
+      } else if (data.type === "window") {
+        state.windows[data.tiebreak ? "tiebreak" : data.table] = data;
+        if (isPlayer()) refresh(); // the hand that opened, with who is to act
+      }
     });
     socket.addEventListener("close", (event) => {
       live.dataset.state = "closed";
       live.textContent = "reconnecting…";
       if (event.code === 4404) {
         live.textContent = "no such tournament";
-        showError(event.reason || "no such tournament");
+        $("#t-info").textContent = event.reason || "no such tournament";
         return;
       }
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);
     });
+    setInterval(() => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+    }, 25000);
   }
 
   async function start() {
     if (!id) {
-      showError("no tournament in the address");
+      $("#t-info").textContent = "no tournament in the address";
       return;
     }
-    try {
-      const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { credentials: "same-origin" });
-      const data = await response.json();
-      if (response.ok) render(data);
-      else showError((data.error && (data.error.text || data.error.message)) || `error ${response.status}`);
-    } catch (error) {
-      showError("the server cannot be reached");
-    }
+    bindActions();
+    const login = Punto.loginBox($("#login"), (user) => {
+      state.user = user;
+      const player = isPlayer();
+      $("#t-wallet").classList.toggle("hidden", !player);
+      $("#t-balance").textContent = player ? money(user.balance) : "–";
+      renderMe();
+    });
+    await login.refresh();
+    await refresh();
     connect();
   }
 
