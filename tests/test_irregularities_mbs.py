@@ -714,6 +714,8 @@ def test_mbs_cut_card_round_completed_then_shoe_ends(game_id: str, clause: str) 
     table.draw()
     table.draw()
     assert table.shoe is not None
+    assert not table.shoe.cut_card_reached  # it is next: drawing the card behind it brings it out
+    table.draw()
     assert table.shoe.cut_card_reached
     assert irr.cut_card(r).clause == clause
     table.deal_to_completion()  # the round is completed
