@@ -130,3 +130,95 @@ def test_mbs_5_12_2_an_automatic_dealer_replaces_the_cards_itself(client: TestCl
     state = client.get("/api/tables/auto").json()
     assert state["round"]["phase"] == "betting"
     assert state["shoe"]["id"] == "s2"
+
+
+def test_hlga_is_a_table_setting_only_where_the_rules_have_3_22_1(client: TestClient) -> None:
+    pit = login(client, PIT)
+    made = client.post(
+        "/api/tables",
+        headers=pit,
+        json={"id": "hlga", "game": "tiger-baccarat", "mode": "dealer", "hlga": True},
+    )
+    assert made.status_code == 201, made.text
+    assert made.json()["hlga"] is True
+    refused = client.post(
+        "/api/tables",
+        headers=pit,
+        json={"id": "rws", "game": "tiger-buffalo", "layout": "A", "hlga": True},
+    )
+    assert refused.status_code == 422, refused.text
+    assert "withdrawal option" in refused.json()["error"]["message"]
+    assert client.get("/api/tables/rws").status_code == 404  # nothing set up
+    changed = client.patch("/api/tables/hlga", headers=pit, json={"hlga": False})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["hlga"] is False
+    assert server_of(client).tables["hlga"].table.hlga is False
+
+
+def test_mbs_3_22_1_cut_card_first_at_an_hlga_table_offers_the_withdrawal(
+    client: TestClient,
+) -> None:
+    _table(client, "hlga", hlga=True)
+    dealer, player = login(client, DEALER), login(client, PLAYER)
+    assert client.post("/api/tables/hlga/round/open", headers=dealer).status_code == 200
+    bet = client.post(
+        "/api/tables/hlga/bets", headers=player, json={"wager": "player", "stake": "100"}
+    )
+    assert bet.status_code == 201, bet.text
+    assert client.post("/api/tables/hlga/round/close", headers=dealer).status_code == 200
+    shoe = server_of(client).tables["hlga"].table.shoe
+    assert shoe is not None
+    shoe.cut_card = shoe.position  # the cut card is next: the round's first card brings it out
+
+    first = client.post("/api/tables/hlga/round/deal", headers=dealer)
+    assert first.status_code == 200, first.text
+    assert first.json()["card"] is None
+    assert first.json()["withdrawal"] == "3.22.1"
+    state = client.get("/api/tables/hlga", headers=player).json()
+    assert state["round"]["withdrawal"]["clause"] == "3.22.1"
+    assert state["round"]["cards"] == []
+    assert state["shoe"]["cut_card_reached"] is True  # this round is the shoe's last
+    assert state["me"]["may_withdraw"] is True
+    taken = client.post("/api/tables/hlga/withdrawal", headers=player)
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["balance"] == "10000.00"
+    closed = client.post("/api/tables/hlga/round/withdrawal/close", headers=dealer)
+    assert closed.status_code == 200, closed.text
+    card = client.post("/api/tables/hlga/round/deal", headers=dealer)
+    assert card.status_code == 200, card.text
+    assert card.json()["card"] is not None
+    assert card.json()["index"] == 0
+
+
+def test_mbs_3_22_1_an_automatic_dealer_holds_the_option_open_then_deals_on(
+    client: TestClient,
+) -> None:
+    _table(client, "auto", mode="auto", hlga=True, **QUICK)
+    runtime = server_of(client).tables["auto"]
+    runtime.next_round_at = 0.0
+    runtime.step()  # "Place your bets, please"
+    player = login(client, PLAYER)
+    bet = client.post(
+        "/api/tables/auto/bets", headers=player, json={"wager": "banker", "stake": "50"}
+    )
+    assert bet.status_code == 201, bet.text
+    runtime.deadline = 0.0
+    runtime.step()  # "No more bets"
+    shoe = runtime.table.shoe
+    assert shoe is not None
+    shoe.cut_card = shoe.position
+    runtime.next_card_at = 0.0
+    runtime.step()  # the cut card comes out first: no card, the option opens
+    r = runtime.round
+    assert r is not None
+    assert r.withdrawal_open is not None
+    assert r.withdrawal_open.clause == "3.22.1"
+    assert r.deal.cards == ()
+    runtime.step()  # the window opens (insurance_seconds)
+    assert runtime.window is not None
+    runtime.window = (*runtime.window[:2], 0.0)  # ... and runs out
+    runtime.step()  # the option closes
+    assert r.withdrawal_open is None
+    runtime.next_card_at = 0.0
+    runtime.step()  # and the dealer deals on
+    assert len(r.deal.cards) == 1

@@ -51,9 +51,9 @@ class DeckRange:
 class Shoe:
     """Cards in dealing order, a position in them, and an optional cut card.
 
-    ``cut_card`` is the number of cards in front of the cut card: once that
-    many have been drawn the cut card has appeared, the current round is
-    completed and the shoe ends after it (3.22).
+    ``cut_card`` is the number of cards in front of the cut card: it appears
+    when the card behind it is drawn, the current round is completed and the
+    shoe ends after it (3.22) -- so a round may begin with it (3.22.1).
     """
 
     def __init__(

@@ -473,6 +473,7 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 runtime = None
             else:
                 runtime.config = config
+                runtime.table.hlga = config.hlga  # logged with the limits, next line
                 runtime.table.limits = config.limits
     if runtime is None and config.active:
         runtime = server.start_table(config)

@@ -97,6 +97,9 @@ class TableConfig:
     result_seconds: float = 4.0
     seed: str | None = None
     active: bool = True
+    #: the table is in HLGA: when the cut card comes out as the first card of a
+    #: round, the players may withdraw their wagers (MBS 3.22.1)
+    hlga: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _TABLE_ID.fullmatch(self.id):
@@ -115,6 +118,13 @@ class TableConfig:
         game.decks.check(self.decks)
         for wager in self.limits.wagers:
             game.wager(wager, self.layout)
+        if self.hlga and game.clause("cut_card_first") is None:
+            raise ConfigError(
+                f"the {game.title} rules give no withdrawal option for a cut card that "
+                "comes out first: an HLGA setting would change nothing",
+                clause=game.clause("cut_card"),
+                hint="leave hlga false for this game",
+            )
         if not self.name:
             object.__setattr__(self, "name", f"{game.title} {self.id}")
         if len(self.name) > 200:
@@ -138,6 +148,7 @@ class TableConfig:
             layout=self.layout,
             decks=self.decks,
             seed=self.seed,
+            hlga=self.hlga,
             recover=recover,
         )
 
@@ -161,6 +172,7 @@ class TableConfig:
             "result_seconds",
             "seed",
             "active",
+            "hlga",
         }
         unknown = sorted(set(data) - known)
         if unknown:
@@ -193,10 +205,11 @@ class TableConfig:
             if data["seed"] is not None and not isinstance(data["seed"], str | int):
                 raise ConfigError("seed must be a string")
             values["seed"] = None if data["seed"] is None else str(data["seed"])[:200]
-        if "active" in data:
-            if not isinstance(data["active"], bool):
-                raise ConfigError("active must be true or false")
-            values["active"] = data["active"]
+        for name in ("active", "hlga"):
+            if name in data:
+                if not isinstance(data[name], bool):
+                    raise ConfigError(f"{name} must be true or false")
+                values[name] = data[name]
         if base is not None:
             if values.get("id", base.id) != base.id:
                 raise ConfigError("a table's id cannot change")
@@ -220,6 +233,7 @@ class TableConfig:
             "insurance_seconds": self.insurance_seconds,
             "result_seconds": self.result_seconds,
             "active": self.active,
+            "hlga": self.hlga,
             "insurance": game.insurance is not None,
         }
 
@@ -240,6 +254,7 @@ def _row_to_config(row: RowMapping) -> TableConfig:
         result_seconds=float(row["result_seconds"]),
         seed=row["seed"],
         active=bool(row["active"]),
+        hlga=bool(row["hlga"]),
     )
 
 
@@ -293,6 +308,7 @@ class TableStore:
             "result_seconds": config.result_seconds,
             "seed": config.seed,
             "active": config.active,
+            "hlga": config.hlga,
             "updated_at": db.utc_now(),
         }
 

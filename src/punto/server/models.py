@@ -113,11 +113,15 @@ class RoundClosedOut(Out):
 
 class CardOut(Out):
     round_id: str
-    index: int
-    card: str
-    hand: str
+    #: the card dealt and where the Table of Play put it; None when no card was
+    #: dealt because the cut card came out first and the withdrawal option opened
+    index: int | None
+    card: str | None
+    hand: str | None
     phase: str
     complete: bool
+    #: the clause of the withdrawal option that opened instead (MBS 3.22.1), if one did
+    withdrawal: str | None = None
 
 
 class RoundIdOut(Out):

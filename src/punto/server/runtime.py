@@ -1309,6 +1309,7 @@ class TableRuntime:
         with self.lock:
             self._quiesce()
             r = self._live_round()
+            before = len(r.deal.cards)
             if card is None:
                 if self.config.card_source == "device":
                     raise ActionError(
@@ -1320,11 +1321,17 @@ class TableRuntime:
                 r.deal_card(card, source)
             deal = r.deal
             self._changed()
+            dealt = (
+                _hands(deal)[-1]
+                if len(deal.cards) > before
+                else {"index": None, "card": None, "hand": None}  # the cut card came out first
+            )
             return {
                 "round_id": r.round_id,
-                **_hands(deal)[-1],
+                **dealt,
                 "phase": r.phase.value,
                 "complete": deal.is_complete,
+                "withdrawal": r.withdrawal_open.clause if r.withdrawal_open is not None else None,
             }
 
     def settle(self, role: Role = Role.DEALER) -> dict[str, Any]:

@@ -353,6 +353,8 @@ server_tables = Table(
     Column("active", Boolean, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    #: the table is in HLGA (MBS 3.22.1: the withdrawal option when the cut card comes first)
+    Column("hlga", Boolean, nullable=False, server_default=false()),
     CheckConstraint("mode IN ('auto', 'dealer')", name="mode"),
     CheckConstraint("card_source IN ('virtual', 'device')", name="card_source"),
 )

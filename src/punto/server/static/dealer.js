@@ -25,6 +25,7 @@
 
   // "King of spades to the Banker."
   function dealt(data) {
+    if (!data.card) return `The cut card came out first: the players may withdraw their wagers (clause ${data.withdrawal}).`;
     const name = Punto.cardName(data.card);
     const hand = Punto.SIDES[data.hand] ? Punto.SIDES[data.hand].name : data.hand;
     return `${name[0].toUpperCase()}${name.slice(1)} to the ${hand}${data.complete ? ": the coup is complete" : ""}.`;
