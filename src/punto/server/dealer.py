@@ -68,11 +68,17 @@ class AutoDealer:
         if self._wake is not None:
             self._wake.set()
         task, self._task = self._task, None
-        if task is None:
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(task), timeout)
-        except TimeoutError:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await finish(task, timeout)
+
+
+async def finish(task: asyncio.Task[None] | None, timeout: float) -> None:
+    """Let ``task`` finish the step it is taking (a step is never cut in half);
+    cancel it if that takes more than ``timeout`` seconds."""
+    if task is None:
+        return
+    try:
+        await asyncio.wait_for(asyncio.shield(task), timeout)
+    except TimeoutError:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

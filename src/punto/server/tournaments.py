@@ -74,6 +74,7 @@ from punto.money import format_money
 from punto.server import errors, ws
 from punto.server.app import Server
 from punto.server.auth import authenticate, is_staff, require_manager_or_admin
+from punto.server.dealer import finish
 from punto.server.models import Money, documented
 from punto.server.pages import HEADERS, STATIC
 from punto.server.runtime import cents, money
@@ -269,14 +270,7 @@ class LiveTimer:
         if self._wake is not None:
             self._wake.set()
         task, self._task = self._task, None
-        if task is None:
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(task), timeout)
-        except TimeoutError:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await finish(task, timeout)
 
 
 class Tournaments:
@@ -439,17 +433,7 @@ class Tournaments:
         if key is None:
             return
         with self.server.engine.connect() as conn:
-            row = conn.execute(
-                select(
-                    tournament_requests.c.request_hash,
-                    tournament_requests.c.status_code,
-                    tournament_requests.c.response,
-                ).where(
-                    tournament_requests.c.account_id == account_id,
-                    tournament_requests.c.key == key,
-                )
-            ).first()
-        _check_answer(row, key, request_hash)
+            _check_answer(_stored_answer(conn, account_id, key), key, request_hash)
 
     def _pay_and_write(
         self,
@@ -476,17 +460,7 @@ class Tournaments:
 
         def work(conn: Connection) -> tuple[int, dict[str, Any]]:
             if key is not None:  # answered meanwhile, by another process?
-                row = conn.execute(
-                    select(
-                        tournament_requests.c.request_hash,
-                        tournament_requests.c.status_code,
-                        tournament_requests.c.response,
-                    ).where(
-                        tournament_requests.c.account_id == user.id,
-                        tournament_requests.c.key == key,
-                    )
-                ).first()
-                _check_answer(row, key, request_hash)
+                _check_answer(_stored_answer(conn, user.id, key), key, request_hash)
             body = dict(answer)
             if wallet is not None:
                 ledger.pay_entry_fee(
@@ -640,6 +614,21 @@ class Tournaments:
             if posting is not None:
                 paid[p.entrant] = money(sum(x.amount for x in posting.entries if x.amount > 0))
         return paid
+
+
+def _stored_answer(conn: Connection, account_id: int, key: str) -> Any:
+    """The stored answer to ``account_id``'s request ``key``: (request hash,
+    status, response), or None."""
+    return conn.execute(
+        select(
+            tournament_requests.c.request_hash,
+            tournament_requests.c.status_code,
+            tournament_requests.c.response,
+        ).where(
+            tournament_requests.c.account_id == account_id,
+            tournament_requests.c.key == key,
+        )
+    ).first()
 
 
 def _check_answer(row: Any, key: str, request_hash: str) -> None:
