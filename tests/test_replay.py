@@ -592,6 +592,26 @@ REFUSALS: list[tuple[str, dict[str, Any], int | None, type[PuntoError], str | No
         "2.1.1",
     ),
     ("unknown key", table([], extra=1), None, ActionInputError, None),
+    (
+        "a shoe of more decks than any game allows",
+        table(
+            [
+                *OPEN_BET_CLOSE,
+                {
+                    "action": "left_with_cards",
+                    "shoe": 10**9,
+                    "discards": [],
+                    "on_table": [],
+                    "set_aside": [],
+                    "remaining": [],
+                    "role": "shift_manager",
+                },
+            ]
+        ),
+        4,
+        ActionInputError,
+        None,
+    ),
 ]
 
 

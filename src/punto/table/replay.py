@@ -50,7 +50,7 @@ from punto.cards import DECK, Card, parse_cards
 from punto.coup import Side
 from punto.errors import ActionError, LimitError, PhaseError, PuntoError, WagerError
 from punto.game import Game
-from punto.games import get_game
+from punto.games import all_games, get_game
 from punto.insurance import Moment
 from punto.money import format_money, parse_stake
 from punto.table import irregularities
@@ -73,6 +73,7 @@ __all__ = [
     "check_withdrawing",
     "read_action",
     "read_limits",
+    "ruling_json",
     "run_replay",
     "trial",
 ]
@@ -106,6 +107,9 @@ class ReplayError(PuntoError):
 
 # -- parameters --------------------------------------------------------------------------------
 
+#: The most decks any game's rules allow in a shoe.
+_MOST_DECKS = max(game.decks.maximum for game in all_games())
+
 #: Kinds of parameter, what each accepts in JSON, and how it reads as text at the console.
 KIND_HELP: dict[str, str] = {
     "text": "a string",
@@ -120,7 +124,8 @@ KIND_HELP: dict[str, str] = {
     "cards": 'cards in order: "QH 9C" or ["QH", "9C"]',
     "cards?": "cards in order, or null",
     "cards_with_gaps": 'cards in order, null (or "?" in a string) for a card that left the table',
-    "shoe": "every card of the decks in use: cards, or a number of complete decks",
+    "shoe": "every card of the decks in use: cards, or a number of complete decks "
+    f"(1 to {_MOST_DECKS})",
     "players": 'players: ["ann", "bob"]',
     "players?": "players, or null",
     "moment?": "four_cards or player_third_card, or null",
@@ -214,7 +219,9 @@ def _cards_with_gaps(value: Any) -> tuple[Card | None, ...]:
 
 def _shoe(value: Any) -> tuple[Card, ...]:
     if isinstance(value, int) and not isinstance(value, bool):
-        if value < 1:
+        # No game deals from more decks than this (2.1; RWS 2.2.1): a larger number is a
+        # mistake, and building it would take memory without bound.
+        if not 1 <= value <= _MOST_DECKS:
             raise ValueError(value)
         return DECK * value
     return _cards(value)
@@ -840,7 +847,7 @@ class Replay:
             except PuntoError as error:
                 raise ReplayError(at, "withdraw_player", error) from None
         ruling = attempt(r, explicit + takers)
-        self.rulings[r.round_id].append(_ruling_json(index, spec.name, args["role"], ruling))
+        self.rulings[r.round_id].append(ruling_json(index, spec.name, args["role"], ruling))
         return (followers[-1] if followers else index) + 1
 
     # -- what it came to ------------------------------------------------------------------
@@ -948,9 +955,14 @@ def _text_field(data: Mapping[str, Any], key: str) -> str:
     return value
 
 
-def _ruling_json(index: int, name: str, role: Role, ruling: Ruling) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "action": index,
+def ruling_json(index: int | None, name: str, role: Role, ruling: Ruling) -> dict[str, Any]:
+    """What an irregularity procedure ruled, as JSON: the procedure, who acted,
+    the clause and consequence, and (when there are any) the players who
+    withdrew, the bets returned and the cards held, found missing or unused.
+    ``index`` is the action's place in a replay file (``action``; left out
+    when None, as for a procedure run at a live table)."""
+    out: dict[str, Any] = {} if index is None else {"action": index}
+    out |= {
         "irregularity": name,
         "role": role.value,
         "clause": ruling.clause,
