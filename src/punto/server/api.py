@@ -13,11 +13,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
 from punto.cards import Card
-from punto.errors import WagerError
+from punto.errors import PuntoError, WagerError
 from punto.games import all_games, get_game
 from punto.money import parse_stake
 from punto.server import errors
@@ -40,10 +40,12 @@ from punto.server.models import (
     DepositOut,
     DeviceTokenOut,
     HealthOut,
+    IrregularityOut,
     LedgerOut,
     LoginOut,
     MeOut,
     OkOut,
+    ProceduresOut,
     RoundClosedOut,
     RoundIdOut,
     RoundOpenedOut,
@@ -54,7 +56,13 @@ from punto.server.models import (
     WithdrawnOut,
     documented,
 )
-from punto.server.runtime import RoundNotFoundError, TableRuntime, cents, money
+from punto.server.runtime import (
+    DEDICATED_PROCEDURES,
+    RoundNotFoundError,
+    TableRuntime,
+    cents,
+    money,
+)
 from punto.store import db
 from punto.store.accounts import (
     PermissionDeniedError,
@@ -63,6 +71,7 @@ from punto.store.accounts import (
     UserRole,
 )
 from punto.store.ledger import MAX_AMOUNT, LedgerError
+from punto.table.replay import IRREGULARITIES, KIND_HELP, ActionInputError, Param, read_action
 from punto.table.roles import Role
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
@@ -754,6 +763,184 @@ def close_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
     runtime = server.table(table_id)
     result = runtime.close_withdrawal(role)
     _actor(server, user, runtime, "close_withdrawal")
+    return result
+
+
+# -- the irregularity procedures ------------------------------------------------------------------
+#
+# The procedures are replay's (punto.table.replay.IRREGULARITIES), with its
+# parameter readers: a request body is a replay file's action without
+# "action" and "role".
+
+
+def _refusal(error: PuntoError, status: int) -> JSONResponse:
+    """A refusal whose status the error's class does not say (errors.STATUS)."""
+    body = errors.error_body(
+        type(error).__name__, error.message, clause=error.clause, hint=error.hint, text=str(error)
+    )
+    return JSONResponse(body, status_code=status)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Role):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _param_json(param: Param) -> dict[str, Any]:
+    return {
+        "name": param.name,
+        "kind": param.kind,
+        "required": param.required,
+        "default": _json_default(param.default),
+        "help": KIND_HELP[param.kind],
+    }
+
+
+def _confirmed_role(server: Server, user: User, manager: ManagerIn | None, action: str) -> Role:
+    """The position a procedure is applied in: the user's own, or the confirming
+    person's (a pit supervisor or above, MBS 6.2) when that is higher."""
+    own = table_role(user, Role.DEALER, action)
+    if manager is None:
+        return own
+    session = server.accounts.login(manager.username, manager.password)
+    try:
+        role = table_role(session.user, Role.PIT_SUPERVISOR, f"confirm: {action}")
+    finally:
+        server.accounts.logout(session.token)
+    return role if role.rank > own.rank else own
+
+
+@router.get("/tables/{table_id}/irregularities", tags=["dealer"], **documented(ProceduresOut))
+def irregularities(table_id: str, request: Request) -> dict[str, Any]:
+    """The irregularity procedures of the rules (sections 5 and 6) that this
+    table's game covers, each with its parameters as a replay file writes
+    them (docs/replay.md); the acting ``role`` is not one of them (the
+    server sets it).  The power failure has its own endpoint (``dedicated``)."""
+    server = server_of(request)
+    user = user_of(request)
+    if not is_staff(user):
+        raise PermissionDeniedError(
+            "the irregularity procedures are for the dealer and the pit",
+            hint="log in with a dealer's account",
+        )
+    runtime = server.table(table_id)
+    procedures = []
+    for name in runtime.procedures():
+        spec = IRREGULARITIES[name]
+        params = [_param_json(p) for p in spec.params if p.name != "role"]
+        procedures.append({"name": name, "summary": spec.summary, "params": params})
+    return {
+        "table_id": runtime.id,
+        "game": runtime.game.id,
+        "procedures": procedures,
+        "dedicated": dict(DEDICATED_PROCEDURES),
+    }
+
+
+IRREGULARITY_EXAMPLES = [
+    {"card": "QH", "manager": {"username": "pit", "password": "pit-password"}},
+    {"cards": "9H 2C 5D", "reconstructable": True, "withdrawing": ["demo"]},
+    {"reason": "a card fell off the table", "void": False},
+]
+
+
+@router.post(
+    "/tables/{table_id}/irregularities/{name}", tags=["dealer"], **documented(IrregularityOut)
+)
+def irregularity(
+    table_id: str,
+    name: str,
+    request: Request,
+    body: Annotated[dict[str, Any] | None, Body(examples=IRREGULARITY_EXAMPLES)] = None,
+) -> Response | dict[str, Any]:
+    """Apply an irregularity procedure (see ``GET .../irregularities``) to the
+    round in play, or to the last round where the procedure allows a finished
+    one.  The body holds the procedure's parameters as in a replay file
+    (docs/replay.md), ``withdrawing`` being the players (by user name) who take
+    a withdrawal option the procedure gives, and optionally ``manager``
+    ({username, password}) whose position is used when it is higher than the
+    user's own.  The procedure is tried on a copy of the round first: a refusal
+    writes nothing.  Voided and withdrawn wagers are returned on the ledger.
+    Unknown procedure: 404; parameters that cannot be read: 422."""
+    server = server_of(request)
+    user = user_of(request)
+    action = f"apply the procedure for {name.replace('_', ' ')[:64]}"
+    own = table_role(user, Role.DEALER, action)
+    runtime = server.table(table_id)
+    spec = IRREGULARITIES.get(name)
+    if spec is None or name in DEDICATED_PROCEDURES:
+        hint = f"procedures of this table: {', '.join(runtime.procedures())}"
+        if name in DEDICATED_PROCEDURES:
+            hint = f"use POST /api/tables/{{table_id}}{DEDICATED_PROCEDURES[name]}"
+        return _refusal(
+            ActionInputError(f"no irregularity procedure {name[:64]!r}", hint=hint), 404
+        )
+    data = dict(body or {})
+    given = {k: v for k, v in data.items() if k != "manager"}
+    try:
+        manager = ManagerIn.model_validate(data.pop("manager")) if "manager" in data else None
+    except ValidationError:
+        return _refusal(
+            ActionInputError(
+                "manager: the confirming person's user name and password",
+                hint='"manager": {"username": "pit", "password": "..."}',
+            ),
+            422,
+        )
+    for key in ("role", "action"):
+        if key in data:
+            return _refusal(
+                ActionInputError(
+                    f"{name} takes no {key} here",
+                    hint="the server applies it in your position, or the confirming "
+                    "manager's (manager)"
+                    if key == "role"
+                    else "the procedure is named in the path",
+                ),
+                422,
+            )
+    decks = runtime.game.decks
+    for param in spec.params:
+        value = data.get(param.name)
+        if param.kind != "shoe" or not isinstance(value, int) or isinstance(value, bool):
+            continue
+        # a number of decks the game allows (and no billion decks made to check it)
+        if not decks.minimum <= value <= decks.maximum:
+            return _refusal(
+                ActionInputError(
+                    f"{param.name}: {str(value)[:20]} decks are not in use at this table",
+                    clause=decks.clause,
+                    hint=f"{decks.minimum} to {decks.maximum} decks, or leave it out: "
+                    "the table's shoe",
+                ),
+                422,
+            )
+    data = {**runtime.server_defaults(spec), **data, "action": name, "role": own.value}
+    try:
+        _, args = read_action(data)
+    except ActionInputError as bad:
+        return _refusal(bad, 422)
+    args["role"] = _confirmed_role(server, user, manager, action)
+    try:
+        result = runtime.irregularity(spec, args)
+    except ActionInputError as bad:
+        return _refusal(bad, 422)
+    ruling = result["ruling"]
+    _actor(
+        server,
+        user,
+        runtime,
+        "irregularity",
+        procedure=name,
+        clause=ruling["clause"],
+        consequence=ruling["consequence"],
+        acting_role=ruling["role"],
+        parameters=given,
+        confirmed_by=manager.username if manager else None,
+    )
     return result
 
 

@@ -146,6 +146,66 @@ class LedgerOut(Out):
     totals: dict[str, Money]
 
 
+class ParamOut(Out):
+    """One parameter of an irregularity procedure, as the replay file writes it."""
+
+    name: str
+    #: the kind of value (docs/replay.md): text, int, flag, card?, cards, players, ...
+    kind: str
+    required: bool
+    #: the value when it is not given (JSON)
+    default: Any = None
+    #: what the kind accepts, e.g. 'cards in order: "QH 9C" or ["QH", "9C"]'
+    help: str
+
+
+class ProcedureOut(Out):
+    name: str
+    summary: str
+    params: list[ParamOut]
+
+
+class ProceduresOut(Out):
+    """The irregularity procedures the table's game covers."""
+
+    table_id: str
+    game: str
+    procedures: list[ProcedureOut]
+    #: procedures run through an endpoint of their own: name -> path under the table
+    dedicated: dict[str, str]
+
+
+class RulingOut(Out):
+    """What a procedure ruled (as in a replay report's ``irregularities``)."""
+
+    irregularity: str
+    #: the position it was applied in (the user's own, or the confirming manager's)
+    role: str
+    clause: str
+    #: void / continue / withdrawal / options / reopened / offered / returned / stand
+    consequence: str
+    withdrawn: list[str] | None = None
+    returned: list[str] | None = None
+    next_round: list[str] | None = None
+    missing: list[str] | None = None
+    unused: list[str] | None = None
+
+
+class VoidJson(Out):
+    reason: str
+    clause: str
+
+
+class IrregularityOut(Out):
+    round_id: str
+    #: the round's phase after the procedure
+    phase: str
+    ruling: RulingOut
+    void: VoidJson | None
+    #: cards held over, dealt first in the next round (RWS 5.8)
+    held: list[str]
+
+
 def documented(model: type[BaseModel], status: int = 200) -> dict[str, Any]:
     """Route options: the success answer has the shape of ``model`` (documented
     only: the handler's dict goes out as it is, unvalidated)."""

@@ -45,6 +45,7 @@ all when nobody watches.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -52,7 +53,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from decimal import Decimal
@@ -64,7 +65,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from punto.cards import Card
 from punto.coup import Deal
-from punto.errors import ActionError, PhaseError
+from punto.errors import ActionError, PhaseError, PuntoError
 from punto.game import Game
 from punto.insurance import InsuranceOffer
 from punto.money import CENT, format_money
@@ -85,7 +86,10 @@ from punto.store.ledger import BetStateError, Ledger, LedgerError, UnknownWallet
 from punto.table.events import (
     BetPlaced,
     BetsClosed,
+    BettingReopened,
     CardDealt,
+    CardsHeld,
+    CardsReconstructed,
     Event,
     InsurancePlaced,
     PowerFailed,
@@ -96,6 +100,15 @@ from punto.table.events import (
     WithdrawalClosed,
     WithdrawalOffered,
     event_to_json,
+)
+from punto.table.irregularities import NotCoveredError, Ruling
+from punto.table.replay import (
+    IRREGULARITIES,
+    ActionInputError,
+    ActionSpec,
+    check_withdrawing,
+    read_action,
+    ruling_json,
 )
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
@@ -163,6 +176,22 @@ def _hands(deal: Deal) -> list[dict[str, Any]]:
         side = Deal(deal.cards[:i]).next_side
         out.append({"index": i, "card": str(card), "hand": side.value if side else "?"})
     return out
+
+
+def _deal_before(events: list[Event], at: int) -> Deal:
+    """The cards of the round as they stood before its event number ``at``."""
+    deal = Deal()
+    for event in events[:at]:
+        match event:
+            case CardDealt(card=card):
+                deal = deal.add(card)
+            case CardsReconstructed(cards=cards):
+                deal = Deal(cards)
+            case BettingReopened():
+                deal = Deal()
+            case _:
+                pass
+    return deal
 
 
 def _offer_json(offer: InsuranceOffer) -> dict[str, Any]:
@@ -234,6 +263,67 @@ class _PendingBet:
     stored: bool = False
     #: whether the request holds its key in the journal (:meth:`Journal.claim`)
     claimed: bool = False
+
+
+#: Irregularity procedures the server runs through an endpoint of their own
+#: (name -> path under the table): a power failure leaves the withdrawal option
+#: open for the players to take themselves (``/withdrawal``), then the dealer
+#: closes it.
+DEDICATED_PROCEDURES: dict[str, str] = {"power_failure": "/round/power-failure"}
+
+#: JSON values that let a procedure be tried on a fresh round far enough to
+#: look its clause up (see :func:`covered_procedures`), by parameter kind.
+_PROBE: dict[str, Any] = {
+    "text": "-",
+    "int": 0,
+    "flag": False,
+    "cards": [],
+    "cards?": None,
+    "cards_with_gaps": [],
+    "shoe": [],
+    "players": [],
+}
+
+
+@functools.cache
+def covered_procedures(
+    game_id: str, layout: str | None, insurance_offered: bool
+) -> tuple[str, ...]:
+    """The procedures of :data:`~punto.table.replay.IRREGULARITIES` that a
+    game's rules cover (the power failure, with its own endpoint, left out).
+
+    The engine is the judge: each procedure is tried on a fresh round of the
+    game; every procedure looks its clause up in the game's data before
+    anything else, and one the rules lack raises :class:`NotCoveredError`.
+    Any other refusal (no card out yet, and so on) means it is covered."""
+    from punto.games import get_game
+    from punto.table.limits import TableLimits
+
+    game = get_game(game_id)
+    names = []
+    for spec in IRREGULARITIES.values():
+        if spec.name in DEDICATED_PROCEDURES or spec.run is None:
+            continue
+        r = Round(
+            game,
+            limits=TableLimits(Decimal(10), Decimal(1000)),
+            layout=layout,
+            insurance_offered=insurance_offered,
+        )
+        r.open()
+        data: dict[str, Any] = {"action": spec.name, "role": Role.SHIFT_MANAGER.value}
+        for param in spec.params:
+            if param.required and param.name != "role":
+                data[param.name] = _PROBE.get(param.kind)
+        try:
+            _, args = read_action(data)
+            spec.run(r, args)
+        except NotCoveredError:
+            continue
+        except PuntoError:
+            pass
+        names.append(spec.name)
+    return tuple(names)
 
 
 class TableRuntime:
@@ -525,8 +615,8 @@ class TableRuntime:
         if r is not None:
             start = self._published[1] if self._published[0] == r.round_id else 0
             if watched:
-                for event in r.events[start:]:
-                    self._announce(r, event)
+                for at in range(start, len(r.events)):
+                    self._announce(r, r.events[at], at)
             self._published = (r.round_id, len(r.events))
         if watched:
             self._dirty = True
@@ -577,7 +667,8 @@ class TableRuntime:
             if self.hub.count(self.id, user):
                 self.publish({"type": "me", "me": self._me_json(user)}, user)
 
-    def _announce(self, r: Round, event: Event) -> None:
+    def _announce(self, r: Round, event: Event, at: int) -> None:
+        """Tell the watchers of ``event``, the round's event number ``at``."""
         self.publish(
             {"type": "event", "round_id": r.round_id, "event": event_to_json(event)}, STAFF
         )
@@ -596,16 +687,41 @@ class TableRuntime:
             case BetsClosed():
                 self.publish({"type": "betting_closed", "round_id": r.round_id})
             case CardDealt(card=card, source=source):
-                deal = r.deal
+                # Several cards may come out in one action (a procedure deals
+                # them): each message says where its own card went.
+                before = _deal_before(r.events, at)
+                side = before.next_side
+                deal = before.add(card)
                 self.publish(
                     {
                         "type": "card",
                         "round_id": r.round_id,
                         "card": str(card),
                         "source": source,
-                        **_hands(deal)[-1],
+                        "index": len(before.cards),
+                        "hand": side.value if side else "?",
                         "player_total": deal.player.total,
                         "banker_total": deal.banker.total,
+                    }
+                )
+            case CardsHeld(cards=cards, clause=clause):
+                self.publish(
+                    {
+                        "type": "cards_held",
+                        "round_id": r.round_id,
+                        "cards": [str(c) for c in cards],
+                        "clause": clause,
+                    },
+                    STAFF,
+                )
+            case BettingReopened(clause=clause):
+                self.publish(
+                    {
+                        "type": "betting_open",
+                        "round_id": r.round_id,
+                        "deadline": self.deadline,
+                        "seconds": self.config.betting_seconds if self.deadline else None,
+                        "clause": clause,
                     }
                 )
             case PowerFailed():
@@ -1371,6 +1487,93 @@ class TableRuntime:
                 self.next_round_at = self.clock() + self.config.result_seconds
             self._changed(r.players)
             return {"round_id": r.round_id, "consequence": consequence}
+
+    def procedures(self) -> tuple[str, ...]:
+        """The irregularity procedures this table's game covers (:func:`covered_procedures`)."""
+        t = self.table
+        return covered_procedures(self.game.id, t.layout, t.insurance_offered)
+
+    def server_defaults(self, spec: ActionSpec) -> dict[str, Any]:
+        """What the server knows of a procedure's parameters (JSON form, as the
+        dealer console offers them): the shoe in use and the cards out of it
+        before this round (MBS 5.11), and whether the table is in HLGA."""
+        t = self.table
+        known: dict[str, Any] = {"hlga": t.hlga}
+        if t.shoe is not None:
+            known["shoe"] = [str(c) for c in t.shoe.order]
+            known["discards"] = [str(c) for c in t.discards()]
+        return {p.name: known[p.name] for p in spec.params if p.name in known}
+
+    def irregularity(self, spec: ActionSpec, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Run the irregularity procedure ``spec`` (from
+        :data:`punto.table.replay.IRREGULARITIES`) with its parameters read
+        (``role`` among them) on the round in play, or on the last round where
+        the procedure allows a finished one.  The procedure is tried on a copy
+        first (a refusal writes nothing); the players in ``withdrawing`` must
+        have wagers in the round and the procedure must give them the option.
+        Then the ledger follows the round (voided and withdrawn wagers are
+        returned), the automatic dealer's timers are set as after a void, and
+        the watchers are told.  A settled round is paid on the ledger: a
+        procedure that would change its results (a void after settlement) is
+        refused, since the server does not take payments back."""
+        assert spec.run is not None
+        assert spec.irregularity
+        with self.lock:
+            self._quiesce()
+            r = self._live_round()
+            withdrawing = tuple(args.get("withdrawing") or ())
+            if withdrawing:
+                eligible = [p for p in r.players if any(b.player == p for b in r.active_bets)]
+                strangers = [p for p in dict.fromkeys(withdrawing) if p not in eligible]
+                if strangers:
+                    raise ActionInputError(
+                        f"withdrawing: {', '.join(strangers)} "
+                        f"{'has' if len(strangers) == 1 else 'have'} no wager in round "
+                        f"{r.round_id} to withdraw",
+                        hint="players with wagers: " + (", ".join(eligible) or "none"),
+                    )
+                check_withdrawing(spec, r, args, withdrawing)
+            if r.phase is Phase.SETTLED:
+                self._check_settled_stands(spec, r, args)
+            ruling: Ruling = spec.run(r, args)
+            self._results_cache.pop(r.round_id, None)
+            self._settlements.pop(r.round_id, None)
+            self.reconcile()
+            now = self.clock()
+            if r.phase in (Phase.VOID, Phase.SETTLED):
+                self.next_round_at = now + self.config.result_seconds
+            elif r.phase is Phase.BETTING:  # betting opened again (MBS 5.9)
+                self.deadline = (
+                    now + self.config.betting_seconds if self.config.mode == "auto" else None
+                )
+            self.window = None
+            self.next_card_at = now + self.config.card_delay
+            self._changed(r.players)
+            role: Role = args["role"]
+            return {
+                "round_id": r.round_id,
+                "phase": r.phase.value,
+                "ruling": ruling_json(None, spec.name, role, ruling),
+                "void": None
+                if r.void is None
+                else {"reason": r.void.reason, "clause": r.void.clause},
+                "held": [str(c) for c in self.table.held],
+            }
+
+    def _check_settled_stands(self, spec: ActionSpec, r: Round, args: Mapping[str, Any]) -> None:
+        """Refuse a procedure that would change the results of a settled round."""
+        assert spec.run is not None
+        copy = r.fork()
+        ruling: Ruling = spec.run(copy, args)
+        before = [(s.bet.bet_id, s.outcome, s.net) for s in self.results(r)]
+        after = [(s.bet.bet_id, s.outcome, s.net) for s in copy.results()]
+        if copy.phase is not Phase.SETTLED or before != after:
+            raise PhaseError(
+                f"round {r.round_id} is settled and paid on the ledger: the server does not "
+                f"take payments back ({spec.name} would make it {ruling.consequence})",
+                clause=ruling.clause,
+                hint="apply it before settling; after payment the pit adjusts the wallets",
+            )
 
     def close_withdrawal(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:

@@ -1,6 +1,8 @@
 // The dealer console: open and close betting, draw from the shoe or key
 // cards in (keyboard or keypad), the Insurance Plus windows, settle, and the
-// irregularities (void, power failure, withdrawal) with a manager's confirmation.
+// irregularities (void, power failure, withdrawal, and every procedure of the
+// rules through /irregularities, its form made from the parameter kinds) with
+// a manager's confirmation.
 "use strict";
 
 (() => {
@@ -108,6 +110,114 @@
     const data = await act("/round/power-failure", { manager: manager() });
     if (data) say(`Power failure: ${words(data.consequence)}.`, true);
     $("#manager-password").value = "";
+  });
+
+  // The procedures of the rules (sections 5 and 6): the list comes from the
+  // server, the form from each parameter's kind, the values go as a replay
+  // file writes them (docs/replay.md).
+  let procedures = [];
+  let loadedFor = null;
+  async function loadProcedures() {
+    const who = user && user.username;
+    if (loadedFor === who) return;
+    loadedFor = who;
+    procedures = [];
+    if (Punto.isStaff(user)) {
+      const result = await api("GET", `${base}/irregularities`);
+      if (result.ok) procedures = result.data.procedures;
+    }
+    const select = $("#irr-select");
+    select.replaceChildren(
+      el("option", { value: "", text: procedures.length ? "Choose the irregularity…" : "Log in as a dealer to see the procedures" }),
+      ...procedures.map((p) => el("option", { value: p.name, text: words(p.name) })));
+    showProcedure();
+  }
+
+  const KIND_PLACEHOLDERS = {
+    "cards": "e.g. QH 2C", "cards?": "e.g. QH 2C", "cards_with_gaps": "e.g. QH ? 2C", "shoe": "empty: the table's shoe",
+    "card?": "e.g. QH", "players": "e.g. ann, bob", "players?": "e.g. ann, bob", "sides?": "e.g. ann:player bob:banker",
+  };
+
+  function paramField(p) {
+    const id = `irr-param-${p.name}`;
+    const label = `${words(p.name)}${p.required ? "" : " (optional)"}`;
+    if (p.kind === "flag") {
+      return el("div", { class: "field check" },
+        el("label", { for: id }, el("input", { type: "checkbox", id, testid: id, dataset: { param: p.name, kind: p.kind }, checked: p.default === true }), ` ${label}`));
+    }
+    let input;
+    if (p.kind === "moment?") {
+      input = el("select", { id, testid: id, dataset: { param: p.name, kind: p.kind } },
+        el("option", { value: "", text: "the last one missed" }),
+        el("option", { value: "four_cards", text: "after four cards" }),
+        el("option", { value: "player_third_card", text: "after the Player's third card" }));
+    } else {
+      const number = p.kind === "int" || p.kind === "position";
+      input = el("input", {
+        id, testid: id, type: number ? "number" : "text", inputmode: number ? "numeric" : null,
+        autocomplete: "off", autocapitalize: /card|shoe/.test(p.kind) ? "characters" : "off", spellcheck: "false",
+        maxlength: "2000", placeholder: KIND_PLACEHOLDERS[p.kind] || p.help, dataset: { param: p.name, kind: p.kind },
+      });
+      if (p.default !== null && p.default !== undefined && typeof p.default !== "object") input.value = String(p.default);
+    }
+    return el("div", { class: "field" }, el("label", { for: id, text: label }), input, el("small", { class: "muted", text: p.help }));
+  }
+
+  function showProcedure() {
+    const chosen = procedures.find((p) => p.name === $("#irr-select").value);
+    $("#irr-summary").textContent = chosen ? chosen.summary : "";
+    $("#irr-params").replaceChildren(...(chosen ? chosen.params.map(paramField) : []));
+    $("#btn-irregularity").disabled = !chosen;
+  }
+  $("#irr-select").addEventListener("change", showProcedure);
+
+  // A form value in the JSON form the procedure's parameter reads; undefined: not given.
+  function paramValue(node) {
+    const kind = node.dataset.kind;
+    if (kind === "flag") return node.checked;
+    const text = node.value.trim();
+    if (!text) return undefined;
+    if (kind === "int" || kind === "position") return /^-?\d+$/.test(text) ? Number(text) : text;
+    if (kind === "players" || kind === "players?") return text.split(/[\s,]+/).filter(Boolean);
+    if (kind === "shoe" && /^\d+$/.test(text)) return Number(text);
+    if (kind === "sides?") {
+      const sides = {};
+      for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+        const [player, side] = item.split(":");
+        sides[player] = (side || "").toLowerCase();
+      }
+      return sides;
+    }
+    return text;
+  }
+
+  function rulingText(name, data) {
+    const r = data.ruling;
+    const title = words(name);
+    const parts = [`${title.charAt(0).toUpperCase()}${title.slice(1)}: ruling under clause ${r.clause}, ${words(r.consequence)}`];
+    if (r.withdrawn && r.withdrawn.length) parts.push(`withdrawn (wagers returned): ${r.withdrawn.join(", ")}`);
+    if (r.returned && r.returned.length) parts.push(`bets returned: ${r.returned.join(", ")}`);
+    if (r.next_round && r.next_round.length) parts.push(`held for the next round, dealt first: ${r.next_round.join(" ")}`);
+    if (r.missing && r.missing.length) parts.push(`missing, replaced: ${r.missing.join(" ")}`);
+    if (r.unused && r.unused.length) parts.push(`set aside, unused: ${r.unused.join(" ")}`);
+    if (data.void) parts.push("the round is void: every bet is returned");
+    return `${parts.join("; ")}.`;
+  }
+
+  $("#irr-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("#irr-select").value;
+    if (!name) return say("Choose the irregularity.");
+    const body = {};
+    for (const node of $("#irr-params").querySelectorAll("[data-param]")) {
+      const value = paramValue(node);
+      if (value !== undefined) body[node.dataset.param] = value;
+    }
+    const confirming = manager();
+    if (confirming) body.manager = confirming;
+    const data = await act(`/irregularities/${encodeURIComponent(name)}`, body);
+    $("#manager-password").value = "";
+    if (data) say(rulingText(name, data), true);
   });
 
   // The settlement of a finished round, per bet: what to pay and what to take.
@@ -225,6 +335,7 @@
       say("");
     }
     if (socket && changed) socket.reconnect();
+    loadProcedures();
     render();
   });
   login.refresh().then(() => {
