@@ -221,6 +221,7 @@ def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]
     Five wrong passwords in a row lock the name for a while (429)."""
     server = server_of(request)
     session = server.accounts.login(body.username, body.password)
+    server.sessions.remember(session)
     response.set_cookie(
         COOKIE,
         session.token,

@@ -110,6 +110,7 @@ class Server:
             await dealer.stop()
 
     async def start(self) -> None:
+        await asyncio.to_thread(self.sessions.warm, self.accounts)
         for config in await asyncio.to_thread(self.store.all):
             if config.active:
                 try:

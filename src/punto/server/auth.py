@@ -22,6 +22,7 @@ from punto.store import db
 from punto.store.accounts import (
     Accounts,
     PermissionDeniedError,
+    Session,
     SessionInvalidError,
     User,
     UserRole,
@@ -60,7 +61,10 @@ class SessionCache:
     random, so that sessions checked together are not all checked again
     together) and never past the session's expiry; a logout through this
     server forgets it at once.  A session ended elsewhere (another process
-    disabling the account, say) stops working here within ``ttl``.
+    disabling the account, say) stops working here within ``ttl``.  A login
+    through this server puts its session in (:meth:`remember`), and at
+    start-up the sessions open then are read in at once (:meth:`warm`): a
+    restart does not send every player's next request to the database.
     """
 
     def __init__(self, engine: Engine, ttl: float = 20.0, size: int = 100_000) -> None:
@@ -77,12 +81,29 @@ class SessionCache:
         if entry is not None and entry[1] > now and entry[2] > db.utc_now():
             return entry[0]
         user = accounts.authenticate(token)
-        expires = self._expiry(digest)
+        self._keep(digest, user, self._expiry(digest))
+        return user
+
+    def remember(self, session: Session) -> None:
+        """A session just opened (a login): its first request need not ask the database."""
+        digest = hashlib.sha256(session.token.encode()).hexdigest()
+        self._keep(digest, session.user, session.expires_at)
+
+    def warm(self, accounts: Accounts) -> int:
+        """Fill the cache with the sessions open now (at start-up: after a restart
+        every player's next request would otherwise ask the database, all at once).
+        Returns how many."""
+        found = accounts.open_sessions(self.size)
+        for digest, user, expires in found:
+            self._keep(digest, user, expires)
+        return len(found)
+
+    def _keep(self, digest: str, user: User, expires: datetime) -> None:
+        now = time.monotonic()
         with self._lock:
             if len(self._entries) >= self.size:
                 self._entries.clear()
             self._entries[digest] = (user, now + self.ttl * random.uniform(0.5, 1.0), expires)
-        return user
 
     def _expiry(self, digest: str) -> datetime:
         """The session's own end, so that a cached entry never outlives it."""

@@ -455,6 +455,28 @@ class Accounts:
             raise AccountDisabledError("this account is disabled", hint="ask an admin")
         return user
 
+    def open_sessions(self, most: int) -> list[tuple[str, User, datetime]]:
+        """The sessions that are open now -- (token hash, user, expiry) -- at most
+        ``most`` of them, the latest to expire first (for a cache warmed at start-up)."""
+        now = self._clock()
+        with self._engine.connect() as conn:
+            rows = (
+                conn.execute(
+                    select(sessions.c.token_hash, sessions.c.expires_at, *accounts_table.c)
+                    .join(accounts_table, accounts_table.c.id == sessions.c.account_id)
+                    .where(
+                        sessions.c.revoked_at.is_(None),
+                        sessions.c.expires_at > now,
+                        accounts_table.c.disabled.is_(False),
+                    )
+                    .order_by(sessions.c.expires_at.desc())
+                    .limit(most)
+                )
+                .mappings()
+                .all()
+            )
+        return [(str(r["token_hash"]), _user_from_row(r), r["expires_at"]) for r in rows]
+
     def logout(self, token: str) -> None:
         """End the session ``token`` (nothing happens if it is unknown or ended)."""
         if not isinstance(token, str) or not token:
