@@ -506,7 +506,7 @@ class Tournaments:
             f"the entry fee of {money(fee)} {t.fmt.currency} is more than the "
             f"{money(balance)} in {user.username}'s wallet",
             clause=t.fmt.rule("registration"),
-            hint="buy chips at the cage, then register again",
+            hint="buy chips at the cage, then send the request again",
         )
 
     def register_player(

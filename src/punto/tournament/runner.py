@@ -289,9 +289,14 @@ class Runner:
         self._choose_side(entrant)
 
     def _wants_reentry(self, entrant: str) -> bool:
+        e = self.t.entrants[entrant]
+        if e.wallet is not None:
+            # a person with a wallet (on the server) re-enters only by their own
+            # request, paying the entry fee again (POST /reenter); a step played
+            # for them must not give them a new stack, and never one for nothing
+            return False
         if self._strategy(entrant) is not None:
             return True
-        e = self.t.entrants[entrant]
         answer = self._ask(f"{e.name}, you are out of chips. Re-enter for a new stack? [y/n] ")
         return answer.strip().lower() in ("y", "yes")
 
