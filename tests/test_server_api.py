@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.store.ledger import Ledger
 from tests import test_server_support as support
 from tests.test_server_support import (
     ADMIN,
@@ -19,10 +18,11 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    check_books,
     deal_cards,
+    error_of,
     login,
     make_app,
-    server_of,
 )
 
 db_url = support.db_url
@@ -39,22 +39,6 @@ def balance(client: TestClient, headers: dict[str, str]) -> str:
     assert response.status_code == 200, response.text
     value: str = response.json()["balance"]
     return value
-
-
-def check_books(client: TestClient) -> None:
-    """The ledger adds up: every posting balances, nothing is held that no bet holds."""
-    ledger: Ledger = server_of(client).ledger
-    assert ledger.trial_balance() == 0
-    audit = ledger.audit()
-    assert audit.ok, audit.problems
-
-
-def error_of(response: Any) -> dict[str, Any]:
-    body = response.json()
-    assert set(body) == {"error"}, body
-    error: dict[str, Any] = body["error"]
-    assert error["message"]
-    return error
 
 
 def new_table(client: TestClient, **config: Any) -> str:

@@ -23,6 +23,8 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    check_books,
+    error_of,
     login,
     make_app,
     server_of,
@@ -40,22 +42,6 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def check_books(client: TestClient) -> None:
-    """The ledger adds up: every posting balances, nothing is held that no bet holds."""
-    ledger = server_of(client).ledger
-    assert ledger.trial_balance() == 0
-    audit = ledger.audit()
-    assert audit.ok, audit.problems
-
-
-def error_of(response: Any) -> dict[str, Any]:
-    body = response.json()
-    assert set(body) == {"error"}, body
-    error: dict[str, Any] = body["error"]
-    assert error["message"]
-    return error
 
 
 def new_table(client: TestClient, table_id: str, game: str, **config: Any) -> str:

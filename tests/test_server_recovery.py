@@ -30,6 +30,7 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    check_books,
     deal_cards,
     free_port,
     healthy,
@@ -60,12 +61,6 @@ def open_ledger_bets(ledger: Ledger, table: str) -> list[tuple[str, int]]:
                 .where(ledger_bets.c.table_id == table, ledger_bets.c.status == "open")
             )
         ]
-
-
-def check_books(client: TestClient) -> None:
-    ledger = server_of(client).ledger
-    assert ledger.trial_balance() == 0
-    assert ledger.audit().ok, ledger.audit().problems
 
 
 def start_round_mid_deal(client: TestClient, table: str, cards: str) -> list[str]:

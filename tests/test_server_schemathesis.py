@@ -43,6 +43,7 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    error_of,
     live_server,
     login,
     make_app,
@@ -178,16 +179,6 @@ def server_of_app(app: Any) -> Server:
 
 
 # -- malformed and oversized requests ---------------------------------------------------------
-
-
-def error_of(response: httpx.Response) -> dict[str, Any]:
-    assert response.headers["content-type"].startswith("application/json"), response.text
-    body = response.json()
-    assert set(body) == {"error"}, body
-    error: dict[str, Any] = body["error"]
-    assert error["message"]
-    assert error["type"]
-    return error
 
 
 def raw_request(base: str, data: bytes) -> bytes:

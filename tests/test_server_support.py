@@ -128,6 +128,25 @@ def healthy(base: str) -> bool:
         return False
 
 
+def check_books(client: TestClient) -> None:
+    """The ledger adds up: every posting balances, nothing is held that no bet holds."""
+    ledger = server_of(client).ledger
+    assert ledger.trial_balance() == 0
+    audit = ledger.audit()
+    assert audit.ok, audit.problems
+
+
+def error_of(response: Any) -> dict[str, Any]:
+    """The error body of a refusal: JSON, ``{"error": {...}}`` with a message and a type."""
+    assert response.headers["content-type"].startswith("application/json"), response.text
+    body = response.json()
+    assert set(body) == {"error"}, body
+    error: dict[str, Any] = body["error"]
+    assert error["message"]
+    assert error["type"]
+    return error
+
+
 def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, step: float = 0.02) -> Any:
     """Poll until ``predicate()`` is truthy; returns its value."""
     deadline = time.monotonic() + timeout
