@@ -89,7 +89,6 @@ from punto.table.events import (
     BettingReopened,
     CardDealt,
     CardsHeld,
-    CardsReconstructed,
     Event,
     InsurancePlaced,
     PowerFailed,
@@ -111,7 +110,7 @@ from punto.table.replay import (
     ruling_json,
 )
 from punto.table.roles import Role
-from punto.table.round import BetSettlement, Phase, Round, TableBet
+from punto.table.round import BetSettlement, Phase, Round, TableBet, deal_after
 
 log = logging.getLogger("punto.server")
 
@@ -176,22 +175,6 @@ def _hands(deal: Deal) -> list[dict[str, Any]]:
         side = Deal(deal.cards[:i]).next_side
         out.append({"index": i, "card": str(card), "hand": side.value if side else "?"})
     return out
-
-
-def _deal_before(events: list[Event], at: int) -> Deal:
-    """The cards of the round as they stood before its event number ``at``."""
-    deal = Deal()
-    for event in events[:at]:
-        match event:
-            case CardDealt(card=card):
-                deal = deal.add(card)
-            case CardsReconstructed(cards=cards):
-                deal = Deal(cards)
-            case BettingReopened():
-                deal = Deal()
-            case _:
-                pass
-    return deal
 
 
 def _offer_json(offer: InsuranceOffer) -> dict[str, Any]:
@@ -362,7 +345,8 @@ class TableRuntime:
         self.next_round_at: float | None = None
         #: called after every action (the automatic dealer wakes up)
         self.on_change: Callable[[], None] | None = None
-        self._published: tuple[str, int] = ("", 0)
+        #: what the watchers have been told of: (round id, its events, the cards then)
+        self._published: tuple[str, int, Deal] = ("", 0, Deal())
         #: snapshots owed to the watchers: whether the state is, and whose ``me``
         self._dirty = False
         self._dirty_users: set[str] = set()
@@ -393,7 +377,7 @@ class TableRuntime:
             self.reconcile()
             r = self.table.round
             if r is not None:
-                self._published = (r.round_id, len(r.events))
+                self._published = (r.round_id, len(r.events), r.deal)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -613,11 +597,14 @@ class TableRuntime:
         r = self.round
         watched = self.hub.count(self.id) > 0
         if r is not None:
-            start = self._published[1] if self._published[0] == r.round_id else 0
+            round_id, start, deal = self._published
+            if round_id != r.round_id:
+                start, deal = 0, Deal()
             if watched:
-                for at in range(start, len(r.events)):
-                    self._announce(r, r.events[at], at)
-            self._published = (r.round_id, len(r.events))
+                for event in r.events[start:]:
+                    self._announce(r, event, deal)
+                    deal = deal_after(deal, event)
+            self._published = (r.round_id, len(r.events), r.deal)
         if watched:
             self._dirty = True
             self._dirty_users.update(users)
@@ -667,8 +654,8 @@ class TableRuntime:
             if self.hub.count(self.id, user):
                 self.publish({"type": "me", "me": self._me_json(user)}, user)
 
-    def _announce(self, r: Round, event: Event, at: int) -> None:
-        """Tell the watchers of ``event``, the round's event number ``at``."""
+    def _announce(self, r: Round, event: Event, before: Deal) -> None:
+        """Tell the watchers of ``event``; ``before``: the round's cards before it."""
         self.publish(
             {"type": "event", "round_id": r.round_id, "event": event_to_json(event)}, STAFF
         )
@@ -689,7 +676,6 @@ class TableRuntime:
             case CardDealt(card=card, source=source):
                 # Several cards may come out in one action (a procedure deals
                 # them): each message says where its own card went.
-                before = _deal_before(r.events, at)
                 side = before.next_side
                 deal = before.add(card)
                 self.publish(
@@ -1254,7 +1240,7 @@ class TableRuntime:
         self._decided = None
         self.scoreboard = self._rebuild_scoreboard()
         r = self.round
-        self._published = (r.round_id, len(r.events)) if r is not None else ("", 0)
+        self._published = (r.round_id, len(r.events), r.deal) if r is not None else ("", 0, Deal())
         self._changed()
 
     def _remember(self, full_key: str, request_hash: str, response: dict[str, Any]) -> None:

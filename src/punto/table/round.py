@@ -82,7 +82,7 @@ from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of
 from punto.table.roles import Role
 from punto.wagers import PairRule
 
-__all__ = ["BetSettlement", "Phase", "Round", "TableBet", "parse_cards"]
+__all__ = ["BetSettlement", "Phase", "Round", "TableBet", "deal_after", "parse_cards"]
 
 
 class Phase(enum.Enum):
@@ -146,6 +146,21 @@ class _State:
     void: RoundVoided | None = None
     orders: int = 0
     held: tuple[Card, ...] = ()
+
+
+def deal_after(deal: Deal, event: Event) -> Deal:
+    """The cards of a round once ``event`` is applied to ``deal``: a card dealt,
+    the cards reconstructed (MBS 5.7, 5.8; RWS 5.8), or the deal set aside when
+    betting reopens (MBS 5.9); any other event leaves them as they are."""
+    match event:
+        case CardDealt(card=card):
+            return deal.add(card)
+        case CardsReconstructed(cards=cards):
+            return Deal(cards)
+        case BettingReopened():
+            return Deal()
+        case _:
+            return deal
 
 
 class Round:
@@ -277,19 +292,19 @@ class Round:
                 s.bets[bet_id] = replace(s.bets[bet_id], status="returned", clause=clause)
             case BetsClosed():
                 s.phase = Phase.DEALING
-            case CardDealt(card=card):
-                s.deal = s.deal.add(card)
+            case CardDealt():
+                s.deal = deal_after(s.deal, event)
                 s.late_insurance = None  # the next card closes any offer (RWS 5.3)
                 if s.deal.is_complete:
                     s.phase = Phase.RESULT
             case CardsHeld(cards=cards):
                 s.held += cards
-            case CardsReconstructed(cards=cards):
-                s.deal = Deal(cards)
+            case CardsReconstructed():
+                s.deal = deal_after(s.deal, event)
                 s.late_insurance = None
                 s.phase = Phase.RESULT if s.deal.is_complete else Phase.DEALING
             case BettingReopened():
-                s.phase, s.deal, s.withdrawal = Phase.BETTING, Deal(), None
+                s.phase, s.deal, s.withdrawal = Phase.BETTING, deal_after(s.deal, event), None
                 s.late_insurance = None
             case InsuranceWaived():
                 s.insurance_waived = True
