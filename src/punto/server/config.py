@@ -38,7 +38,7 @@ from punto.store import db
 from punto.store.db import table_events
 from punto.store.eventlog import EventLog
 from punto.table.limits import TableLimits
-from punto.table.live import LiveTable
+from punto.table.live import LiveTable, TableConfigError, check_hlga
 
 if TYPE_CHECKING:
     from punto.server.journal import Journal
@@ -118,13 +118,10 @@ class TableConfig:
         game.decks.check(self.decks)
         for wager in self.limits.wagers:
             game.wager(wager, self.layout)
-        if self.hlga and game.clause("cut_card_first") is None:
-            raise ConfigError(
-                f"the {game.title} rules give no withdrawal option for a cut card that "
-                "comes out first: an HLGA setting would change nothing",
-                clause=game.clause("cut_card"),
-                hint="leave hlga false for this game",
-            )
+        try:
+            check_hlga(game, self.hlga)
+        except TableConfigError as error:
+            raise ConfigError(error.message, clause=error.clause, hint=error.hint) from None
         if not self.name:
             object.__setattr__(self, "name", f"{game.title} {self.id}")
         if len(self.name) > 200:

@@ -71,6 +71,19 @@ class TableConfigError(PuntoError):
     """A table opened on a log written for another game or layout."""
 
 
+def check_hlga(game: Game, hlga: bool) -> None:
+    """Refuse an HLGA table where the rules give no withdrawal option for a
+    cutting card that comes out first (MBS 3.22.1): the setting would change
+    nothing."""
+    if hlga and game.clause("cut_card_first") is None:
+        raise TableConfigError(
+            f"the {game.title} rules give no withdrawal option for a cutting card "
+            "that comes out first: an HLGA setting would change nothing",
+            clause=game.clause("cut_card"),
+            hint="leave HLGA off for this game",
+        )
+
+
 class DeviceCardsError(ShoeError):
     """Cards said to have come out of the table's dealing device that are not
     the next cards of its shoe: the dealer named cards that are not there."""
@@ -105,13 +118,7 @@ class LiveTable:
         hlga: bool = False,
         recover: bool = True,
     ) -> None:
-        if hlga and game.clause("cut_card_first") is None:
-            raise TableConfigError(
-                f"the {game.title} rules give no withdrawal option for a cutting card "
-                f"that comes out first",
-                clause=game.clause("cut_card"),
-                hint="open the table with hlga=False",
-            )
+        check_hlga(game, hlga)
         self.table_id = table_id
         self.game = game
         self.layout = game.check_layout(layout)
