@@ -116,6 +116,23 @@ def _first_coup(deck: Any, values: Any, burn: bool) -> int:
     return 1 + (10 if shown == 0 else shown)
 
 
+@njit(inline="always", cache=True)
+def _coup_code(deck: Any, pos: int, values: Any, outcome: Any) -> int:
+    """The outcome code of the coup starting at ``pos`` (its class in the low
+    nine bits, the cards it takes beyond four above): the two-card totals and
+    the values of the fifth and sixth cards index the outcome table."""
+    p = (values[deck[pos]] + values[deck[pos + 2]]) % 10
+    b = (values[deck[pos + 1]] + values[deck[pos + 3]]) % 10
+    return int(outcome[((p * 10 + b) * 10 + values[deck[pos + 4]]) * 10 + values[deck[pos + 5]]])
+
+
+@njit(inline="always", cache=True)
+def _pattern_of(deck: Any, pos: int, pattern: Any) -> int:
+    """The pair pattern of the coup starting at ``pos`` (its first four ranks)."""
+    key = ((np.intp(deck[pos]) * 13 + deck[pos + 1]) * 13 + deck[pos + 2]) * 13 + deck[pos + 3]
+    return int(pattern[key])
+
+
 @njit(cache=True, nogil=True)
 def simulate_shoes(
     state: Any,
@@ -146,17 +163,10 @@ def simulate_shoes(
         row = shoe // batch_shoes
         pos = _first_coup(deck, values, burn)
         while pos <= cut:
-            r0 = deck[pos]
-            r1 = deck[pos + 1]
-            r2 = deck[pos + 2]
-            r3 = deck[pos + 3]
-            p = (values[r0] + values[r2]) % 10
-            b = (values[r1] + values[r3]) % 10
-            code = outcome[((p * 10 + b) * 10 + values[deck[pos + 4]]) * 10 + values[deck[pos + 5]]]
+            code = _coup_code(deck, pos, values, outcome)
             counts[row, code & 0x1FF] += 1
             if pairs:
-                key = ((np.intp(r0) * 13 + r1) * 13 + r2) * 13 + r3
-                counts[row, 400 + pattern[key]] += 1
+                counts[row, 400 + _pattern_of(deck, pos, pattern)] += 1
             pos += 4 + (code >> 9)
             coups += 1
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
@@ -190,15 +200,9 @@ def settle_shoes(
         s0, s1, s2, s3 = _shuffle(deck, template, m, s0, s1, s2, s3)
         pos = _first_coup(deck, values, burn)
         while pos <= cut:
-            r0 = deck[pos]
-            r1 = deck[pos + 1]
-            r2 = deck[pos + 2]
-            r3 = deck[pos + 3]
-            p = (values[r0] + values[r2]) % 10
-            b = (values[r1] + values[r3]) % 10
-            code = outcome[((p * 10 + b) * 10 + values[deck[pos + 4]]) * 10 + values[deck[pos + 5]]]
+            code = _coup_code(deck, pos, values, outcome)
             cls = code & 0x1FF
-            pat = 400 + pattern[((np.intp(r0) * 13 + r1) * 13 + r2) * 13 + r3]
+            pat = 400 + _pattern_of(deck, pos, pattern)
             for w in range(nw):
                 # a wager's slots are 0 on the keys of the other basis
                 events[w, slot[w, cls] + slot[w, pat]] += 1
@@ -232,17 +236,11 @@ def deal_order(deck: Any, cut: int, burn: bool, outcome: Any, values: Any, patte
     pos = _first_coup(deck, values, burn)
     k = 0
     while pos <= cut:
-        r0 = deck[pos]
-        r1 = deck[pos + 1]
-        r2 = deck[pos + 2]
-        r3 = deck[pos + 3]
-        p = (values[r0] + values[r2]) % 10
-        b = (values[r1] + values[r3]) % 10
-        code = outcome[((p * 10 + b) * 10 + values[deck[pos + 4]]) * 10 + values[deck[pos + 5]]]
+        code = _coup_code(deck, pos, values, outcome)
         out[k, 0] = pos
         out[k, 1] = 4 + (code >> 9)
         out[k, 2] = code & 0x1FF
-        out[k, 3] = pattern[((np.intp(r0) * 13 + r1) * 13 + r2) * 13 + r3]
+        out[k, 3] = _pattern_of(deck, pos, pattern)
         pos += 4 + (code >> 9)
         k += 1
     return out[:k]
@@ -351,17 +349,15 @@ def count_shoes(
         shoe_coups = 0
         while pos <= cut:
             remaining = n - pos
-            r0 = deck[pos]
+            r0 = deck[pos]  # the ranks, for the running counts below
             r1 = deck[pos + 1]
             r2 = deck[pos + 2]
             r3 = deck[pos + 3]
             r4 = deck[pos + 4]
             r5 = deck[pos + 5]
-            p = (values[r0] + values[r2]) % 10
-            b = (values[r1] + values[r3]) % 10
-            code = outcome[((p * 10 + b) * 10 + values[r4]) * 10 + values[r5]]
+            code = _coup_code(deck, pos, values, outcome)
             cls = code & 0x1FF
-            pat = 400 + pattern[((np.intp(r0) * 13 + r1) * 13 + r2) * 13 + r3]
+            pat = 400 + _pattern_of(deck, pos, pattern)
             extra = code >> 9
             key, k0, k1, k2, k3 = _next(k0, k1, k2, k3)
             for w in range(nw):
