@@ -46,7 +46,7 @@ from punto.analysis.tables import wager_odds
 from punto.errors import PuntoError
 from punto.games import get_game
 from punto.sim import kernel
-from punto.sim.run import ShoeRules, chunk_state
+from punto.sim.run import ShoeRules, chunk_state, job_json
 from punto.sim.tables import outcome_table, pattern_ids, rank_values, shoe_template, sim_tables
 from punto.wagers import PairRule
 
@@ -495,13 +495,7 @@ class CountReport:
     def to_json(self) -> dict[str, Any]:
         job = self.job
         return {
-            "game": job.game_id,
-            "layout": job.layout,
-            "pair_rule": job.pair_rule,
-            "decks": job.rules.decks,
-            "cut_card": job.rules.behind,
-            "burn": job.rules.burn,
-            "seed": job.seed,
+            **job_json(job),
             "shoes": self.counts.shoe[0],
             "coups": self.counts.coups,
             "seconds": self.seconds,

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +66,9 @@ from punto.sim.tables import (
     sim_tables,
 )
 from punto.wagers import PairRule
+
+if TYPE_CHECKING:
+    from punto.sim.counting import CountJob
 
 #: Shoes per batch (the unit of the variance estimate): at least this many,
 #: and enough for about BATCH_COUPS coups.
@@ -170,6 +173,19 @@ def chunk_state(seed: int, index: int) -> npt.NDArray[np.uint64]:
         if not state[half : half + 4].any():  # pragma: no cover - probability 2^-256
             state[half] = 1
     return state
+
+
+def job_json(job: SimJob | CountJob) -> dict[str, Any]:
+    """What a run deals (a report's opening keys): the game, the shoe, the seed."""
+    return {
+        "game": job.game_id,
+        "layout": job.layout,
+        "pair_rule": job.pair_rule,
+        "decks": job.rules.decks,
+        "cut_card": job.rules.behind,
+        "burn": job.rules.burn,
+        "seed": job.seed,
+    }
 
 
 @dataclass(frozen=True)
@@ -407,13 +423,7 @@ class SimReport:
     def to_json(self) -> dict[str, Any]:
         job = self.job
         return {
-            "game": job.game_id,
-            "layout": job.layout,
-            "pair_rule": job.pair_rule,
-            "decks": job.rules.decks,
-            "cut_card": job.rules.behind,
-            "burn": job.rules.burn,
-            "seed": job.seed,
+            **job_json(job),
             "shoes": self.counts.shoes,
             "coups": self.counts.coups,
             "chunks": job.nchunks,
