@@ -49,7 +49,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
@@ -58,7 +57,6 @@ from sqlalchemy.exc import DBAPIError
 from punto.money import CENT, format_money
 from punto.store import db
 from punto.store.db import (
-    table_events,
     wallets,
 )
 from punto.store.eventlog import StoredEvent, StoreError
@@ -74,7 +72,7 @@ from punto.store.ledger import (
     WalletKind,
     _request_hash,
 )
-from punto.table.events import Event, event_from_json, event_to_json
+from punto.table.events import Event, event_to_json
 
 __all__ = [
     "EventAppend",
@@ -1472,16 +1470,4 @@ class JournalEventLog:
         return seq
 
     def read(self, table_id: str) -> list[StoredEvent]:
-        try:
-            with self.journal.engine.connect() as conn:
-                rows = conn.execute(
-                    select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
-                    .where(table_events.c.table_id == table_id)
-                    .order_by(table_events.c.seq)
-                ).all()
-        except DBAPIError as error:
-            raise StoreError(f"cannot read the event log: {error.orig}") from error
-        return [
-            StoredEvent(int(seq), str(round_id), event_from_json(json.loads(body)))
-            for seq, round_id, body in rows
-        ]
+        return db.read_table_events(self.journal.engine, table_id)

@@ -602,6 +602,23 @@ def run_transaction(
 # --- the table event log -------------------------------------------------------------
 
 
+def read_table_events(engine: Engine, table_id: str) -> list[StoredEvent]:
+    """A table's event log from the database, in order (whoever wrote it)."""
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
+                .where(table_events.c.table_id == table_id)
+                .order_by(table_events.c.seq)
+            ).all()
+    except DBAPIError as error:
+        raise StoreError(f"cannot read the event log: {error.orig}") from error
+    return [
+        StoredEvent(int(seq), str(round_id), event_from_json(json.loads(body)))
+        for seq, round_id, body in rows
+    ]
+
+
 class SQLEventLog:
     """The append-only table event log in the database (SQLite or PostgreSQL).
 
@@ -648,19 +665,7 @@ class SQLEventLog:
             raise StoreError(f"cannot append to the event log: {error.orig}") from error
 
     def read(self, table_id: str) -> list[StoredEvent]:
-        try:
-            with self._engine.connect() as conn:
-                rows = conn.execute(
-                    select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
-                    .where(table_events.c.table_id == table_id)
-                    .order_by(table_events.c.seq)
-                ).all()
-        except DBAPIError as error:
-            raise StoreError(f"cannot read the event log: {error.orig}") from error
-        return [
-            StoredEvent(int(seq), str(round_id), event_from_json(json.loads(body)))
-            for seq, round_id, body in rows
-        ]
+        return read_table_events(self._engine, table_id)
 
     def tables(self) -> list[str]:
         """Every table that has events, in name order."""
