@@ -12,6 +12,7 @@ import hashlib
 import random
 import threading
 import time
+from collections.abc import Mapping
 from datetime import datetime
 
 from fastapi import Request, WebSocket
@@ -36,16 +37,21 @@ COOKIE = "punto_session"
 MAX_TOKEN = 200
 
 
+def token_in(authorization: str, cookies: Mapping[str, str]) -> str | None:
+    """The session token of an ``Authorization: Bearer`` header, else of the cookie."""
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()[:MAX_TOKEN]
+    cookie = cookies.get(COOKIE)
+    return cookie[:MAX_TOKEN] if cookie else None
+
+
 def token_from(request: Request | WebSocket) -> str | None:
     """The session token of a request: ``Authorization: Bearer``, else the
     cookie (else, for a WebSocket, the ``token`` query parameter)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()[:MAX_TOKEN]
-    cookie = request.cookies.get(COOKIE)
-    if cookie:
-        return cookie[:MAX_TOKEN]
+    token = token_in(request.headers.get("authorization", ""), request.cookies)
+    if token is not None:
+        return token
     if isinstance(request, WebSocket):
         query = request.query_params.get("token")
         if query:

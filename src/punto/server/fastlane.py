@@ -23,7 +23,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
-from punto.server.auth import COOKIE, MAX_TOKEN
+from punto.server.auth import token_in
 from punto.server.errors import punto_error_response, replaying
 from punto.store.accounts import UserRole
 
@@ -114,9 +114,5 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 def _token(headers: dict[str, str]) -> str | None:
-    """As :func:`punto.server.auth.token_from`: the Bearer token, else the cookie."""
-    scheme, _, value = headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()[:MAX_TOKEN]
-    cookie = cookie_parser(headers.get("cookie", "")).get(COOKIE)
-    return cookie[:MAX_TOKEN] if cookie else None
+    """As :func:`punto.server.auth.token_from`, from the raw headers."""
+    return token_in(headers.get("authorization", ""), cookie_parser(headers.get("cookie", "")))
