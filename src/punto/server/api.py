@@ -609,7 +609,14 @@ async def place_bet(
     if user is None:  # not a session seen lately: ask the database, off the loop
         user = await asyncio.to_thread(user_of, request)
     require_player(user, "bet")
-    runtime = server.table(table_id)
+    return await take_bet(server.table(table_id), user, body, idempotency_key)
+
+
+async def take_bet(
+    runtime: TableRuntime, user: User, body: BetIn, idempotency_key: str | None
+) -> JSONResponse:
+    """A player's bet into the table, answered as the route answers it (the
+    fast lane, :mod:`punto.server.fastlane`, calls this too)."""
     key = idempotency_key or body.idempotency_key
     status, data = await runtime.place_bet_async(
         user.id, user.username, body.wager, _stake(body.stake), position=body.position, key=key

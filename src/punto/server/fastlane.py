@@ -55,7 +55,7 @@ class FastLane:
 
     @staticmethod
     async def _bet(scope: Scope, table_id: str, body: bytes) -> JSONResponse | None:
-        from punto.server.api import BetIn, _stake
+        from punto.server.api import BetIn, take_bet
 
         server = getattr(getattr(scope.get("app"), "state", None), "server", None)
         if server is None:
@@ -77,17 +77,9 @@ class FastLane:
         except (ValidationError, ValueError, RecursionError):
             return None
         try:
-            status, data = await runtime.place_bet_async(
-                user.id,
-                user.username,
-                bet.wager,
-                _stake(bet.stake),
-                position=bet.position,
-                key=key or bet.idempotency_key,
-            )
+            return await take_bet(runtime, user, bet, key)
         except PuntoError as error:
             return punto_error_response(error)
-        return JSONResponse(data, status_code=status)
 
 
 async def _read(receive: Receive) -> tuple[bytes, Receive]:
