@@ -197,7 +197,7 @@ def create_app(
             audit=AuditLog(engine, journal),
             hub=hub,
             journal=journal,
-            sessions=SessionCache(engine),
+            sessions=SessionCache(),
             auto_dealers=auto_dealers,
         )
         if demo:

@@ -16,8 +16,6 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from fastapi import Request, WebSocket
-from sqlalchemy import select
-from sqlalchemy.engine import Engine
 
 from punto.store import db
 from punto.store.accounts import (
@@ -28,7 +26,6 @@ from punto.store.accounts import (
     User,
     UserRole,
 )
-from punto.store.db import sessions
 from punto.table.roles import Role
 
 #: The session cookie set at login.
@@ -73,8 +70,7 @@ class SessionCache:
     restart does not send every player's next request to the database.
     """
 
-    def __init__(self, engine: Engine, ttl: float = 20.0, size: int = 100_000) -> None:
-        self.engine = engine
+    def __init__(self, ttl: float = 20.0, size: int = 100_000) -> None:
         self.ttl = ttl
         self.size = size
         self._entries: dict[str, tuple[User, float, datetime]] = {}
@@ -86,8 +82,8 @@ class SessionCache:
         entry = self._entries.get(digest)
         if entry is not None and entry[1] > now and entry[2] > db.utc_now():
             return entry[0]
-        user = accounts.authenticate(token)
-        self._keep(digest, user, self._expiry(digest))
+        user, expires = accounts.session_of(token)  # one query: the user and the expiry
+        self._keep(digest, user, expires)
         return user
 
     def remember(self, session: Session) -> None:
@@ -110,14 +106,6 @@ class SessionCache:
             if len(self._entries) >= self.size:
                 self._entries.clear()
             self._entries[digest] = (user, now + self.ttl * random.uniform(0.5, 1.0), expires)
-
-    def _expiry(self, digest: str) -> datetime:
-        """The session's own end, so that a cached entry never outlives it."""
-        with self.engine.connect() as conn:
-            expires: datetime | None = conn.execute(
-                select(sessions.c.expires_at).where(sessions.c.token_hash == digest)
-            ).scalar_one_or_none()
-        return expires if expires is not None else db.utc_now()
 
     def peek(self, token: str) -> User | None:
         """The user of ``token`` if it was checked lately (no database), else None."""

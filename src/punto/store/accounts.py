@@ -421,6 +421,10 @@ class Accounts:
     def authenticate(self, token: str) -> User:
         """The user whose session ``token`` is; :class:`SessionInvalidError` if it
         is unknown, expired or ended, or the account was disabled."""
+        return self.session_of(token)[0]
+
+    def session_of(self, token: str) -> tuple[User, datetime]:
+        """:meth:`authenticate`, with the session's expiry."""
         if not isinstance(token, str) or not token or len(token) > 200:
             raise SessionInvalidError("this session is unknown", hint="log in")
         now = self._clock()
@@ -453,7 +457,7 @@ class Accounts:
         user = _user_from_row(row)
         if user.disabled:  # pragma: no cover - disabling ends the sessions
             raise AccountDisabledError("this account is disabled", hint="ask an admin")
-        return user
+        return user, row["expires_at"]
 
     def open_sessions(self, most: int) -> list[tuple[str, User, datetime]]:
         """The sessions that are open now -- (token hash, user, expiry) -- at most
