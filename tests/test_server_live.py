@@ -16,7 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 from punto.store.db import connect as db_connect
 from punto.store.ledger import Ledger
 from tests import test_server_support as support
-from tests.test_server_support import PLAYER, QUICK, live_server, login, make_app
+from tests.test_server_support import DEALER, PLAYER, QUICK, live_server, login, make_app
 
 db_url = support.db_url
 
@@ -126,10 +126,13 @@ def test_insurance_plus_window_on_the_automatic_tiger_buffalo(tmp_path: Path) ->
                     and message["round"]
                     and message["round"]["phase"] == "settled"
                 ):
+                    settled_round = message["round"]["id"]
                     break
         assert insured is not None
         assert insured["moment"] in ("four_cards", "player_third_card")
-        state = client.get("/api/tables/buffalo", headers=player).json()
-        outcomes = [r for r in state["me"]["results"] if r["bet_id"] == insured["bet_id"]]
+        # By round id: the table may already have opened the next round.
+        dealer = login(client, DEALER)
+        detail = client.get(f"/api/tables/buffalo/rounds/{settled_round}", headers=dealer).json()
+        outcomes = [r for r in detail["results"] if r["bet_id"] == insured["bet_id"]]
         assert outcomes
         assert outcomes[0]["outcome"] in ("win", "lose", "push")
