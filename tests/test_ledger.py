@@ -83,7 +83,7 @@ def engines(db_url: str, n: int) -> list[Engine]:
 
 
 def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
-    assert db.current_revision(engine) == db.head_revision() == "0005"
+    assert db.current_revision(engine) == db.head_revision() == "0006"
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []
@@ -374,6 +374,66 @@ def test_returned_bets_give_the_stake_back_in_part_or_whole(ledger: Ledger) -> N
     assert ledger.balance(ledger.holding("t1")) == 0
     with pytest.raises(BetStateError, match="already returned"):
         ledger.settle_bet("t1", "b1", payout=0, key="b1-settle")
+    assert ledger.audit().ok
+
+
+def test_mbs_5_2_a_voided_settled_round_is_resettled_to_nothing(ledger: Ledger) -> None:
+    """A round voided after settlement (MBS 5.2; RWS 5.5.3) returns every
+    stake: the winner's winnings less commission go back to the house, the
+    loser's stake back to the loser; a reduced bet's earlier return counts."""
+    ann, bob = funded(ledger, "ann", 10_000), funded(ledger, "bob", 10_000)
+    ledger.place_bet(ann, "t1", 2_000, key="win")
+    ledger.place_bet(bob, "t1", 1_000, key="lose")
+    ledger.place_bet(bob, "t1", 500, key="reduced")
+    ledger.return_bet("t1", "reduced", key="reduced-r", amount=200)
+    ledger.settle_bet("t1", "win", payout=3_900, key="win-s")
+    ledger.settle_bet("t1", "lose", payout=0, key="lose-s")
+    ledger.settle_bet("t1", "reduced", payout=600, key="reduced-s")
+    assert [ledger.bet_net("t1", b) for b in ("win", "lose", "reduced")] == [1_900, -1_000, 300]
+    postings = ledger.resettle(
+        "t1", {"win": 0, "lose": 0, "reduced": 0}, memo="round r1 void (5.2)"
+    )
+    assert [(p.bet_id, p.kind, p.amount_for(ann) + p.amount_for(bob)) for p in postings] == [
+        ("lose", PostingKind.RESETTLEMENT, 1_000),
+        ("reduced", PostingKind.RESETTLEMENT, -300),
+        ("win", PostingKind.RESETTLEMENT, -1_900),
+    ]
+    assert all(p.amount_for("house") == -(p.amount_for(ann) + p.amount_for(bob)) for p in postings)
+    assert all(p.memo == "round r1 void (5.2)" for p in postings)
+    assert {e.wallet for p in postings for e in p.entries} == {"house", "player:ann", "player:bob"}
+    assert ledger.balance(ann) == ledger.balance(bob) == 10_000
+    assert ledger.resettle("t1", {"win": 0, "lose": 0, "reduced": 0}) == []  # a retry
+    # Put back as settled (a start-up finding the round still settled): keys stay unique.
+    back = ledger.resettle("t1", {"win": 1_900, "lose": -1_000, "reduced": 300})
+    assert [p.key for p in back] == [
+        "resettle:t1:lose:2",
+        "resettle:t1:reduced:2",
+        "resettle:t1:win:2",
+    ]
+    assert ledger.balance(ann) == 11_900
+    assert ledger.audit().ok
+
+
+def test_a_resettlement_is_all_or_nothing(ledger: Ledger) -> None:
+    """A winner who has staked the winnings elsewhere refuses the whole
+    resettlement (no wallet below zero); an open bet is not resettled."""
+    ann, bob = funded(ledger, "ann", 1_000), funded(ledger, "bob", 1_000)
+    ledger.place_bet(ann, "t1", 1_000, key="win")
+    ledger.place_bet(bob, "t1", 1_000, key="lose")
+    ledger.settle_bet("t1", "win", payout=2_000, key="win-s")
+    ledger.settle_bet("t1", "lose", payout=0, key="lose-s")
+    ledger.place_bet(ann, "t2", 1_500, key="elsewhere")
+    with pytest.raises(InsufficientFundsError, match="player:ann has 500, not the 1000"):
+        ledger.resettle("t1", {"lose": 0, "win": 0})
+    assert ledger.balance(bob) == 0  # the loser's refund was not written either
+    assert ledger.bet_net("t1", "lose") == -1_000
+    with pytest.raises(BetStateError, match="'elsewhere' at table 't2' is still open"):
+        ledger.resettle("t2", {"elsewhere": 0})
+    with pytest.raises(BetStateError, match="there is no bet 'nope'"):
+        ledger.resettle("t1", {"nope": 0})
+    ledger.return_bet("t2", "elsewhere", key="elsewhere-r")
+    assert len(ledger.resettle("t1", {"lose": 0, "win": 0})) == 2
+    assert ledger.balance(ann) == ledger.balance(bob) == 1_000
     assert ledger.audit().ok
 
 

@@ -131,7 +131,8 @@ ROLES = ("player", "dealer", "pit_supervisor", "pit_manager", "shift_manager", "
 #: Ledger account kinds, see :class:`punto.store.ledger.WalletKind` ("tournament": revision 0004).
 WALLET_KINDS = ("player", "house", "holding", "tournament")
 #: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`
-#: (the last three: revision 0004, a tournament's entry fees and prizes).
+#: (entry_fee, prize and pool_surplus: revision 0004, a tournament's entry fees
+#: and prizes; resettlement: revision 0006, a settled round voided).
 POSTING_KINDS = (
     "deposit",
     "withdrawal",
@@ -141,6 +142,7 @@ POSTING_KINDS = (
     "entry_fee",
     "prize",
     "pool_surplus",
+    "resettlement",
 )
 #: Bet states in the ledger.
 BET_STATUSES = ("open", "settled", "returned")

@@ -28,7 +28,14 @@ return          holding -a, player +a                         withdrawn, reduced
 entry_fee       player -a, pool +a                            a tournament entry bought
 prize           pool -p, house -(a - p), player +a            a tournament prize paid
 pool_surplus    pool -a, house +a                             the fees the prizes left
+resettlement    player +d, house -d  (d may be negative)      a settled round voided
 ==============  ============================================  ==========================
+
+A resettlement changes what a bet already settled or returned came to for
+its player (:meth:`Ledger.resettle`): a round voided after it was settled,
+before the next round commenced (MBS 5.2 of No Commission and Tournament;
+RWS 5.5.3), gives every stake back, so the winnings paid are taken back and
+the stakes lost are given back.
 
 A prize is paid from the tournament's pool as far as the pool goes (``p`` is
 what the pool holds, at most ``a``) and by the house beyond it.
@@ -136,6 +143,7 @@ class PostingKind(enum.Enum):
     ENTRY_FEE = "entry_fee"
     PRIZE = "prize"
     POOL_SURPLUS = "pool_surplus"
+    RESETTLEMENT = "resettlement"
 
 
 class BetStatus(enum.Enum):
@@ -649,6 +657,133 @@ class Ledger:
             return posting
 
         return self._post(key, content, post)
+
+    def bet_net(self, table_id: str, bet_id: str) -> int:
+        """What bet ``bet_id`` has come to for its player so far, all its postings
+        together: minus the stake while it is open or once lost, the winnings less
+        any commission once won, 0 once pushed or returned.
+
+        >>> from punto.store.db import connect
+        >>> ledger = Ledger(connect("sqlite://"))
+        >>> ann = ledger.player_wallet("ann")
+        >>> _ = ledger.deposit(ann, 10_000, key="cage-1")
+        >>> _ = ledger.place_bet(ann, "t1", 2_000, key="b1")
+        >>> ledger.bet_net("t1", "b1")
+        -2000
+        >>> _ = ledger.settle_bet("t1", "b1", payout=3_900, key="b1-settle")
+        >>> ledger.bet_net("t1", "b1")
+        1900
+        """
+        with self._engine.connect() as conn:
+            bet = self._load_bet(conn, table_id, bet_id, lock=False)
+            return self._bet_net(conn, bet)
+
+    def resettle(
+        self, table_id: str, nets: Mapping[str, int], *, memo: str | None = None
+    ) -> list[Posting]:
+        """Make each closed bet of ``nets`` come to ``nets[bet_id]`` for its
+        player (see :meth:`bet_net`), with a ``resettlement`` posting of the
+        difference between the player and the house; all of them in one
+        transaction, or none.
+
+        For a settled round voided before the next round commenced (MBS 5.2;
+        RWS 5.5.3) every net is 0: winnings paid come back to the house and lost
+        stakes go back to their players.  A player wallet that has not the
+        winnings to give back refuses the whole resettlement
+        (:class:`InsufficientFundsError`, nothing written).  Asking again for the
+        nets a bet already has posts nothing, so a retry is harmless.
+
+        >>> from punto.store.db import connect
+        >>> ledger = Ledger(connect("sqlite://"))
+        >>> ann, bob = ledger.player_wallet("ann"), ledger.player_wallet("bob")
+        >>> _ = ledger.deposit(ann, 10_000, key="cage-1")
+        >>> _ = ledger.deposit(bob, 10_000, key="cage-2")
+        >>> _ = ledger.place_bet(ann, "t1", 2_000, key="b1")
+        >>> _ = ledger.place_bet(bob, "t1", 1_000, key="b2")
+        >>> _ = ledger.settle_bet("t1", "b1", payout=3_900, key="b1-settle")
+        >>> _ = ledger.settle_bet("t1", "b2", payout=0, key="b2-settle")
+        >>> [p.amount_for(p.entries[0].wallet) for p in ledger.resettle("t1", {"b1": 0, "b2": 0})]
+        [-1900, 1000]
+        >>> ledger.balance(ann), ledger.balance(bob), ledger.trial_balance()
+        (10000, 10000, 0)
+        >>> ledger.resettle("t1", {"b1": 0, "b2": 0})
+        []
+        """
+        for bet_id in nets:
+            _name(bet_id, "bet id")
+
+        def work(conn: Connection) -> list[Posting]:
+            bets = [self._load_bet(conn, table_id, b, lock=True) for b in sorted(nets)]
+            for bet in bets:
+                if bet.status is BetStatus.OPEN:
+                    raise BetStateError(
+                        f"bet {bet.bet_id!r} at table {table_id!r} is still open",
+                        hint="settle or return it; only a closed bet is resettled",
+                    )
+            house = self._wallet_row(conn, self.HOUSE, WalletKind.HOUSE)
+            players = {b.wallet: self._wallet_row(conn, b.wallet, WalletKind.PLAYER) for b in bets}
+            # Every wallet locked up front, in id order (the order every posting keeps).
+            self._lock_wallets(conn, sorted({house.id, *(w.id for w in players.values())}))
+            postings: list[Posting] = []
+            for bet in bets:
+                delta = nets[bet.bet_id] - self._bet_net(conn, bet)
+                if delta == 0:
+                    continue
+                done = conn.execute(
+                    select(func.count())
+                    .select_from(ledger_transactions)
+                    .where(
+                        ledger_transactions.c.table_id == table_id,
+                        ledger_transactions.c.bet_id == bet.bet_id,
+                        ledger_transactions.c.kind == PostingKind.RESETTLEMENT.value,
+                    )
+                ).scalar_one()
+                key = _key(f"resettle:{table_id}:{bet.bet_id}:{int(done) + 1}")
+                content = {"op": "resettle", "table": table_id, "bet": bet.bet_id, "delta": delta}
+                conn.execute(
+                    insert(idempotency_keys).values(
+                        key=key,
+                        scope=SCOPE,
+                        request_hash=_request_hash(content),
+                        created_at=db.utc_now(),
+                    )
+                )
+                player = players[bet.wallet]
+                postings.append(
+                    self._write(
+                        conn,
+                        key,
+                        PostingKind.RESETTLEMENT,
+                        {player.id: delta, house.id: -delta},
+                        table_id=table_id,
+                        round_id=bet.round_id,
+                        bet_id=bet.bet_id,
+                        memo=memo,
+                    )
+                )
+            return postings
+
+        try:
+            return db.run_transaction(self._engine, work)
+        except IntegrityError as error:
+            raise LedgerError(f"the ledger refused the resettlement: {error.orig}") from error
+        except DBAPIError as error:
+            raise LedgerError(f"the ledger could not resettle: {error.orig}") from error
+
+    @staticmethod
+    def _bet_net(conn: Connection, bet: Bet) -> int:
+        total = conn.execute(
+            select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
+            .select_from(ledger_entries)
+            .join(ledger_transactions, ledger_transactions.c.id == ledger_entries.c.transaction_id)
+            .join(wallets, wallets.c.id == ledger_entries.c.wallet_id)
+            .where(
+                ledger_transactions.c.table_id == bet.table_id,
+                ledger_transactions.c.bet_id == bet.bet_id,
+                wallets.c.code == bet.wallet,
+            )
+        ).scalar_one()
+        return int(total)
 
     # --- tournaments -----------------------------------------------------------------
 
