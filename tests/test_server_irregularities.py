@@ -449,43 +449,135 @@ def test_unreadable_unknown_and_role_refused_and_nothing_written(client: TestCli
     check_books(client)
 
 
-def test_a_settled_round_is_not_voided_after_payment(client: TestClient) -> None:
+def settle_a_decided_round(
+    client: TestClient, table: str
+) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """Rounds of ``demo`` on Banker and ``demo2`` on Player, 100 each, dealt and
+    settled until one is not a tie; returns (winner, loser, the round's cards)."""
+    dealer, ann, bob = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    while True:
+        open_with_bets(client, table, [(ann, "banker", "100"), (bob, "player", "100")])
+        while post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing":
+            pass
+        result = post(client, f"/api/tables/{table}/round/settle", dealer)
+        if result["winner"] != "tie":
+            r = server_of(client).tables[table].round
+            assert r is not None
+            cards = [str(c) for c in r.deal.cards]
+            return (ann, bob, cards) if result["winner"] == "banker" else (bob, ann, cards)
+
+
+def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
+    client: TestClient,
+) -> None:
     """No Commission 5.2: a hand dealt an incorrect number of cards, not
-    reconstructable and noticed before the next round, voids the round even
-    after settlement -- but the server has paid it: it refuses (nothing
-    written, the payments stand) rather than let the ledger and the round
-    disagree.  Before settlement the same procedure voids and returns."""
+    reconstructable and noticed before the next round commences, voids the
+    round even after settlement.  The server has paid it, so the ledger is
+    resettled: the winner's winnings go back to the house, the loser's stake
+    back to the loser -- both players exactly where they were before the
+    round, the books balanced, the round off the roads."""
     table = new_table(client, "nc-incorrect", "tiger-no-commission")
-    dealer, player = login(client, DEALER), login(client, PLAYER)
-    open_with_bets(client, table, [(player, "banker", "100")])
-    while post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing":
-        pass
-    r = server_of(client).tables[table].round
-    assert r is not None
-    cards = [str(c) for c in r.deal.cards]
-    body = {"cards": cards, "reconstructable": False}
-    post(client, f"/api/tables/{table}/round/settle", dealer)
-    paid = balance(client, player)
-    before = events(client, table)
-    refused = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
-    assert refused.status_code == 409, refused.text
-    assert "does not take payments back" in error_of(refused)["message"]
-    assert events(client, table) == before
-    assert balance(client, player) == paid
-    check_books(client)
-    # The next round, before settlement: void, the stake returned.
-    open_with_bets(client, table, [(player, "banker", "100")])
-    post(client, f"/api/tables/{table}/round/deal", dealer)
-    dealt = [str(c) for c in server_of(client).tables[table].table.round.deal.cards]  # type: ignore[union-attr]
+    before = {who: balance(client, login(client, who)) for who in (PLAYER, PLAYER2)}
+    winner, loser, cards = settle_a_decided_round(client, table)
+    assert balance(client, winner) == "10100.00"  # Banker pays 1 to 1 but on 6 (No Commission)
+    assert balance(client, loser) == "9900.00"
+    coups = client.get(f"/api/tables/{table}/scoreboard").json()["stats"]["coups"]
+    dealer = login(client, DEALER)
     done = irregularity(
         client,
         table,
         "incorrect_number_of_cards",
         dealer,
-        {"cards": dealt, "reconstructable": False},
+        {"cards": cards, "reconstructable": False},
     )
     assert done.status_code == 200, done.text
     assert done.json()["ruling"]["clause"] == "5.2"
     assert done.json()["phase"] == "void"
-    assert balance(client, player) == paid
+    assert {who: balance(client, login(client, who)) for who in (PLAYER, PLAYER2)} == before
+    ledger = server_of(client).ledger
+    history = ledger.history(f"player:{PLAYER[0]}") + ledger.history(f"player:{PLAYER2[0]}")
+    memos = [p.memo for p in history if p.kind.value == "resettlement"]
+    assert len(memos) == 2
+    assert all(m is not None and m.endswith("(5.2)") for m in memos), memos
+    r = server_of(client).tables[table].round
+    assert r is not None
+    assert len(r.bets) == 2
+    assert [ledger.bet_net(table, b.bet_id) for b in r.bets] == [0, 0]
+    board = client.get(f"/api/tables/{table}/scoreboard").json()
+    assert board["stats"]["coups"] == coups - 1  # ties before it (they push) stay on the roads
+    audit = client.get("/api/pit/audit", headers=login(client, PIT)).json()
+    assert any(e["action"] == "resettled" for e in audit), audit
     check_books(client)
+    # Done twice, it finds the round void: nothing more moves.
+    again = irregularity(
+        client,
+        table,
+        "incorrect_number_of_cards",
+        dealer,
+        {"cards": cards, "reconstructable": False},
+    )
+    assert again.status_code == 409, again.text
+    assert {who: balance(client, login(client, who)) for who in (PLAYER, PLAYER2)} == before
+    check_books(client)
+
+
+def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
+    client: TestClient,
+) -> None:
+    """The void would take back winnings the winner has staked at another
+    table: refused with 402, nothing written (the round stands settled, the
+    balances as they were); once the other bet is withdrawn the same
+    procedure goes through."""
+    table = new_table(client, "nc-spent", "tiger-no-commission")
+    other = new_table(
+        client, "nc-other", "tiger-no-commission", limits={"minimum": "10", "maximum": "100000"}
+    )
+    winner, _, cards = settle_a_decided_round(client, table)
+    dealer = login(client, DEALER)
+    post(client, f"/api/tables/{other}/round/open", dealer)
+    everything = balance(client, winner)
+    staked = post(
+        client, f"/api/tables/{other}/bets", winner, {"wager": "tie", "stake": everything}
+    )
+    assert balance(client, winner) == "0.00"
+    logged = events(client, table)
+    body = {"cards": cards, "reconstructable": False}
+    refused = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    assert refused.status_code == 402, refused.text
+    error = error_of(refused)
+    assert "cannot be resettled" in error["message"]
+    assert error["clause"] == "5.2"
+    assert "apply the procedure again" in error["hint"]
+    assert events(client, table) == logged
+    assert server_of(client).tables[table].round.phase.value == "settled"  # type: ignore[union-attr]
+    assert balance(client, winner) == "0.00"
+    check_books(client)
+    withdrawn = client.delete(f"/api/tables/{other}/bets/{staked['bet']['bet_id']}", headers=winner)
+    assert withdrawn.status_code == 200, withdrawn.text
+    done = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    assert done.status_code == 200, done.text
+    assert balance(client, winner) == "10000.00"
+    check_books(client)
+
+
+def test_a_resettlement_the_round_does_not_show_is_undone_at_start_up(db_url: str) -> None:
+    """Should the server stop after the ledger is resettled but before the
+    round's void is written, the round stands settled when it starts again,
+    and start-up puts the settlement's payments back."""
+    with TestClient(make_app(db_url)) as client:
+        table = new_table(client, "nc-crash", "tiger-no-commission")
+        winner, loser, _ = settle_a_decided_round(client, table)
+        paid = {"winner": balance(client, winner), "loser": balance(client, loser)}
+        runtime = server_of(client).tables[table]
+        r = runtime.round
+        assert r is not None
+        with runtime.lock:  # the first half of a void after settlement, alone
+            nets = {b.bet_id: 0 for b in r.bets}
+            assert sorted(runtime._resettle(r, nets, "void (a test)")) == sorted(nets)
+        assert balance(client, winner) == balance(client, loser) == "10000.00"
+    with TestClient(make_app(db_url)) as client:
+        ann, bob = login(client, PLAYER), login(client, PLAYER2)
+        again = {balance(client, ann), balance(client, bob)}
+        assert again == set(paid.values())
+        assert server_of(client).tables[table].round.phase.value == "settled"  # type: ignore[union-attr]
+        check_books(client)

@@ -82,7 +82,13 @@ from punto.server.journal import (
 )
 from punto.server.schema import server_requests
 from punto.store.db import ledger_bets, ledger_entries, ledger_transactions, wallets
-from punto.store.ledger import BetStateError, Ledger, LedgerError, UnknownWalletError
+from punto.store.ledger import (
+    BetStateError,
+    InsufficientFundsError,
+    Ledger,
+    LedgerError,
+    UnknownWalletError,
+)
 from punto.table.events import (
     BetPlaced,
     BetsClosed,
@@ -375,6 +381,7 @@ class TableRuntime:
                     "recovered", round_id=r.round_id if r else None, consequence=self.recovered
                 )
             self.reconcile()
+            self.reconcile_finished(self.table.round)
             r = self.table.round
             if r is not None:
                 self._published = (r.round_id, len(r.events), r.deal)
@@ -394,7 +401,8 @@ class TableRuntime:
                 board = Scoreboard(pair_rule=self.table.pair_rule)
             elif isinstance(stored.event, RoundSettled):
                 r = rounds.get(stored.round_id)
-                if r is not None and r.deal.is_complete:
+                # A round voided after settlement (MBS 5.2) has no result on the roads.
+                if r is not None and r.deal.is_complete and r.phase is Phase.SETTLED:
                     board.add(Result.from_coup(r.deal.to_coup(), self.table.pair_rule))
         return board
 
@@ -1500,8 +1508,8 @@ class TableRuntime:
         Then the ledger follows the round (voided and withdrawn wagers are
         returned), the automatic dealer's timers are set as after a void, and
         the watchers are told.  A settled round is paid on the ledger: a
-        procedure that would change its results (a void after settlement) is
-        refused, since the server does not take payments back."""
+        procedure that changes its results (a void after settlement, MBS 5.2;
+        RWS 5.5.3) resettles the ledger first (:meth:`_resettle_first`)."""
         assert spec.run is not None
         assert spec.irregularity
         with self.lock:
@@ -1519,11 +1527,18 @@ class TableRuntime:
                         hint="players with wagers: " + (", ".join(eligible) or "none"),
                     )
                 check_withdrawing(spec, r, args, withdrawing)
-            if r.phase is Phase.SETTLED:
-                self._check_settled_stands(spec, r, args)
-            ruling: Ruling = spec.run(r, args)
-            self._results_cache.pop(r.round_id, None)
-            self._settlements.pop(r.round_id, None)
+            was_settled = r.phase is Phase.SETTLED
+            if was_settled:
+                self._resettle_first(spec, r, args)
+            try:
+                ruling: Ruling = spec.run(r, args)
+            finally:
+                self._results_cache.pop(r.round_id, None)
+                self._settlements.pop(r.round_id, None)
+                if was_settled:  # the ledger follows whatever the round now says
+                    self.reconcile_finished(r)
+            if was_settled and r.phase is not Phase.SETTLED:
+                self.scoreboard = self._rebuild_scoreboard()
             self.reconcile()
             now = self.clock()
             if r.phase in (Phase.VOID, Phase.SETTLED):
@@ -1546,20 +1561,91 @@ class TableRuntime:
                 "held": [str(c) for c in self.table.held],
             }
 
-    def _check_settled_stands(self, spec: ActionSpec, r: Round, args: Mapping[str, Any]) -> None:
-        """Refuse a procedure that would change the results of a settled round."""
+    def _resettle_first(self, spec: ActionSpec, r: Round, args: Mapping[str, Any]) -> None:
+        """A procedure that changes the results of a settled round (a void
+        after settlement, MBS 5.2; RWS 5.5.3): tried on a copy, and what it
+        changes on the ledger is posted *before* the round changes, all or
+        nothing, so that a player who no longer has the winnings to give back
+        stops it with nothing changed.  Should the server stop in between, the
+        start-up's :meth:`reconcile_finished` puts the ledger back in step with
+        the round."""
         assert spec.run is not None
         copy = r.fork()
-        ruling: Ruling = spec.run(copy, args)
-        before = [(s.bet.bet_id, s.outcome, s.net) for s in self.results(r)]
-        after = [(s.bet.bet_id, s.outcome, s.net) for s in copy.results()]
-        if copy.phase is not Phase.SETTLED or before != after:
-            raise PhaseError(
-                f"round {r.round_id} is settled and paid on the ledger: the server does not "
-                f"take payments back ({spec.name} would make it {ruling.consequence})",
-                clause=ruling.clause,
-                hint="apply it before settling; after payment the pit adjusts the wallets",
+        spec.run(copy, args)
+        before, after = self._finished_nets(r), self._finished_nets(copy)
+        if before == after:
+            return
+        clause = copy.void.clause if copy.void is not None else None
+        why = f"{spec.name} after settlement: round {copy.phase.value}"
+        if copy.void is not None:
+            why += f", {copy.void.reason} ({copy.void.clause})"
+        try:
+            self._resettle(r, after, why)
+        except InsufficientFundsError as error:
+            raise InsufficientFundsError(
+                f"round {r.round_id} cannot be resettled: {error.message}",
+                clause=clause,
+                hint="the player has spent the winnings the void takes back: the cage "
+                "credits the player's wallet first, then apply the procedure again",
+            ) from error
+
+    def _finished_nets(self, r: Round) -> dict[str, int]:
+        """What each bet of the finished round ``r`` comes to for its player
+        (:meth:`Ledger.bet_net`): nothing for a void round, the net of its
+        settlement for a settled one (a push or a returned bet: nothing)."""
+        if r.phase is Phase.VOID:
+            return {b.bet_id: 0 for b in r.bets}
+        results = self.results(r) if r is self.round else r.results()
+        return {s.bet.bet_id: cents(s.net) if s.outcome in SETTLED_OUTCOMES else 0 for s in results}
+
+    def _resettle(self, r: Round, nets: Mapping[str, int], why: str) -> list[str]:
+        """Post the differences between the ledger's nets of the round's
+        closed bets and ``nets`` (with ``why`` as the postings' memo); returns
+        the bets resettled."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ledger_bets.c.bet_id, wallets.c.code)
+                .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
+                .where(
+                    ledger_bets.c.table_id == self.id,
+                    ledger_bets.c.round_id == r.round_id,
+                    ledger_bets.c.status != "open",
+                )
+            ).all()
+        closed = {bet_id: code for bet_id, code in rows if bet_id in nets}
+        if not closed:
+            return []
+        codes = set(closed.values())
+        for code in codes:  # it may have less (or more) now
+            self.journal.forget_balance(code)
+        try:
+            postings = self.ledger.resettle(
+                self.id,
+                {bet_id: nets[bet_id] for bet_id in closed},
+                memo=f"round {r.round_id}: {why}",
             )
+        finally:
+            for code in codes:
+                self.journal.forget_balance(code)
+        moved = {str(p.bet_id): p.amount_for(closed[str(p.bet_id)]) for p in postings}
+        if moved:
+            self._audit_event(
+                "resettled",
+                round_id=r.round_id,
+                reason=why,
+                consequence=", ".join(f"{b} {money(d)}" for b, d in moved.items()),
+            )
+        return list(moved)
+
+    def reconcile_finished(self, r: Round | None) -> list[str]:
+        """Bring the ledger's closed bets of the finished round ``r`` in step with
+        it (a settled round voided: see :meth:`_resettle_first`); returns the
+        bets resettled."""
+        if r is None or r.phase not in (Phase.SETTLED, Phase.VOID):
+            return []
+        return self._resettle(
+            r, self._finished_nets(r), f"the ledger put back in step: round {r.phase.value}"
+        )
 
     def close_withdrawal(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:
