@@ -7,6 +7,7 @@ wagers returned exactly) and nothing written when one is refused."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -450,13 +451,15 @@ def test_unreadable_unknown_and_role_refused_and_nothing_written(client: TestCli
 
 
 def settle_a_decided_round(
-    client: TestClient, table: str
+    client: TestClient, table: str, *, tie: str | None = None
 ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-    """Rounds of ``demo`` on Banker and ``demo2`` on Player, 100 each, dealt and
-    settled until one is not a tie; returns (winner, loser, the round's cards)."""
+    """Rounds of ``demo`` on Banker (and ``tie`` on Tie) and ``demo2`` on
+    Player, 100 each, dealt and settled until one is not a tie; returns
+    (winner, loser, the round's cards)."""
     dealer, ann, bob = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    bets = [(ann, "banker", "100"), (bob, "player", "100")] + ([(ann, "tie", tie)] if tie else [])
     while True:
-        open_with_bets(client, table, [(ann, "banker", "100"), (bob, "player", "100")])
+        open_with_bets(client, table, bets)
         while post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing":
             pass
         result = post(client, f"/api/tables/{table}/round/settle", dealer)
@@ -473,14 +476,30 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
     """No Commission 5.2: a hand dealt an incorrect number of cards, not
     reconstructable and noticed before the next round commences, voids the
     round even after settlement.  The server has paid it, so the ledger is
-    resettled: the winner's winnings go back to the house, the loser's stake
-    back to the loser -- both players exactly where they were before the
-    round, the books balanced, the round off the roads."""
-    table = new_table(client, "nc-incorrect", "tiger-no-commission")
-    before = {who: balance(client, login(client, who)) for who in (PLAYER, PLAYER2)}
-    winner, loser, cards = settle_a_decided_round(client, table)
-    assert balance(client, winner) == "10100.00"  # Banker pays 1 to 1 but on 6 (No Commission)
-    assert balance(client, loser) == "9900.00"
+    resettled: the winnings go back to the house, the stakes lost back to
+    their players -- both players exactly where the round found them, the
+    table's win and the books as if it had not been played, the round off the
+    roads."""
+    table = new_table(client, "nc-incorrect", "tiger-no-commission", seed="5.2")
+    ann, bob = login(client, PLAYER), login(client, PLAYER2)
+
+    def both() -> tuple[Decimal, Decimal]:
+        return Decimal(balance(client, ann)), Decimal(balance(client, bob))
+
+    def win() -> Decimal:
+        return Decimal(server_of(client).tables[table].figures()["win"])
+
+    total = Decimal(20_000)
+    *_, cards = settle_a_decided_round(client, table, tie="10")
+    r = server_of(client).tables[table].round
+    assert r is not None
+    # Where the round found them: what they have now less what the round gave them.
+    found = tuple(
+        have - sum(s.net for s in r.results() if s.bet.player == who)
+        for who, have in zip(("demo", "demo2"), both(), strict=True)
+    )
+    assert win() == total - sum(both())
+    assert win() >= 10  # the Tie bet, at least, was lost
     coups = client.get(f"/api/tables/{table}/scoreboard").json()["stats"]["coups"]
     dealer = login(client, DEALER)
     done = irregularity(
@@ -493,18 +512,16 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
     assert done.status_code == 200, done.text
     assert done.json()["ruling"]["clause"] == "5.2"
     assert done.json()["phase"] == "void"
-    assert {who: balance(client, login(client, who)) for who in (PLAYER, PLAYER2)} == before
+    assert both() == found
+    assert win() == total - sum(both())
     ledger = server_of(client).ledger
     history = ledger.history(f"player:{PLAYER[0]}") + ledger.history(f"player:{PLAYER2[0]}")
     memos = [p.memo for p in history if p.kind.value == "resettlement"]
-    assert len(memos) == 2
+    assert len(memos) == 3
     assert all(m is not None and m.endswith("(5.2)") for m in memos), memos
-    r = server_of(client).tables[table].round
-    assert r is not None
-    assert len(r.bets) == 2
-    assert [ledger.bet_net(table, b.bet_id) for b in r.bets] == [0, 0]
+    assert [ledger.bet_net(table, b.bet_id) for b in r.bets] == [0, 0, 0]
     board = client.get(f"/api/tables/{table}/scoreboard").json()
-    assert board["stats"]["coups"] == coups - 1  # ties before it (they push) stay on the roads
+    assert board["stats"]["coups"] == coups - 1  # the ties before it stay on the roads
     audit = client.get("/api/pit/audit", headers=login(client, PIT)).json()
     assert any(e["action"] == "resettled" for e in audit), audit
     check_books(client)
@@ -517,7 +534,7 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
         {"cards": cards, "reconstructable": False},
     )
     assert again.status_code == 409, again.text
-    assert {who: balance(client, login(client, who)) for who in (PLAYER, PLAYER2)} == before
+    assert both() == found
     check_books(client)
 
 

@@ -1737,7 +1737,8 @@ class TableRuntime:
                 .where(
                     and_(
                         ledger_transactions.c.table_id == self.id,
-                        ledger_transactions.c.kind == "settlement",
+                        # a resettlement (a settled round voided) corrects a settlement
+                        ledger_transactions.c.kind.in_(("settlement", "resettlement")),
                         wallets.c.code == Ledger.HOUSE,
                     )
                 )
