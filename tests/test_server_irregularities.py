@@ -502,13 +502,12 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
     assert win() >= 10  # the Tie bet, at least, was lost
     coups = client.get(f"/api/tables/{table}/scoreboard").json()["stats"]["coups"]
     dealer = login(client, DEALER)
-    done = irregularity(
-        client,
-        table,
-        "incorrect_number_of_cards",
-        dealer,
-        {"cards": cards, "reconstructable": False},
-    )
+
+    def void() -> Any:
+        body = {"cards": cards, "reconstructable": False}
+        return irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+
+    done = void()
     assert done.status_code == 200, done.text
     assert done.json()["ruling"]["clause"] == "5.2"
     assert done.json()["phase"] == "void"
@@ -526,13 +525,7 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
     assert any(e["action"] == "resettled" for e in audit), audit
     check_books(client)
     # Done twice, it finds the round void: nothing more moves.
-    again = irregularity(
-        client,
-        table,
-        "incorrect_number_of_cards",
-        dealer,
-        {"cards": cards, "reconstructable": False},
-    )
+    again = void()
     assert again.status_code == 409, again.text
     assert both() == found
     check_books(client)
