@@ -470,17 +470,22 @@ def settle_a_decided_round(
             return (ann, bob, cards) if result["winner"] == "banker" else (bob, ann, cards)
 
 
-def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
-    client: TestClient,
+@pytest.mark.parametrize(
+    ("game", "config", "clause"),
+    [("tiger-no-commission", {}, "5.2"), ("tiger-buffalo", {"layout": "A"}, "5.5.3")],
+    ids=["no-commission-5.2", "buffalo-rws-5.5.3"],
+)
+def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
+    client: TestClient, game: str, config: dict[str, str], clause: str
 ) -> None:
-    """No Commission 5.2: a hand dealt an incorrect number of cards, not
+    """No Commission 5.2 (RWS 5.5.3): a hand dealt an incorrect number of cards, not
     reconstructable and noticed before the next round commences, voids the
     round even after settlement.  The server has paid it, so the ledger is
     resettled: the winnings go back to the house, the stakes lost back to
     their players -- both players exactly where the round found them, the
     table's win and the books as if it had not been played, the round off the
     roads."""
-    table = new_table(client, "nc-incorrect", "tiger-no-commission", seed="5.2")
+    table = new_table(client, "incorrect", game, seed="5.2", **config)
     ann, bob = login(client, PLAYER), login(client, PLAYER2)
 
     def both() -> tuple[Decimal, Decimal]:
@@ -509,7 +514,7 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
 
     done = void()
     assert done.status_code == 200, done.text
-    assert done.json()["ruling"]["clause"] == "5.2"
+    assert done.json()["ruling"]["clause"] == clause
     assert done.json()["phase"] == "void"
     assert both() == found
     assert win() == total - sum(both())
@@ -517,7 +522,7 @@ def test_no_commission_5_2_a_settled_round_voided_takes_the_payments_back(
     history = ledger.history(f"player:{PLAYER[0]}") + ledger.history(f"player:{PLAYER2[0]}")
     memos = [p.memo for p in history if p.kind.value == "resettlement"]
     assert len(memos) == 3
-    assert all(m is not None and m.endswith("(5.2)") for m in memos), memos
+    assert all(m is not None and m.endswith(f"({clause})") for m in memos), memos
     assert [ledger.bet_net(table, b.bet_id) for b in r.bets] == [0, 0, 0]
     board = client.get(f"/api/tables/{table}/scoreboard").json()
     assert board["stats"]["coups"] == coups - 1  # the ties before it stay on the roads
