@@ -83,7 +83,7 @@ def engines(db_url: str, n: int) -> list[Engine]:
 
 
 def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
-    assert db.current_revision(engine) == db.head_revision() == "0006"
+    assert db.current_revision(engine) == db.head_revision() == "0007"
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []
@@ -434,6 +434,22 @@ def test_a_resettlement_is_all_or_nothing(ledger: Ledger) -> None:
     ledger.return_bet("t2", "elsewhere", key="elsewhere-r")
     assert len(ledger.resettle("t1", {"lose": 0, "win": 0})) == 2
     assert ledger.balance(ann) == ledger.balance(bob) == 1_000
+    assert ledger.audit().ok
+
+
+def test_an_entry_fee_refunded_comes_from_the_pool_and_never_beyond_it(ledger: Ledger) -> None:
+    ann = funded(ledger, "ann", 1_000)
+    ledger.pay_entry_fee(ann, "cup", 200, key="fee")
+    refund = ledger.refund_entry_fee("cup", ann, 200, key="refund", memo="cup cancelled")
+    assert refund.kind is PostingKind.REFUND
+    assert {(e.wallet, e.amount) for e in refund.entries} == {
+        ("tournament:cup", -200),
+        ("player:ann", 200),
+    }
+    assert ledger.refund_entry_fee("cup", ann, 200, key="refund", memo="cup cancelled").replayed
+    with pytest.raises(LedgerError, match="holds 0, not the 200 to refund"):
+        ledger.refund_entry_fee("cup", ann, 200, key="refund-2")
+    assert ledger.balance(ann) == 1_000
     assert ledger.audit().ok
 
 

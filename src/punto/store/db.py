@@ -132,7 +132,8 @@ ROLES = ("player", "dealer", "pit_supervisor", "pit_manager", "shift_manager", "
 WALLET_KINDS = ("player", "house", "holding", "tournament")
 #: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`
 #: (entry_fee, prize and pool_surplus: revision 0004, a tournament's entry fees
-#: and prizes; resettlement: revision 0006, a settled round voided).
+#: and prizes; resettlement: revision 0006, a settled round voided; refund:
+#: revision 0007, an entry fee given back).
 POSTING_KINDS = (
     "deposit",
     "withdrawal",
@@ -143,6 +144,7 @@ POSTING_KINDS = (
     "prize",
     "pool_surplus",
     "resettlement",
+    "refund",
 )
 #: Bet states in the ledger.
 BET_STATUSES = ("open", "settled", "returned")

@@ -29,6 +29,7 @@ entry_fee       player -a, pool +a                            a tournament entry
 prize           pool -p, house -(a - p), player +a            a tournament prize paid
 pool_surplus    pool -a, house +a                             the fees the prizes left
 resettlement    player +d, house -d  (d may be negative)      a settled round voided
+refund          pool -a, player +a                            an entry fee given back
 ==============  ============================================  ==========================
 
 A resettlement changes what a bet already settled or returned came to for
@@ -144,6 +145,7 @@ class PostingKind(enum.Enum):
     PRIZE = "prize"
     POOL_SURPLUS = "pool_surplus"
     RESETTLEMENT = "resettlement"
+    REFUND = "refund"
 
 
 class BetStatus(enum.Enum):
@@ -822,6 +824,48 @@ class Ledger:
             pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
             changes = {player.id: -amount, pool.id: amount}
             return self._write(conn, key, PostingKind.ENTRY_FEE, changes, memo=memo)
+
+        if within is not None:
+            return self._post_within(within, key, content, post)
+        return self._post(key, content, post)
+
+    def refund_entry_fee(
+        self,
+        tournament_id: str,
+        wallet: Wallet,
+        amount: int,
+        key: str,
+        *,
+        memo: str | None = None,
+        within: Connection | None = None,
+    ) -> Posting:
+        """An entry fee of ``amount`` back from the tournament's pool into
+        ``wallet`` (an entry taken back, T2.4; a tournament cancelled, T8.4).
+        ``within`` as for :meth:`pay_entry_fee`.  The pool never goes below
+        zero: a refund it cannot cover is refused."""
+        amount = _amount(amount, "refund")
+        self._check_player(wallet)
+        tournament_id = _name(tournament_id, "tournament")
+        content = {
+            "op": "refund_entry_fee",
+            "wallet": wallet.code,
+            "tournament": tournament_id,
+            "amount": amount,
+            "memo": memo,
+        }
+
+        def post(conn: Connection) -> Posting:
+            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+            player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
+            held = self._lock_wallets(conn, sorted({pool.id, player.id}))[pool.id]
+            if int(held["balance"]) < amount:
+                raise LedgerError(
+                    f"the pool of tournament {tournament_id!r} holds {held['balance']}, "
+                    f"not the {amount} to refund",
+                    hint="a refund gives back only fees the pool took",
+                )
+            changes = {pool.id: -amount, player.id: amount}
+            return self._write(conn, key, PostingKind.REFUND, changes, memo=memo)
 
         if within is not None:
             return self._post_within(within, key, content, post)

@@ -34,12 +34,9 @@ NEW_POSTING_KINDS = OLD_POSTING_KINDS.replace("'pool_surplus')", "'pool_surplus'
 NAME = "ck_ledger_transactions_kind"
 
 
-def _change(forward: bool) -> None:
-    old, new = (
-        (OLD_POSTING_KINDS, NEW_POSTING_KINDS)
-        if forward
-        else (NEW_POSTING_KINDS, OLD_POSTING_KINDS)
-    )
+def change_posting_kinds(old: str, new: str) -> None:
+    """Replace the ``ledger_transactions.kind`` condition ``old`` by ``new``
+    (revision 0007 widens it again the same way)."""
     if op.get_bind().dialect.name == "sqlite":
         _sqlite_rewrite_checks([("ledger_transactions", old, new)])
         return
@@ -48,8 +45,8 @@ def _change(forward: bool) -> None:
 
 
 def upgrade() -> None:
-    _change(forward=True)
+    change_posting_kinds(OLD_POSTING_KINDS, NEW_POSTING_KINDS)
 
 
 def downgrade() -> None:
-    _change(forward=False)
+    change_posting_kinds(NEW_POSTING_KINDS, OLD_POSTING_KINDS)
