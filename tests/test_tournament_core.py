@@ -28,12 +28,14 @@ from punto.tournament import (
     Stage,
     TiebreakError,
     Tournament,
+    TournamentError,
     TournamentPhaseError,
     get_format,
     load_format,
 )
 from punto.tournament.events import (
     HandSettled,
+    Refund,
     SessionEnded,
     SessionStarted,
     TiebreakDealt,
@@ -41,6 +43,7 @@ from punto.tournament.events import (
     TournamentEvent,
 )
 from punto.tournament.format import Format
+from punto.tournament.runner import Runner
 from punto.tournament.tournament import Phase
 
 #: A small format for scenarios worked by hand: one table of up to six,
@@ -419,6 +422,70 @@ def test_t2_3_reentry() -> None:
     _bust(t, "e1")
     with pytest.raises(RegistrationError, match=r"re-entered 2 time\(s\), the most allowed"):
         t.reenter("e1")
+
+
+def test_t2_4_an_entry_taken_back_before_the_first_session() -> None:
+    t = tournament(small(), 3)
+    t.entrants["e2"].fees = Decimal("25.00")  # as if paid: the refund is what was paid
+    assert t.can_withdraw_entry("e2")
+    event = t.entry_withdrawal("e2")
+    assert event.refund == "25.00"
+    assert "e2" in t.entrants  # the event is only built, not written
+    t.withdraw_entry("e2")
+    assert list(t.entrants) == ["e1", "e3"]
+    assert t.entry_withdrawal("e1").refund is None  # no fee, nothing to give back
+    t.register("Again", entrant="e2")
+    assert t.registrations == {"e1": 1, "e2": 2, "e3": 1}
+    replayed = Tournament.open(t.log, "t")
+    assert list(replayed.entrants) == ["e1", "e3", "e2"]
+    assert replayed.registrations == t.registrations
+    t.start_session()
+    assert not t.can_withdraw_entry("e1")
+    with pytest.raises(RegistrationError, match=r"only before the first session.*\(T2\.4"):
+        t.withdraw_entry("e1")
+
+
+def test_t8_4_a_cancelled_tournament_refunds_the_fees_and_takes_no_more_actions() -> None:
+    t = tournament(small(), 3)
+    t.entrants["e1"].fees = Decimal("40.00")
+    t.start_session()
+    t.open_hand(1)
+    with pytest.raises(TournamentError, match="a cancellation needs a reason"):
+        t.cancel("  ")
+    assert t.can_cancel("the dealer fell ill")
+    t.cancel("the dealer fell ill")
+    assert t.stage is Stage.CANCELLED
+    assert t.refunds == (Refund("e1", "40.00"),)
+    assert t.leaderboard()["cancelled"] == {
+        "reason": "the dealer fell ill",
+        "refunds": [{"entrant": "e1", "amount": "40.00"}],
+    }
+    assert {e["status"] for e in t.snapshot()["entrants"]} == {"cancelled"}
+    assert not t.can_place_bets("e1", [("banker", 500)])
+    assert not t.can_close_betting(1)
+    assert not t.can_start_session()
+    assert not t.can_register("Late")
+    with pytest.raises(TournamentPhaseError, match="was cancelled: the dealer fell ill"):
+        t.close_betting(1)
+    with pytest.raises(TournamentPhaseError, match=r"already cancelled.*\(T8\.4"):
+        t.cancel("again")
+    replayed = Tournament.open(t.log, "t")
+    assert (replayed.stage, replayed.cancelled, replayed.refunds) == (
+        Stage.CANCELLED,
+        "the dealer fell ill",
+        t.refunds,
+    )
+
+
+def test_t8_4_a_finished_tournament_stands() -> None:
+    t = tournament(small(), 2, seed="finish")
+    runner = Runner(t)
+    while runner.step():
+        pass
+    assert t.stage is Stage.FINISHED
+    with pytest.raises(TournamentPhaseError, match=r"places and prizes stand.*\(T8\.4"):
+        t.cancel("too late")
+    assert not t.can_cancel("too late")
 
 
 def test_t2_3_reentry_closes_after_its_hand() -> None:

@@ -111,10 +111,11 @@ class Clock:
     def step(self) -> float | None:
         """Take the next action that is due.  Returns 0 after an action (call
         again), else the seconds until one falls due, or None when nothing
-        will until someone acts (registration) or ever (finished)."""
+        will until someone acts (registration) or ever (finished, cancelled)."""
         t = self.t
         now = self.now()
-        if t.stage in (Stage.REGISTRATION, Stage.FINISHED):
+        if t.stage in (Stage.REGISTRATION, Stage.FINISHED, Stage.CANCELLED):
+            self._windows.clear()
             return None
         if t.stage is Stage.BETWEEN:
             if self._session_at is None:

@@ -91,6 +91,14 @@ class TiebreakResult:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Refund:
+    """An entrant's entry fees given back (money, as text)."""
+
+    entrant: str
+    amount: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Placing:
     """A final place and its prize (money, as text)."""
 
@@ -138,6 +146,17 @@ class EntrantRegistered(TournamentEvent):
     hands_missed: int = 0
     wallet: str | None = None
     fee: str | None = None
+
+
+@_event("entrant_withdrawn")
+@dataclasses.dataclass(frozen=True, slots=True)
+class EntrantWithdrawn(TournamentEvent):
+    """An entrant takes their entry back before the first session starts;
+    ``refund``: the entry fee given back to their wallet (money, as text), in
+    the same database transaction as this event."""
+
+    entrant: str
+    refund: str | None = None
 
 
 @_event("entrant_reentered")
@@ -301,6 +320,17 @@ class SessionEnded(TournamentEvent):
     session: int
     advancing: tuple[str, ...]
     eliminated: tuple[str, ...]
+
+
+@_event("tournament_cancelled")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentCancelled(TournamentEvent):
+    """The tournament called off before it finished.  ``refunds``: every
+    entrant's entry fees (first entry and re-entries), given back to their
+    wallets once this event is written, each once."""
+
+    reason: str
+    refunds: tuple[Refund, ...] = ()
 
 
 @_event("tournament_finished")

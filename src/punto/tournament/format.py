@@ -45,6 +45,7 @@ RULES: dict[str, str] = {
     "registration": "T2.1",
     "late": "T2.2",
     "reentry": "T2.3",
+    "withdraw_entry": "T2.4",
     "seating": "T3.1",
     "reseating": "T3.2",
     "wagers": "T4.1",
@@ -69,6 +70,7 @@ RULES: dict[str, str] = {
     "final": "T8.1",
     "places": "T8.2",
     "prizes": "T8.3",
+    "cancel": "T8.4",
 }
 
 

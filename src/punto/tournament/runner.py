@@ -181,9 +181,9 @@ class Runner:
         return 0
 
     def step(self) -> bool:
-        """Take the next action; False once the tournament is finished."""
+        """Take the next action; False once the tournament is finished (or cancelled)."""
         t = self.t
-        if t.stage is Stage.FINISHED:
+        if t.stage in (Stage.FINISHED, Stage.CANCELLED):
             return False
         if t.stage in (Stage.REGISTRATION, Stage.BETWEEN):
             t.start_session()

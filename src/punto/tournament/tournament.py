@@ -64,12 +64,14 @@ from punto.tournament.events import (
     BettingClosed,
     EntrantReentered,
     EntrantRegistered,
+    EntrantWithdrawn,
     HandOpened,
     HandPassed,
     HandResult,
     HandSettled,
     Penalty,
     Placing,
+    Refund,
     SeatDraw,
     SessionEnded,
     SessionStarted,
@@ -80,6 +82,7 @@ from punto.tournament.events import (
     TiebreakLots,
     TiebreakOpened,
     TiebreakResult,
+    TournamentCancelled,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
@@ -112,6 +115,7 @@ class Stage(enum.Enum):
     PLAYING = "playing"
     BETWEEN = "between_sessions"
     FINISHED = "finished"
+    CANCELLED = "cancelled"
 
 
 class Phase(enum.Enum):
@@ -225,6 +229,12 @@ class Tournament:
         self.keys: dict[str, dict[str, tuple[int, ...]]] = {}
         self.advanced: tuple[str, ...] = ()
         self.results: tuple[Placing, ...] = ()
+        #: how many times each entrant id has been registered (a withdrawn
+        #: entrant may register again: each registration pays its own fee)
+        self.registrations: dict[str, int] = {}
+        #: why the tournament was cancelled, and the fees it gives back
+        self.cancelled: str | None = None
+        self.refunds: tuple[Refund, ...] = ()
         self.seq = 0
         self._listeners: list[Listener] = []
         self._lock = threading.RLock()
@@ -357,6 +367,8 @@ class Tournament:
 
     def _current(self) -> Session:
         s = self.session
+        if self.stage is Stage.CANCELLED:
+            raise TournamentPhaseError(f"the tournament was cancelled: {self.cancelled}")
         if s is None or self.stage is not Stage.PLAYING:
             raise TournamentPhaseError("no session is being played", hint="start the session first")
         return s
@@ -514,6 +526,32 @@ class Tournament:
         while f"e{n}" in self.entrants:
             n += 1
         return f"e{n}"
+
+    def check_withdraw_entry(self, entrant: str) -> None:
+        e = self.entrant(entrant)
+        if self.stage is not Stage.REGISTRATION:
+            raise RegistrationError(
+                f"{e.name} can take the entry back only before the first session starts; "
+                f"the tournament is {self.stage.value}",
+                clause=self.fmt.rule("withdraw_entry"),
+            )
+
+    def can_withdraw_entry(self, entrant: str) -> bool:
+        return _can(self.check_withdraw_entry, entrant)
+
+    def withdraw_entry(self, entrant: str) -> None:
+        """Take an entry back before the first session starts; its fee is refunded."""
+        with self._lock:
+            self._emit(self.entry_withdrawal(entrant))
+
+    def entry_withdrawal(self, entrant: str) -> EntrantWithdrawn:
+        """The event :meth:`withdraw_entry` would write, checked, written nowhere
+        (as :meth:`registration`: the caller refunds the fee in the same
+        transaction)."""
+        with self._lock:
+            self.check_withdraw_entry(entrant)
+            fees = self.entrants[entrant].fees
+            return EntrantWithdrawn(entrant, format_money(fees) if fees else None)
 
     def check_reenter(self, entrant: str) -> None:
         fmt = self.fmt
@@ -1084,6 +1122,42 @@ class Tournament:
                 )
             )
 
+    # -- cancellation --------------------------------------------------------------------
+
+    def check_cancel(self, reason: str) -> None:
+        if not reason.strip():
+            raise TournamentError(
+                "a cancellation needs a reason", hint="say why, for the entrants and the audit"
+            )
+        if self.stage is Stage.FINISHED:
+            raise TournamentPhaseError(
+                "the tournament has finished: its places and prizes stand",
+                clause=self.fmt.rule("cancel"),
+            )
+        if self.stage is Stage.CANCELLED:
+            raise TournamentPhaseError(
+                f"the tournament was already cancelled: {self.cancelled}",
+                clause=self.fmt.rule("cancel"),
+            )
+
+    def can_cancel(self, reason: str) -> bool:
+        return _can(self.check_cancel, reason)
+
+    def cancel(self, reason: str) -> None:
+        """Call the tournament off: no more hands, no places, every entry fee
+        paid given back (the event lists them; the caller pays them)."""
+        with self._lock:
+            self._emit(self.cancellation(reason))
+
+    def cancellation(self, reason: str) -> TournamentCancelled:
+        """The event :meth:`cancel` would write, checked, written nowhere."""
+        with self._lock:
+            self.check_cancel(reason)
+            refunds = tuple(
+                Refund(e.id, format_money(e.fees)) for e in self.entrants.values() if e.fees
+            )
+            return TournamentCancelled(reason.strip(), refunds)
+
     # -- applying events -----------------------------------------------------------------
 
     def _apply(self, event: TournamentEvent) -> None:
@@ -1104,6 +1178,7 @@ class Tournament:
         self.pause_ms = ev.pause_ms
 
     def _on_entrant_registered(self, ev: EntrantRegistered) -> None:
+        self.registrations[ev.entrant] = self.registrations.get(ev.entrant, 0) + 1
         e = EntrantState(ev.entrant, ev.name, ev.controller, wallet=ev.wallet)
         if ev.fee is not None:
             e.fees += Decimal(ev.fee)
@@ -1116,6 +1191,15 @@ class Tournament:
             e.chips = s.starting_chips
             e.required = min(s.min_hands, s.hands - ev.hands_missed)
             self.tables[ev.table].seats[ev.seat] = ev.entrant
+
+    def _on_entrant_withdrawn(self, ev: EntrantWithdrawn) -> None:
+        del self.entrants[ev.entrant]
+
+    def _on_tournament_cancelled(self, ev: TournamentCancelled) -> None:
+        self.stage = Stage.CANCELLED
+        self.cancelled = ev.reason
+        self.refunds = ev.refunds
+        self.tiebreak = None
 
     def _on_entrant_reentered(self, ev: EntrantReentered) -> None:
         e = self.entrants[ev.entrant]
@@ -1305,6 +1389,12 @@ class Tournament:
             "format": fmt.id,
             "title": fmt.title,
             "stage": self.stage.value,
+            "cancelled": None
+            if self.cancelled is None
+            else {
+                "reason": self.cancelled,
+                "refunds": [{"entrant": r.entrant, "amount": r.amount} for r in self.refunds],
+            },
             "seq": self.seq,
             "session": None
             if s is None
@@ -1357,6 +1447,8 @@ class Tournament:
     def _status(self, e: EntrantState) -> str:
         if e.place is not None:
             return "finished"
+        if self.stage is Stage.CANCELLED:
+            return "cancelled"
         if e.eliminated_in is not None:
             return "eliminated"
         if self.stage is Stage.REGISTRATION:
