@@ -11,12 +11,16 @@ clock, the live leaderboard and the page.
 - ``POST /api/tournaments/{id}/register``: a player registers themselves and
   pays the format's entry fee from their wallet (``Idempotency-Key``); staff
   register anyone, for free (``name``, ``strategy`` for an automated entrant)
+- ``DELETE /api/tournaments/{id}/register``: a player takes their entry back
+  before the first session (T2.4), the fee refunded in the same transaction
 - ``POST /api/tournaments/{id}/reenter``: a player out of chips buys a new
   stack where the format allows, paying the entry fee again
 - ``POST /api/tournaments/{id}/bets`` (``replace`` to change them),
   ``DELETE /api/tournaments/{id}/bets``: a player's bets on the hand being bet
 - ``POST /api/tournaments/{id}/tiebreak``: a tied player's side in a sudden-death hand
 - ``POST /api/tournaments/{id}/start`` (pit manager or admin): the next session
+- ``POST /api/tournaments/{id}/cancel`` (pit manager or admin): call it off
+  (T8.4), every entry fee paid given back
 - ``POST /api/tournaments/{id}/advance`` (staff; not for a live tournament):
   the next ``steps`` actions, as :class:`punto.tournament.runner.Runner`
   chooses them from the state alone -- automated entrants (and people who have
@@ -36,7 +40,9 @@ the answer given: both or neither.  When the tournament finishes, each prize
 of an entrant with a wallet is paid from the pool (the house pays what the
 fees do not cover) under the key ``tournament:<id>:prize:<entrant>``, and
 then what the pool still holds goes to the house: a payout cut short by a
-crash is finished at the next start, paying each prize once.  Entrants
+crash is finished at the next start, paying each prize once.  A cancelled
+tournament gives every entry fee back the same way, under
+``tournament:<id>:refund:<entrant>``.  Entrants
 registered by the staff (automated, or people entered by hand) pay nothing
 and have no wallet: their prizes are not paid through the ledger.
 
@@ -60,6 +66,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Annotated, Any
@@ -81,7 +88,7 @@ from punto.server.runtime import cents, money
 from punto.store import db
 from punto.store.accounts import PermissionDeniedError, User, UserRole
 from punto.store.db import tournament_requests, wallets
-from punto.store.ledger import InsufficientFundsError, UnknownWalletError
+from punto.store.ledger import InsufficientFundsError, UnknownWalletError, Wallet
 from punto.tournament import (
     BetLimitError,
     FormatError,
@@ -101,12 +108,14 @@ from punto.tournament.clock import Clock, Window
 from punto.tournament.events import (
     EntrantReentered,
     EntrantRegistered,
+    EntrantWithdrawn,
     HandSettled,
     SessionEnded,
     SessionStarted,
     TiebreakDealt,
     TiebreakLots,
     TiebreakOpened,
+    TournamentCancelled,
     TournamentEvent,
     TournamentFinished,
     event_to_json,
@@ -120,6 +129,8 @@ log = logging.getLogger("punto.server.tournaments")
 MAX_STEPS = 5000
 #: How long a live tournament's clock waits after a step that failed.
 RETRY_SECONDS = 1.0
+#: The stages after which a tournament owes its prizes (finished) or its fees (cancelled).
+OVER = (Stage.FINISHED, Stage.CANCELLED)
 #: Events after which the leaderboard is pushed.
 PUSHED = (
     HandSettled,
@@ -131,6 +142,8 @@ PUSHED = (
     TournamentFinished,
     EntrantRegistered,
     EntrantReentered,
+    EntrantWithdrawn,
+    TournamentCancelled,
 )
 
 
@@ -175,9 +188,23 @@ def channel(tournament_id: str) -> str:
     return f"tournament:{tournament_id}"
 
 
-def fee_key(tournament_id: str, entrant: str, entry: int) -> str:
-    """The ledger key of an entrant's fee for their ``entry``-th entry (one fee each)."""
-    return f"tournament:{tournament_id}:fee:{entrant}:{entry}"
+def fee_key(tournament_id: str, entrant: str, entry: int, registration: int = 1) -> str:
+    """The ledger key of an entrant's fee for their ``entry``-th entry (one fee
+    each), in their ``registration``-th registration (after taking an entry
+    back, T2.4, a player may register again and pays again)."""
+    again = f"/{registration}" if registration > 1 else ""
+    return f"tournament:{tournament_id}:fee:{entrant}:{entry}{again}"
+
+
+def withdrawal_key(tournament_id: str, entrant: str, registration: int) -> str:
+    """The ledger key of the fee given back for an entry taken back (T2.4)."""
+    return f"tournament:{tournament_id}:withdrawal:{entrant}:{registration}"
+
+
+def refund_key(tournament_id: str, entrant: str) -> str:
+    """The ledger key of an entrant's fees given back when the tournament is
+    cancelled (T8.4): paid once, however often the payout runs."""
+    return f"tournament:{tournament_id}:refund:{entrant}"
 
 
 def prize_key(tournament_id: str, entrant: str) -> str:
@@ -210,7 +237,7 @@ class Entry:
     runner: Runner
     lock: threading.Lock = field(default_factory=threading.Lock)
     clock: Clock | None = None
-    #: every prize paid and the pool closed (in this process)
+    #: every prize (or, cancelled, every refund) paid and the pool closed (in this process)
     paid: bool = False
 
 
@@ -253,7 +280,7 @@ class LiveTimer:
                     "tournament %s: clock step failed", self.entry.tournament.id, exc_info=True
                 )
                 delay = RETRY_SECONDS
-            if self.entry.tournament.stage is Stage.FINISHED and self.entry.paid:
+            if self.entry.tournament.stage in OVER and self.entry.paid:
                 return
             if delay is not None and delay <= 0:
                 await asyncio.sleep(0)
@@ -375,8 +402,8 @@ class Tournaments:
                 if not entry.runner.step():
                     break
                 done += 1
-        if entry.tournament.stage is Stage.FINISHED:
-            self.pay_prizes(entry)  # a payout that fails is finished at the next start
+        if entry.tournament.stage in OVER:
+            self.pay_out(entry)  # a payout that fails is finished at the next start
         return done
 
     # -- the live clock ------------------------------------------------------------------
@@ -386,7 +413,7 @@ class Tournaments:
         assert entry.clock is not None
         with entry.lock:
             delay = entry.clock.step()
-        if entry.tournament.stage is Stage.FINISHED and not self.pay_prizes(entry):
+        if entry.tournament.stage in OVER and not self.pay_out(entry):
             return RETRY_SECONDS
         return delay
 
@@ -413,8 +440,8 @@ class Tournaments:
         """With the app: finish any payout a crash cut short, start the clocks."""
         self._loop = asyncio.get_running_loop()
         for entry in self.all():
-            if entry.tournament.stage is Stage.FINISHED:
-                await asyncio.to_thread(self.pay_prizes, entry)
+            if entry.tournament.stage in OVER:
+                await asyncio.to_thread(self.pay_out, entry)
             elif entry.clock is not None:
                 self._start_timer(entry)
 
@@ -435,42 +462,31 @@ class Tournaments:
         with self.server.engine.connect() as conn:
             _check_answer(_stored_answer(conn, account_id, key), key, request_hash)
 
-    def _pay_and_write(
+    def _write_with_money(
         self,
         entry: Entry,
         user: User,
-        event: EntrantRegistered | EntrantReentered,
-        fee: int,
-        entry_number: int,
+        event: EntrantRegistered | EntrantReentered | EntrantWithdrawn,
+        post: Callable[[Connection], object] | None,
         key: str | None,
         request_hash: str,
         answer: dict[str, Any],
+        *,
+        fee: int = 0,
     ) -> dict[str, Any]:
-        """The entry fee, the event and the answer, in one transaction; then
-        the event applied.  Nothing is written if anything is refused."""
+        """The ledger posting ``post`` makes (an entry fee, or one given back),
+        the event and the answer, in one transaction; then the event applied.
+        Nothing is written if anything is refused (a wallet short of ``fee``: 402)."""
         t = entry.tournament
         ledger = self.server.ledger
         code = f"player:{user.username}"
-        wallet = None
-        if fee:
-            try:
-                wallet = ledger.wallet(code)
-            except UnknownWalletError:
-                raise self._short(t, user, fee, 0) from None
 
         def work(conn: Connection) -> tuple[int, dict[str, Any]]:
             if key is not None:  # answered meanwhile, by another process?
                 _check_answer(_stored_answer(conn, user.id, key), key, request_hash)
             body = dict(answer)
-            if wallet is not None:
-                ledger.pay_entry_fee(
-                    wallet,
-                    t.id,
-                    fee,
-                    fee_key(t.id, event.entrant, entry_number),
-                    memo=f"tournament {t.id}: entry {entry_number} of {event.entrant}",
-                    within=conn,
-                )
+            if post is not None:
+                post(conn)
                 left = conn.execute(
                     select(wallets.c.balance).where(wallets.c.code == code)
                 ).scalar_one()
@@ -490,7 +506,7 @@ class Tournaments:
                 )
             return seq, body
 
-        self.server.journal.forget_balance(code)  # it is about to have less
+        self.server.journal.forget_balance(code)  # it is about to change
         try:
             seq, body = db.run_transaction(self.server.engine, work, retry_integrity=True)
         except InsufficientFundsError:
@@ -499,6 +515,19 @@ class Tournaments:
             self.server.journal.forget_balance(code)
         t.adopt(seq, event)
         return body
+
+    def _fee_post(
+        self, t: Tournament, user: User, fee: int, key: str, memo: str
+    ) -> Callable[[Connection], object] | None:
+        """The posting of an entry fee of ``fee`` from the player's wallet (None: no fee)."""
+        if not fee:
+            return None
+        ledger = self.server.ledger
+        try:
+            wallet = ledger.wallet(f"player:{user.username}")
+        except UnknownWalletError:
+            raise self._short(t, user, fee, 0) from None
+        return lambda conn: ledger.pay_entry_fee(wallet, t.id, fee, key, memo=memo, within=conn)
 
     @staticmethod
     def _short(t: Tournament, user: User, fee: int, balance: int) -> InsufficientFundsError:
@@ -536,8 +565,16 @@ class Tournaments:
                     "currency": t.fmt.currency,
                     "balance": None,
                 }
-                return 200, self._pay_and_write(
-                    entry, user, event, fee, 1, key, request_hash, answer
+                registration = t.registrations.get(event.entrant, 0) + 1
+                post = self._fee_post(
+                    t,
+                    user,
+                    fee,
+                    fee_key(t.id, event.entrant, 1, registration),
+                    f"tournament {t.id}: entry 1 of {event.entrant}",
+                )
+                return 200, self._write_with_money(
+                    entry, user, event, post, key, request_hash, answer, fee=fee
                 )
         except _AnsweredError as replay:
             return replay.status, replay.body
@@ -565,39 +602,105 @@ class Tournaments:
                     "balance": None,
                     "chips": event.chips,
                 }
-                return 200, self._pay_and_write(
-                    entry, user, event, fee, event.entry, key, request_hash, answer
+                post = self._fee_post(
+                    t,
+                    user,
+                    fee,
+                    fee_key(t.id, e.id, event.entry, t.registrations.get(e.id, 1)),
+                    f"tournament {t.id}: entry {event.entry} of {e.id}",
+                )
+                return 200, self._write_with_money(
+                    entry, user, event, post, key, request_hash, answer, fee=fee
                 )
         except _AnsweredError as replay:
             return replay.status, replay.body
 
-    def pay_prizes(self, entry: Entry) -> bool:
-        """Pay every prize of a finished tournament to the winners' wallets
-        (each once, by its key), then close the pool: what is left to the
-        house.  Whether all is paid (a failure is logged, to be tried again)."""
+    def withdraw_player(
+        self, entry: Entry, user: User, key: str | None
+    ) -> tuple[int, dict[str, Any]]:
+        """A player takes their entry back before the first session (T2.4): the
+        fee paid comes back from the pool in the same transaction."""
         t = entry.tournament
-        if t.stage is not Stage.FINISHED or entry.paid:
+        request_hash = _hash({"op": "withdraw_entry", "tournament": t.id})
+        try:
+            with entry.lock:
+                self._answered(user.id, key, request_hash)
+                e = t.entrant(user.username)
+                event = t.entry_withdrawal(e.id)
+                refund = cents(Decimal(event.refund)) if event.refund else 0
+                post: Callable[[Connection], object] | None = None
+                if refund and e.wallet is not None:
+                    wallet = self.server.ledger.wallet(e.wallet)
+                    post = self._refund_post(
+                        t,
+                        wallet,
+                        refund,
+                        withdrawal_key(t.id, e.id, t.registrations[e.id]),
+                        f"tournament {t.id}: entry of {e.id} taken back",
+                    )
+                answer = {
+                    "entrant": e.id,
+                    "refund": money(refund) if refund else None,
+                    "currency": t.fmt.currency,
+                    "balance": None,
+                }
+                return 200, self._write_with_money(
+                    entry, user, event, post, key, request_hash, answer
+                )
+        except _AnsweredError as replay:
+            return replay.status, replay.body
+
+    def _refund_post(
+        self, t: Tournament, wallet: Wallet, amount: int, key: str, memo: str
+    ) -> Callable[[Connection], object]:
+        ledger = self.server.ledger
+        return lambda conn: ledger.refund_entry_fee(
+            t.id, wallet, amount, key, memo=memo, within=conn
+        )
+
+    def cancel(self, entry: Entry, reason: str) -> None:
+        """Call the tournament off (T8.4), then give every entry fee back."""
+        with entry.lock:
+            entry.tournament.cancel(reason)
+        self.pay_out(entry)  # a payout that fails is finished by the clock or the next start
+
+    def pay_out(self, entry: Entry) -> bool:
+        """Pay what a tournament that is over owes: every prize of a finished
+        one to the winners' wallets (T8.3), or every entry fee of a cancelled
+        one back (T8.4), each once by its key; then close the pool, what is
+        left to the house.  Whether all is paid (a failure is logged, to be
+        tried again)."""
+        t = entry.tournament
+        if t.stage not in OVER or entry.paid:
             return entry.paid
         ledger = self.server.ledger
         try:
-            for p in t.results:
-                e = t.entrants[p.entrant]
-                amount = cents(Decimal(p.prize))
-                if not amount or e.wallet is None:
-                    continue
-                username = e.wallet.removeprefix("player:")
-                account = self.server.accounts.find_user(username)
-                wallet = ledger.player_wallet(
-                    username, account_id=None if account is None else account.id
-                )
-                ledger.pay_prize(
-                    t.id,
-                    wallet,
-                    amount,
-                    prize_key(t.id, e.id),
-                    memo=f"tournament {t.id}: place {p.place}",
-                )
-                self.server.journal.forget_balance(wallet.code)  # it has more now
+            if t.stage is Stage.FINISHED:
+                for p in t.results:
+                    e = t.entrants[p.entrant]
+                    amount = cents(Decimal(p.prize))
+                    if amount and e.wallet is not None:
+                        ledger.pay_prize(
+                            t.id,
+                            self._wallet_of(e.wallet),
+                            amount,
+                            prize_key(t.id, e.id),
+                            memo=f"tournament {t.id}: place {p.place}",
+                        )
+                        self.server.journal.forget_balance(e.wallet)  # it has more now
+            else:
+                for r in t.refunds:
+                    e = t.entrants[r.entrant]
+                    amount = cents(Decimal(r.amount))
+                    if amount and e.wallet is not None:
+                        ledger.refund_entry_fee(
+                            t.id,
+                            self._wallet_of(e.wallet),
+                            amount,
+                            refund_key(t.id, e.id),
+                            memo=f"tournament {t.id} cancelled: {t.cancelled}",
+                        )
+                        self.server.journal.forget_balance(e.wallet)
             ledger.close_pool(t.id, surplus_key(t.id))
         except Exception:
             # the keys make trying again safe: the clock retries, and every start
@@ -606,13 +709,27 @@ class Tournaments:
         entry.paid = True
         return True
 
+    def _wallet_of(self, code: str) -> Wallet:
+        username = code.removeprefix("player:")
+        account = self.server.accounts.find_user(username)
+        return self.server.ledger.player_wallet(
+            username, account_id=None if account is None else account.id
+        )
+
     def payments(self, t: Tournament) -> dict[str, str]:
-        """Each entrant's prize as paid on the ledger so far (money, by entrant)."""
+        """Each entrant's prize (or, cancelled, refund) as paid on the ledger so
+        far (money, by entrant)."""
+        key = prize_key if t.stage is Stage.FINISHED else refund_key
+        who = (
+            [p.entrant for p in t.results]
+            if t.stage is Stage.FINISHED
+            else [r.entrant for r in t.refunds]
+        )
         paid: dict[str, str] = {}
-        for p in t.results:
-            posting = self.server.ledger.posting(prize_key(t.id, p.entrant))
+        for entrant in who:
+            posting = self.server.ledger.posting(key(t.id, entrant))
             if posting is not None:
-                paid[p.entrant] = money(sum(x.amount for x in posting.entries if x.amount > 0))
+                paid[entrant] = money(sum(x.amount for x in posting.entries if x.amount > 0))
         return paid
 
 
@@ -723,6 +840,10 @@ class TiebreakIn(Strict):
     side: Annotated[str, Field(min_length=1, max_length=16, examples=["banker", "player"])]
 
 
+class CancelIn(Strict):
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+
+
 class AdvanceIn(Strict):
     steps: Annotated[int, Field(ge=1, le=MAX_STEPS)] = 1
 
@@ -809,7 +930,7 @@ def _summary(t: Tournament) -> dict[str, Any]:
 
 
 def _results(tournaments: Tournaments, t: Tournament) -> dict[str, Any]:
-    paid = tournaments.payments(t) if t.stage is Stage.FINISHED else {}
+    paid = tournaments.payments(t) if t.stage in OVER else {}
     rows = []
     for row in t.result_rows():
         e = t.entrants[row["entrant"]]
@@ -831,6 +952,24 @@ def _results(tournaments: Tournaments, t: Tournament) -> dict[str, Any]:
         "currency": t.fmt.currency,
         "entry_fees": format_money(sum((e.fees for e in t.entrants.values()), Decimal(0))),
         "results": rows,
+        "cancelled": None
+        if t.cancelled is None
+        else {
+            "reason": t.cancelled,
+            "refunds": [
+                {
+                    "entrant": r.entrant,
+                    "amount": r.amount,
+                    "paid": paid.get(r.entrant),
+                    "payment": "paid"
+                    if r.entrant in paid
+                    else "due"
+                    if t.entrants[r.entrant].wallet is not None
+                    else "off_ledger",
+                }
+                for r in t.refunds
+            ],
+        },
     }
 
 
@@ -953,6 +1092,39 @@ def reenter(
     entry = tournaments.get(tournament_id)
     status, data = tournaments.reenter_player(entry, user, idempotency_key)
     return JSONResponse(data, status_code=status)
+
+
+@router.delete("/{tournament_id}/register")
+def withdraw_entry(
+    tournament_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
+    """A player takes their entry back before the first session starts (T2.4):
+    the entry fee comes back to their wallet in the same transaction
+    (``refund``, with the ``balance`` after it).  They may register again.
+    ``Idempotency-Key`` as for registering."""
+    user = _user(request)
+    _player(user, "take back a tournament entry")
+    tournaments = service(request)
+    entry = tournaments.get(tournament_id)
+    status, data = tournaments.withdraw_player(entry, user, idempotency_key)
+    return JSONResponse(data, status_code=status)
+
+
+@router.post("/{tournament_id}/cancel")
+def cancel(tournament_id: str, body: CancelIn, request: Request) -> dict[str, Any]:
+    """Call the tournament off (a pit manager or the admin; T8.4): no more
+    hands, no places, and every entry fee paid given back to its wallet
+    (``results`` shows each refund's payment).  A finished tournament's
+    results stand (409)."""
+    require_manager_or_admin(_user(request), "cancel a tournament")
+    tournaments = service(request)
+    entry = tournaments.get(tournament_id)
+    tournaments.cancel(entry, body.reason)
+    with entry.lock:
+        return {
+            **_summary(entry.tournament),
+            "cancelled": _results(tournaments, entry.tournament)["cancelled"],
+        }
 
 
 def _bets_answer(t: Tournament, entrant: str) -> dict[str, Any]:
