@@ -403,6 +403,8 @@ class Tournament:
         if s is None or e.table is None or not e.active or self.out_of_chips(entrant):
             return False
         t = self.tables[e.table]
+        if t.phase is Phase.DONE:  # every hand dealt: nothing left to bet on
+            return False
         hand = t.hand if t.phase in (Phase.BETTING, Phase.CLOSED) else t.settled + 1
         return e.hands_bet + (s.hands - hand) < e.required
 
