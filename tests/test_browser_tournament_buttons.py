@@ -152,12 +152,10 @@ def test_re_entry_button_enters_the_eliminated_player_again_for_the_entry_fee(
         assert posting.amount_for("tournament:re") == 5000
         assert pool(client, "re") == 5 * FEE  # four entries and one re-entry
 
-        # entered again: the next hand opens, they are to act on it, and the
-        # page offers them its bets (reloaded: a hand opened by the staff's
-        # advance is not pushed to the page -- only a live window is)
+        # entered again: the next hand opens (pushed to the page), they are
+        # to act on it, and the page offers them its bets
         open_hand(client, "re")
         assert PLAYER[0] in tournament_of(client, "re").awaiting(1)
-        page.page.reload()
         page.wait_text("t-balance", money(before - 2 * FEE))
         expect(page.testid("t-play")).to_be_visible()
         expect(page.testid("t-my-bet")).to_have_text("No bet yet")

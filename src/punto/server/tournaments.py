@@ -106,9 +106,11 @@ from punto.tournament import (
 )
 from punto.tournament.clock import Clock, Window
 from punto.tournament.events import (
+    BettingClosed,
     EntrantReentered,
     EntrantRegistered,
     EntrantWithdrawn,
+    HandOpened,
     HandSettled,
     SessionEnded,
     SessionStarted,
@@ -133,6 +135,8 @@ RETRY_SECONDS = 1.0
 OVER = (Stage.FINISHED, Stage.CANCELLED)
 #: Events after which the leaderboard is pushed.
 PUSHED = (
+    HandOpened,
+    BettingClosed,
     HandSettled,
     SessionStarted,
     SessionEnded,

@@ -77,8 +77,14 @@
     return el("td", { class: `num${negative ? " neg" : ""}${extra ? ` ${extra}` : ""}`, testid, text });
   }
 
+  // A load asked for while one runs (after a change the pit made, say) runs
+  // again once it is done, so the page never stays on figures from before.
+  let again = false;
   async function load() {
-    if (loading) return;
+    if (loading) {
+      again = true;
+      return;
+    }
     if (!Punto.seesPit(user)) {
       $("#summary").classList.add("hidden");
       $("#pit-only").classList.add("hidden");
@@ -89,8 +95,11 @@
     }
     loading = true;
     try {
-      await loadTables();
-      await loadAudit();
+      do {
+        again = false;
+        await loadTables();
+        await loadAudit();
+      } while (again);
     } finally {
       loading = false;
     }

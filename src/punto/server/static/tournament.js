@@ -274,17 +274,28 @@
     $("#t-balance").textContent = player ? money(state.user.balance) : "–";
   }
 
+  // One snapshot request at a time; a refresh asked for while one is on its
+  // way fetches again once it is back, so the last snapshot shown is never
+  // older than the last push (a hand settled while a snapshot of its opening
+  // was on its way would otherwise leave the page on the opening).
   let refreshing = null;
+  let again = false;
   async function refresh() {
-    if (refreshing) return refreshing;
+    if (refreshing) {
+      again = true;
+      return refreshing;
+    }
     refreshing = (async () => {
       try {
-        const result = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
-        if (result.ok) {
-          takeSnapshot(result.data);
-        } else {
-          $("#t-info").textContent = errorText(result);
-        }
+        do {
+          again = false;
+          const result = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+          if (result.ok) {
+            takeSnapshot(result.data);
+          } else {
+            $("#t-info").textContent = errorText(result);
+          }
+        } while (again);
       } finally {
         refreshing = null;
       }
