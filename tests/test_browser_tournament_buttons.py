@@ -394,3 +394,57 @@ def test_sudden_death_buttons_choose_the_players_side_in_the_tiebreak(
         page.check()
     finally:
         page.context.close()
+
+
+# -- T2.4 and T8.4: an entry taken back, a tournament cancelled ------------------------------
+
+
+def test_take_my_entry_back_refunds_the_fee_and_a_cancellation_shows_on_the_page(
+    browser: Browser, served: Served
+) -> None:
+    """Before the first session the entrant's page offers "Take my entry back"
+    (T2.4): clicked, the fee comes back to the wallet and the page offers
+    Register again.  Registered again and the tournament cancelled by the pit
+    (T8.4), the page says so with the reason, and the balance is whole."""
+    site, client = served.site, served.client
+    create(client, "off", "turbo", seed=2, tables=1)
+    demo = login(client, PLAYER)
+    before = balance(client, demo)
+    page = open_page(browser, site, "/tournaments/off", "tournament-cancelled")
+    try:
+        page.page.locator('[data-testid="t-live"][data-state="live"]').wait_for()
+        page.login(PLAYER)
+        page.wait_text("t-balance", money(before))
+        page.testid("t-register").click()
+        page.wait_text("t-balance", money(before - FEE))
+        expect(page.testid("t-unregister")).to_be_visible()
+        page.testid("t-unregister").click()
+        expect(page.testid("t-message")).to_have_text(
+            f"Entry taken back (entry fee {money(FEE)} given back)"
+        )
+        page.wait_text("t-balance", money(before))
+        expect(page.testid("t-register-box")).to_be_visible()
+        assert PLAYER[0] not in tournament_of(client, "off").entrants
+        assert balance(client, demo) == before
+
+        page.testid("t-register").click()
+        page.wait_text("t-balance", money(before - FEE))
+        r = client.post(
+            "/api/tournaments/off/cancel",
+            headers=login(client, PIT),
+            json={"reason": "not enough entrants tonight"},
+        )
+        assert r.status_code == 200, r.text
+        expect(page.testid("t-cancelled")).to_have_text(
+            "Cancelled: not enough entrants tonight. Every entry fee paid is given back (T8.4)."
+        )
+        expect(page.testid("t-info")).to_have_text("off · turbo · cancelled")
+        page.wait_text("t-balance", money(before))
+        expect(page.testid("t-unregister")).to_be_hidden()
+        expect(page.testid("t-register-box")).to_be_hidden()
+        assert balance(client, demo) == before
+        page.screenshot("tournament-cancelled")
+        page.check()
+        clean(client)
+    finally:
+        page.close()

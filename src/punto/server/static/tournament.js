@@ -35,6 +35,7 @@
     if (row.status === "advanced") return "advances";
     if (row.status === "eliminated") return "out";
     if (row.status === "out_of_chips") return "out of chips";
+    if (row.status === "cancelled") return "cancelled";
     if (row.advancing) return "advancing";
     return "";
   }
@@ -90,6 +91,11 @@
     const tb = $("#t-tiebreak");
     tb.classList.toggle("hidden", !board.tiebreak);
     tb.textContent = board.tiebreak ? `Sudden death: ${board.tiebreak.reason}` : "";
+    const off = $("#t-cancelled");
+    off.classList.toggle("hidden", !board.cancelled);
+    off.textContent = board.cancelled
+      ? `Cancelled: ${board.cancelled.reason}. Every entry fee paid is given back (T8.4).`
+      : "";
 
     const tables = $("#t-tables");
     tables.replaceChildren();
@@ -166,7 +172,7 @@
     const reg = rules.registration || {};
     const e = me();
     const stage = (state.board || snap).stage;
-    $("#t-register-box").classList.toggle("hidden", !!e || stage === "finished");
+    $("#t-register-box").classList.toggle("hidden", !!e || stage === "finished" || stage === "cancelled");
     const fee = reg.entry_fee ? `Entry fee ${money(reg.entry_fee)} ${rules.currency || ""}` : "Free entry";
     const balance = state.user.balance !== undefined && state.user.balance !== null ? ` · your balance ${money(state.user.balance)}` : "";
     $("#t-fee").textContent = `${fee}${balance}`;
@@ -177,6 +183,8 @@
       $("#t-my-hands").textContent = `${e.hands_bet}/${e.hands_required}`;
       $("#t-my-status").textContent = status(e) + (e.must_bet ? " · must bet" : "");
       $("#t-reenter").classList.toggle("hidden", !mayReenter(e, reg));
+      // T2.4: an entry is taken back only before the first session starts
+      $("#t-unregister").classList.toggle("hidden", stage !== "registration");
     }
     renderPlay(e);
     renderSudden(e);
@@ -323,6 +331,16 @@
         renderMe();
       }
     });
+    $("#t-unregister").addEventListener("click", async () => {
+      say("");
+      const result = await act("DELETE", "/register", undefined, { "Idempotency-Key": newKey() });
+      if (result.ok) {
+        const refund = result.data.refund ? ` (entry fee ${money(result.data.refund)} given back)` : "";
+        say(`Entry taken back${refund}`, true);
+        await refreshUser();
+        renderMe();
+      }
+    });
     $("#t-reenter").addEventListener("click", async () => {
       const result = await act("POST", "/reenter", undefined, { "Idempotency-Key": newKey() });
       if (result.ok) {
@@ -400,11 +418,12 @@
         render(data.leaderboard);
         showResult(data.event);
         if (isPlayer()) refresh(); // the player's bets, seat and chips, fresh
-        if (data.event && data.event.type === "tournament_finished" && isPlayer()) {
+        const over = ["tournament_finished", "tournament_cancelled"];
+        if (data.event && over.includes(data.event.type) && isPlayer()) {
           setTimeout(async () => {
             await refreshUser();
             renderMe();
-          }, 500); // the prizes are paid just after the finish
+          }, 500); // the prizes (or the refunds) are paid just after the event
         }
       } else if (data.type === "window") {
         state.windows[data.tiebreak ? "tiebreak" : data.table] = data;
