@@ -266,6 +266,8 @@ def database(kind: str, workdir: Path) -> Iterator[str]:
 class Results:
     latencies: list[float] = field(default_factory=list)  # bet requests after warm-up (s)
     all_latencies: list[float] = field(default_factory=list)  # warm-up included
+    #: (when the request was sent, its latency), every bet request: the timeline
+    sent: list[tuple[float, float]] = field(default_factory=list)
     accepted_latencies: list[float] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
     refusals: Counter[str] = field(default_factory=Counter)
@@ -426,6 +428,7 @@ async def _player(
             finished = time.perf_counter()
             measured = started >= warm
             results.all_latencies.append(finished - started)
+            results.sent.append((started, finished - started))
             if measured:
                 results.latencies.append(finished - started)
                 results.statuses[status] += 1
@@ -544,6 +547,26 @@ async def _load(args: argparse.Namespace, server: ServerProcess) -> tuple[Result
         timing["killed_after_seconds"] = server.killed_at - start
         timing["restart_seconds"] = server.back_at - server.killed_at
     return results, timing
+
+
+def _timeline(sent: list[tuple[float, float]], step: float = 0.5) -> list[dict[str, float]]:
+    """Requests, p50 and p99 (ms) of the bets sent in each ``step`` seconds of
+    the load: where the warm-up's cost lies."""
+    if not sent:
+        return []
+    start = min(t for t, _ in sent)
+    buckets: dict[int, list[float]] = {}
+    for t, latency in sent:
+        buckets.setdefault(int((t - start) / step), []).append(latency)
+    return [
+        {
+            "from": n * step,
+            "requests": len(b),
+            "p50_ms": _percentile(b, 0.50) * 1000,
+            "p99_ms": _percentile(b, 0.99) * 1000,
+        }
+        for n, b in sorted(buckets.items())
+    ]
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -762,6 +785,7 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
             "p50": _percentile(results.accepted_latencies, 0.50) * ms,
             "p99": _percentile(results.accepted_latencies, 0.99) * ms,
         },
+        "timeline": _timeline(results.sent),
         "statuses": {str(k): v for k, v in sorted(results.statuses.items())},
         "refusals": dict(results.refusals),
         **timing,
