@@ -154,7 +154,7 @@ def test_refusals_are_the_engines_own(client: TestClient) -> None:
     assert r.status_code == 422
 
 
-def test_the_leaderboard_is_pushed_as_hands_settle(client: TestClient) -> None:
+def test_the_leaderboard_is_pushed_as_hands_open_close_and_settle(client: TestClient) -> None:
     pit = setup_cup(client, "live", seed=3)
     with client.websocket_connect("/ws/tournaments/live") as ws:
         first = ws.receive_json()
@@ -162,10 +162,14 @@ def test_the_leaderboard_is_pushed_as_hands_settle(client: TestClient) -> None:
         assert first["snapshot"]["tournament"] == "live"
         assert "seed" not in first["snapshot"]
         advance(client, pit, "live", 40)
-        message = ws.receive_json()
-        assert message["type"] == "leaderboard"
-        assert message["event"]["type"] == "hand_settled"
+        kinds: list[str] = []
+        while "hand_settled" not in kinds:
+            message = ws.receive_json()
+            assert message["type"] == "leaderboard"
+            kinds.append(message["event"]["type"])
+        assert kinds[:3] == ["hand_opened", "betting_closed", "hand_settled"]
         assert sum(t["settled"] for t in message["leaderboard"]["tables"]) >= 1
+        assert message["leaderboard"]["tables"][0]["phase"] in ("idle", "done")
 
 
 def test_a_player_bets_for_themselves(client: TestClient) -> None:
