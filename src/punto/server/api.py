@@ -222,6 +222,8 @@ def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]
     server = server_of(request)
     session = server.accounts.login(body.username, body.password)
     server.sessions.remember(session)
+    if session.user.role is UserRole.PLAYER:  # their first bet then goes in flight
+        server.journal.prime([f"player:{session.user.username}"])
     response.set_cookie(
         COOKIE,
         session.token,

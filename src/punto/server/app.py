@@ -48,7 +48,7 @@ from punto.server.hub import Hub
 from punto.server.journal import Journal
 from punto.server.runtime import TableRuntime
 from punto.store import db
-from punto.store.accounts import Accounts, PasswordHasher
+from punto.store.accounts import Accounts, PasswordHasher, UserRole
 from punto.store.ledger import Ledger
 
 log = logging.getLogger("punto.server")
@@ -110,7 +110,10 @@ class Server:
             await dealer.stop()
 
     async def start(self) -> None:
-        await asyncio.to_thread(self.sessions.warm, self.accounts)
+        users = await asyncio.to_thread(self.sessions.warm, self.accounts)
+        # and their wallets: each player's first bet after a restart goes in flight
+        players = [f"player:{u.username}" for u in users if u.role is UserRole.PLAYER]
+        await asyncio.to_thread(self.journal.prime, players)
         for config in await asyncio.to_thread(self.store.all):
             if config.active:
                 try:

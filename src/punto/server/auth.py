@@ -91,14 +91,14 @@ class SessionCache:
         digest = hashlib.sha256(session.token.encode()).hexdigest()
         self._keep(digest, session.user, session.expires_at)
 
-    def warm(self, accounts: Accounts) -> int:
+    def warm(self, accounts: Accounts) -> list[User]:
         """Fill the cache with the sessions open now (at start-up: after a restart
         every player's next request would otherwise ask the database, all at once).
-        Returns how many."""
+        Returns their users."""
         found = accounts.open_sessions(self.size)
         for digest, user, expires in found:
             self._keep(digest, user, expires)
-        return len(found)
+        return [user for _, user, _ in found]
 
     def _keep(self, digest: str, user: User, expires: datetime) -> None:
         now = time.monotonic()

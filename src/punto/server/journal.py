@@ -243,6 +243,8 @@ class Journal:
         self._spare_ids: list[int] = []
         #: player wallet balances as of the journal's last commit that read them
         self.balances: dict[str, int] = {}
+        #: how many times a balance was forgotten (see :meth:`prime`)
+        self._forgotten = 0
         #: stakes submitted but not yet committed, per player wallet
         self._pending: dict[str, int] = {}
         self._money_lock = threading.Lock()
@@ -329,6 +331,39 @@ class Journal:
         """``wallet`` changed outside the journal (a deposit at the cage)."""
         with self._money_lock:
             self.balances.pop(wallet, None)
+            self._forgotten += 1
+
+    def prime(self, codes: Iterable[str]) -> int:
+        """Read the balances of the player wallets ``codes`` the journal does not
+        know yet (at a login; at start-up for the sessions open); how many it
+        learnt.  A player's first bet is otherwise not taken in flight: it
+        waits, holding its table, for a commit of its own -- 20 players
+        sitting down at once hold a table for 20 commits.
+
+        The read is plain (no lock), so it is kept only if no balance was
+        forgotten meanwhile (money that left a wallet by the cage or a
+        tournament fee while it was read); and never over a balance the
+        journal learnt meanwhile from its own commits, which is newer."""
+        with self._money_lock:
+            wanted = [c for c in dict.fromkeys(codes) if c not in self.balances]
+            forgotten = self._forgotten
+        rows: list[tuple[Any, ...]] = []
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start : start + _CHUNK]
+            marks = ", ".join(["?"] * len(chunk))
+            rows += self.reader.rows(
+                f"SELECT code, balance FROM wallets WHERE kind = 'player' AND code IN ({marks})",
+                chunk,
+            )
+        with self._money_lock:
+            if self._forgotten != forgotten:
+                return 0
+            learnt = 0
+            for code, balance in rows:
+                if code not in self.balances:
+                    self.balances[code] = int(balance)
+                    learnt += 1
+            return learnt
 
     def post(self, postings: Sequence[PostingSpec]) -> list[Posted | LedgerError]:
         """Make ``postings`` (all in one group); each is done, or refused with its error."""
