@@ -252,3 +252,60 @@ def test_t8_4_a_finished_tournament_is_not_cancelled(client: TestClient) -> None
         says="has finished: its places and prizes stand",
     )  # fmt: skip
     assert login(client, PLAYER)  # the demo player is untouched by all this
+
+
+def test_the_staff_enter_a_player_free_and_the_prize_goes_to_their_wallet(
+    client: TestClient,
+) -> None:
+    """A comped entry: the staff enter a player account (``player``); no fee
+    is taken, the player is the entrant, and the prize is paid to their wallet
+    like any other (T8.3).  Only a player account can be entered so, and it
+    plays for itself."""
+    create(client, "cup", "turbo", seed=3, tables=1)
+    pit = login(client, PIT)
+    ann = new_player(client, "ann", "10.00")
+    for wrong, says in (
+        ({"player": "dealer"}, "'dealer' is not a player account"),
+        ({"player": "nobody"}, "'nobody' is not a player account"),
+        ({"player": "ann", "strategy": "flat"}, "plays for themselves"),
+    ):
+        before = counts(client, "cup")
+        r = client.post("/api/tournaments/cup/register", headers=pit, json=wrong)
+        refused(
+            client, "cup", r, before, status=422, kind="RegistrationError",
+            clause="T2.1, format turbo" if "account" in says else None, says=says,
+        )  # fmt: skip
+    r = client.post("/api/tournaments/cup/register", headers=ann, json={"player": "ann"})
+    assert r.status_code == 403  # a player enters only themselves, and pays
+    r = client.post("/api/tournaments/cup/register", headers=pit, json={"player": "ann"})
+    assert r.status_code == 200, r.text
+    assert r.json() == {
+        "entrant": "ann",
+        "name": "ann",
+        "controller": "human",
+        "entry": 1,
+        "fee": None,
+        "currency": "SGD",
+        "wallet": "player:ann",
+    }
+    assert balance(client, ann) == Decimal("10.00")
+    assert [p.kind for p in ledger_of(client).history("player:ann")] == [PostingKind.DEPOSIT]
+    for name in "BCD":
+        r = client.post(
+            "/api/tournaments/cup/register", headers=pit, json={"name": name, "strategy": "flat"}
+        )
+        assert r.status_code == 200, r.text
+    while not client.post("/api/tournaments/cup/advance", headers=pit, json={"steps": 5000}).json()[
+        "finished"
+    ]:
+        pass
+    results = client.get("/api/tournaments/cup/results").json()
+    [row] = [x for x in results["results"] if x["entrant"] == "ann"]
+    assert (row["place"], row["prize"], row["payment"], row["paid"]) == (
+        1,
+        "500.00",
+        "paid",
+        "500.00",
+    )
+    assert balance(client, ann) == Decimal("510.00")
+    clean(client)

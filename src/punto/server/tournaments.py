@@ -619,6 +619,38 @@ class Tournaments:
         except _AnsweredError as replay:
             return replay.status, replay.body
 
+    def comp_player(
+        self, entry: Entry, username: str, name: str | None, strategy: str | None
+    ) -> dict[str, Any]:
+        """The staff enter a player account for free: the entrant is the player
+        (their user name), no fee is taken, and their prizes are paid to their
+        wallet like any other entrant's."""
+        t = entry.tournament
+        if strategy is not None:
+            raise RegistrationError(
+                "a player entered by the staff plays for themselves",
+                hint="send player or strategy, not both",
+            )
+        account = self.server.accounts.find_user(username)
+        if account is None or account.role is not UserRole.PLAYER:
+            raise RegistrationError(
+                f"{username!r} is not a player account",
+                clause=t.fmt.rule("registration"),
+                hint="enter a player by their user name",
+            )
+        wallet = self._wallet_of(f"player:{username}")  # opened if it is not yet
+        with entry.lock:
+            entrant = t.register(name or username, "human", entrant=username, wallet=wallet.code)
+            return {
+                "entrant": entrant,
+                "name": t.entrants[entrant].name,
+                "controller": "human",
+                "entry": 1,
+                "fee": None,
+                "currency": t.fmt.currency,
+                "wallet": wallet.code,
+            }
+
     def withdraw_player(
         self, entry: Entry, user: User, key: str | None
     ) -> tuple[int, dict[str, Any]]:
@@ -808,6 +840,9 @@ class RegisterIn(Strict):
     #: an automated entrant's strategy (staff only): banker, flat, catchup, pairs
     strategy: Annotated[str, Field(min_length=1, max_length=32)] | None = None
     entrant: Ident | None = None
+    #: a player account the staff enter for free (a comped entry): the player
+    #: is the entrant, acts for themselves, and prizes go to their wallet
+    player: Ident | None = None
 
 
 class RegisteredOut(BaseModel):
@@ -1052,20 +1087,29 @@ def register(
     transaction: refused, with nothing written, when the wallet is short
     (402) or registration is closed (422).  An ``Idempotency-Key`` makes a
     retry return the first answer.  Staff enter anyone, for free (``name``;
-    ``strategy`` for an automated entrant)."""
+    ``strategy`` for an automated entrant; ``player`` for a player account,
+    who then plays for themselves and whose prizes go to their wallet -- a
+    re-entry they pay for)."""
     user = _user(request)
     body = body or RegisterIn()
     tournaments = service(request)
     entry = tournaments.get(tournament_id)
     t = entry.tournament
     if user.role is UserRole.PLAYER:
-        if body.strategy is not None or body.entrant not in (None, user.username):
+        if (
+            body.strategy is not None
+            or body.player is not None
+            or body.entrant not in (None, user.username)
+        ):
             raise PermissionDeniedError(
-                "a player may only register themselves", hint="send no entrant or strategy"
+                "a player may only register themselves",
+                hint="send no entrant, player or strategy",
             )
         status, data = tournaments.register_player(entry, user, body.name, idempotency_key)
         return JSONResponse(data, status_code=status)
     _staff(user, "register entrants")
+    if body.player is not None:
+        return JSONResponse(tournaments.comp_player(entry, body.player, body.name, body.strategy))
     if body.name is None:
         raise RegistrationError("an entrant needs a name", hint='send {"name": ...}')
     controller = "human"
