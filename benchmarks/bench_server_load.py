@@ -580,7 +580,7 @@ def verify(url: str, results: Results) -> dict[str, Any]:
     """Check the books and the logs after the server stopped."""
     from sqlalchemy import func, select
 
-    from punto.store.db import connect, ledger_bets, table_events
+    from punto.store.db import connect, ledger_bets, ledger_transactions, table_events
     from punto.store.ledger import Ledger
 
     engine = connect(url)
@@ -615,6 +615,16 @@ def verify(url: str, results: Results) -> dict[str, Any]:
                 .select_from(ledger_bets)
                 .where(ledger_bets.c.table_id.in_(tables), ledger_bets.c.status == "open")
             ).scalar_one()
+            # Nothing here voids a round after settlement: a resettlement would be
+            # a restart putting right a settlement it should have left alone.
+            resettlements = conn.execute(
+                select(func.count())
+                .select_from(ledger_transactions)
+                .where(
+                    ledger_transactions.c.table_id.in_(tables),
+                    ledger_transactions.c.kind == "resettlement",
+                )
+            ).scalar_one()
         problems = []
         for key, (table, bet_id, stake) in results.acknowledged.items():
             if placed[(table, bet_id)] != 1:
@@ -643,6 +653,7 @@ def verify(url: str, results: Results) -> dict[str, Any]:
             "unacknowledged_in_log": len(extra_in_log),
             "unacknowledged_held": len(extra_in_ledger),
             "open_after_settling": int(open_bets),
+            "resettlements": int(resettlements),
             "retries": results.retries,
             "retry_mismatches": len(results.retry_mismatches),
             "unanswered": len(results.unanswered),
@@ -755,6 +766,7 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
         and checks["unacknowledged_held"] == 0
         and checks["retry_mismatches"] == 0
         and checks["open_after_settling"] == 0
+        and checks["resettlements"] == 0
         and all(r["ok"] for r in checks["interrupted"])
         and (args.kill_at is None or bool(checks["interrupted"]))
         and accepted > 0

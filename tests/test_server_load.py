@@ -65,7 +65,7 @@ def _run(backend: str, *options: str) -> dict[str, Any]:
 def assert_books(run: dict[str, Any]) -> None:
     """Every acknowledged bet once in its round's log and in the ledger with its
     stake, nothing else held, every retried key answered with its first bet,
-    trial balance 0, a clean audit, nothing left open."""
+    trial balance 0, a clean audit, nothing left open, nothing re-settled."""
     checks = run["checks"]
     assert checks["bets_in_log"] == checks["acknowledged"]
     assert checks["problem_count"] == 0, checks["problems"]
@@ -75,6 +75,7 @@ def assert_books(run: dict[str, Any]) -> None:
     assert checks["trial_balance"] == 0
     assert checks["audit_ok"], checks["audit_problems"]
     assert checks["open_after_settling"] == 0
+    assert checks["resettlements"] == 0  # no restart re-settled a round it should leave be
     assert run["ok"]
 
 
