@@ -41,11 +41,7 @@ CANCEL = "T8.4, format turbo"
 def withdraw(
     client: TestClient, tid: str, headers: dict[str, str], key: str | None
 ) -> httpx.Response:
-    extra = {} if key is None else {"Idempotency-Key": key}
-    r: httpx.Response = client.delete(
-        f"/api/tournaments/{tid}/register", headers={**headers, **extra}
-    )
-    return r
+    return paths.keyed(client, "DELETE", f"/api/tournaments/{tid}/register", headers, key)
 
 
 def cancel(client: TestClient, tid: str, headers: dict[str, str], reason: str) -> httpx.Response:

@@ -131,12 +131,19 @@ def bust(
         return
 
 
+def keyed(
+    client: TestClient, method: str, path: str, headers: dict[str, str], key: str | None
+) -> httpx.Response:
+    """A request with an Idempotency-Key (or none)."""
+    extra = {} if key is None else {"Idempotency-Key": key}
+    r: httpx.Response = client.request(method, path, headers={**headers, **extra})
+    return r
+
+
 def reenter(
     client: TestClient, tid: str, headers: dict[str, str], key: str | None
 ) -> httpx.Response:
-    extra = {} if key is None else {"Idempotency-Key": key}
-    r: httpx.Response = client.post(f"/api/tournaments/{tid}/reenter", headers={**headers, **extra})
-    return r
+    return keyed(client, "POST", f"/api/tournaments/{tid}/reenter", headers, key)
 
 
 def choose(client: TestClient, tid: str, headers: dict[str, str], side: str) -> httpx.Response:

@@ -710,33 +710,29 @@ class Tournaments:
         if t.stage not in OVER or entry.paid:
             return entry.paid
         ledger = self.server.ledger
+        # (entrant, money, key, memo) of each payment, and what pays it
+        owed: list[tuple[str, str, str, str]]
+        if t.stage is Stage.FINISHED:
+            pay: Callable[..., object] = ledger.pay_prize
+            owed = [
+                (
+                    p.entrant,
+                    p.prize,
+                    prize_key(t.id, p.entrant),
+                    f"tournament {t.id}: place {p.place}",
+                )
+                for p in t.results
+            ]
+        else:
+            pay = ledger.refund_entry_fee
+            memo = f"tournament {t.id} cancelled: {t.cancelled}"
+            owed = [(r.entrant, r.amount, refund_key(t.id, r.entrant), memo) for r in t.refunds]
         try:
-            if t.stage is Stage.FINISHED:
-                for p in t.results:
-                    e = t.entrants[p.entrant]
-                    amount = cents(Decimal(p.prize))
-                    if amount and e.wallet is not None:
-                        ledger.pay_prize(
-                            t.id,
-                            self._wallet_of(e.wallet),
-                            amount,
-                            prize_key(t.id, e.id),
-                            memo=f"tournament {t.id}: place {p.place}",
-                        )
-                        self.server.journal.forget_balance(e.wallet)  # it has more now
-            else:
-                for r in t.refunds:
-                    e = t.entrants[r.entrant]
-                    amount = cents(Decimal(r.amount))
-                    if amount and e.wallet is not None:
-                        ledger.refund_entry_fee(
-                            t.id,
-                            self._wallet_of(e.wallet),
-                            amount,
-                            refund_key(t.id, e.id),
-                            memo=f"tournament {t.id} cancelled: {t.cancelled}",
-                        )
-                        self.server.journal.forget_balance(e.wallet)
+            for entrant, due, key, why in owed:
+                wallet, amount = t.entrants[entrant].wallet, cents(Decimal(due))
+                if amount and wallet is not None:
+                    pay(t.id, self._wallet_of(wallet), amount, key, memo=why)
+                    self.server.journal.forget_balance(wallet)  # it has more now
             ledger.close_pool(t.id, surplus_key(t.id))
         except Exception:
             # the keys make trying again safe: the clock retries, and every start

@@ -808,26 +808,15 @@ class Ledger:
         which rolls back; a key claimed concurrently raises ``IntegrityError``
         for the caller's retry (``retry_integrity=True``) to find the posting.
         """
-        amount = _amount(amount, "entry fee")
-        self._check_player(wallet)
-        tournament_id = _name(tournament_id, "tournament")
-        content = {
-            "op": "pay_entry_fee",
-            "wallet": wallet.code,
-            "tournament": tournament_id,
-            "amount": amount,
-            "memo": memo,
-        }
 
-        def post(conn: Connection) -> Posting:
+        def post(conn: Connection, pool: Wallet, amount: int) -> Posting:
             player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
-            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
             changes = {player.id: -amount, pool.id: amount}
             return self._write(conn, key, PostingKind.ENTRY_FEE, changes, memo=memo)
 
-        if within is not None:
-            return self._post_within(within, key, content, post)
-        return self._post(key, content, post)
+        return self._pool_posting(
+            "pay_entry_fee", "entry fee", tournament_id, wallet, amount, key, memo, within, post
+        )
 
     def refund_entry_fee(
         self,
@@ -843,19 +832,8 @@ class Ledger:
         ``wallet`` (an entry taken back, T2.4; a tournament cancelled, T8.4).
         ``within`` as for :meth:`pay_entry_fee`.  The pool never goes below
         zero: a refund it cannot cover is refused."""
-        amount = _amount(amount, "refund")
-        self._check_player(wallet)
-        tournament_id = _name(tournament_id, "tournament")
-        content = {
-            "op": "refund_entry_fee",
-            "wallet": wallet.code,
-            "tournament": tournament_id,
-            "amount": amount,
-            "memo": memo,
-        }
 
-        def post(conn: Connection) -> Posting:
-            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+        def post(conn: Connection, pool: Wallet, amount: int) -> Posting:
             player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
             held = self._lock_wallets(conn, sorted({pool.id, player.id}))[pool.id]
             if int(held["balance"]) < amount:
@@ -867,9 +845,9 @@ class Ledger:
             changes = {pool.id: -amount, player.id: amount}
             return self._write(conn, key, PostingKind.REFUND, changes, memo=memo)
 
-        if within is not None:
-            return self._post_within(within, key, content, post)
-        return self._post(key, content, post)
+        return self._pool_posting(
+            "refund_entry_fee", "refund", tournament_id, wallet, amount, key, memo, within, post
+        )
 
     def pay_prize(
         self,
@@ -884,19 +862,8 @@ class Ledger:
         pool as far as it goes, the rest from the house.  The split is made
         under the wallets' locks when first posted; a retry with the same key
         returns that posting and moves nothing."""
-        amount = _amount(amount, "prize")
-        self._check_player(wallet)
-        tournament_id = _name(tournament_id, "tournament")
-        content = {
-            "op": "pay_prize",
-            "wallet": wallet.code,
-            "tournament": tournament_id,
-            "amount": amount,
-            "memo": memo,
-        }
 
-        def post(conn: Connection) -> Posting:
-            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+        def post(conn: Connection, pool: Wallet, amount: int) -> Posting:
             house = self._wallet_row(conn, self.HOUSE, WalletKind.HOUSE)
             player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
             # every wallet locked in id order first (as _write does): no deadlocks
@@ -905,7 +872,44 @@ class Ledger:
             changes = {pool.id: -from_pool, house.id: -(amount - from_pool), player.id: amount}
             return self._write(conn, key, PostingKind.PRIZE, changes, memo=memo)
 
-        return self._post(key, content, post)
+        return self._pool_posting(
+            "pay_prize", "prize", tournament_id, wallet, amount, key, memo, None, post
+        )
+
+    def _pool_posting(
+        self,
+        op: str,
+        what: str,
+        tournament_id: str,
+        wallet: Wallet,
+        amount: int,
+        key: str,
+        memo: str | None,
+        within: Connection | None,
+        post: Callable[[Connection, Wallet, int], Posting],
+    ) -> Posting:
+        """What the postings between a player and a tournament's pool share:
+        the checks of ``amount`` (``what`` it is) and ``wallet``, the request
+        content behind the key, and posting ``post(conn, pool, amount)`` on
+        its own or ``within`` the caller's transaction."""
+        amount = _amount(amount, what)
+        self._check_player(wallet)
+        tournament_id = _name(tournament_id, "tournament")
+        content = {
+            "op": op,
+            "wallet": wallet.code,
+            "tournament": tournament_id,
+            "amount": amount,
+            "memo": memo,
+        }
+
+        def work(conn: Connection) -> Posting:
+            pool = self._wallet_row(conn, f"tournament:{tournament_id}", WalletKind.TOURNAMENT)
+            return post(conn, pool, amount)
+
+        if within is not None:
+            return self._post_within(within, key, content, work)
+        return self._post(key, content, work)
 
     def close_pool(self, tournament_id: str, key: str) -> Posting | None:
         """What a tournament's pool still holds, to the house (the fees its
