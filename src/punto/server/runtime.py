@@ -1571,7 +1571,14 @@ class TableRuntime:
         the round."""
         assert spec.run is not None
         copy = r.fork()
-        spec.run(copy, args)
+        ruling: Ruling = spec.run(copy, args)
+        if copy.phase not in (Phase.SETTLED, Phase.VOID):
+            raise PhaseError(
+                f"round {r.round_id} is settled and paid: {spec.name} would make it "
+                f"{copy.phase.value} again ({ruling.consequence})",
+                clause=ruling.clause,
+                hint="a settled round can only stand or be voided",
+            )
         before, after = self._finished_nets(r), self._finished_nets(copy)
         if before == after:
             return
