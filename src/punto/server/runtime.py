@@ -1592,8 +1592,9 @@ class TableRuntime:
             raise InsufficientFundsError(
                 f"round {r.round_id} cannot be resettled: {error.message}",
                 clause=clause,
-                hint="the player has spent the winnings the void takes back: the cage "
-                "credits the player's wallet first, then apply the procedure again",
+                hint="the player no longer holds the winnings the void takes back (staked "
+                "at another table, or cashed): once the wallet holds them, apply the "
+                "procedure again",
             ) from error
 
     def _finished_nets(self, r: Round) -> dict[str, int]:
