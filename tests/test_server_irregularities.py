@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from punto.cards import Card
 from punto.coup import Deal
+from punto.server.hub import EVERYONE
 from punto.table.events import CardDealt
 from punto.table.replay import IRREGULARITIES
 from tests import test_server_support as support
@@ -512,7 +513,19 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
         body = {"cards": cards, "reconstructable": False}
         return irregularity(client, table, "incorrect_number_of_cards", dealer, body)
 
+    runtime = server_of(client).tables[table]
+    published: list[dict[str, Any]] = []
+    publish = runtime.publish
+
+    def recording(message: dict[str, Any], audience: str = EVERYONE) -> None:
+        published.append(message)
+        publish(message, audience)
+
+    runtime.publish = recording  # type: ignore[method-assign]
     done = void()
+    # the watchers' roads lose the coup too
+    boards = [m["scoreboard"]["stats"]["coups"] for m in published if m["type"] == "scoreboard"]
+    assert boards == [coups - 1]
     assert done.status_code == 200, done.text
     assert done.json()["ruling"]["clause"] == clause
     assert done.json()["phase"] == "void"

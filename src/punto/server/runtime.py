@@ -1537,8 +1537,9 @@ class TableRuntime:
                 self._settlements.pop(r.round_id, None)
                 if was_settled:  # the ledger follows whatever the round now says
                     self.reconcile_finished(r)
-            if was_settled and r.phase is not Phase.SETTLED:
+            if was_settled and r.phase is not Phase.SETTLED:  # its coup leaves the roads
                 self.scoreboard = self._rebuild_scoreboard()
+                self.publish({"type": "scoreboard", "scoreboard": self.scoreboard.to_dict()})
             self.reconcile()
             now = self.clock()
             if r.phase in (Phase.VOID, Phase.SETTLED):
