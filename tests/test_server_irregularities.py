@@ -509,9 +509,20 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
     coups = client.get(f"/api/tables/{table}/scoreboard").json()["stats"]["coups"]
     dealer = login(client, DEALER)
 
-    def void() -> Any:
-        body = {"cards": cards, "reconstructable": False}
+    def void(manager: dict[str, str] | None = PIT_CONFIRMS) -> Any:
+        body: dict[str, Any] = {"cards": cards, "reconstructable": False}
+        if manager is not None:
+            body["manager"] = manager
         return irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+
+    # Taking back what was paid is a pit manager's: the dealer alone is refused.
+    logged = events(client, table)
+    alone = void(manager=None)
+    assert alone.status_code == 403, alone.text
+    assert error_of(alone)["hint"] == "it takes a pit manager or higher"
+    assert "take back the payments of a settled round" in error_of(alone)["message"]
+    assert events(client, table) == logged
+    assert both() != found  # nothing was taken back
 
     runtime = server_of(client).tables[table]
     published: list[dict[str, Any]] = []
@@ -569,7 +580,7 @@ def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
     )
     assert balance(client, winner) == "0.00"
     logged = events(client, table)
-    body = {"cards": cards, "reconstructable": False}
+    body = {"cards": cards, "reconstructable": False, "manager": PIT_CONFIRMS}
     refused = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
     assert refused.status_code == 402, refused.text
     error = error_of(refused)

@@ -1564,10 +1564,11 @@ class TableRuntime:
 
     def _resettle_first(self, spec: ActionSpec, r: Round, args: Mapping[str, Any]) -> None:
         """A procedure that changes the results of a settled round (a void
-        after settlement, MBS 5.2; RWS 5.5.3): tried on a copy, and what it
-        changes on the ledger is posted *before* the round changes, all or
-        nothing, so that a player who no longer has the winnings to give back
-        stops it with nothing changed.  Should the server stop in between, the
+        after settlement, MBS 5.2; RWS 5.5.3): tried on a copy; it takes a Pit
+        Manager (acting, or confirming); and what it changes on the ledger is
+        posted *before* the round changes, all or nothing, so that a player
+        who no longer has the winnings to give back stops it with nothing
+        changed.  Should the server stop in between, the
         start-up's :meth:`reconcile_finished` puts the ledger back in step with
         the round."""
         assert spec.run is not None
@@ -1584,6 +1585,9 @@ class TableRuntime:
         if before == after:
             return
         clause = copy.void.clause if copy.void is not None else None
+        # Taking back what was paid is the pit manager's, as a void is (issue 5).
+        role: Role = args["role"]
+        role.check_acts_as(Role.PIT_MANAGER, "take back the payments of a settled round", clause)
         why = f"{spec.name} after settlement: round {copy.phase.value}"
         if copy.void is not None:
             why += f", {copy.void.reason} ({copy.void.clause})"
