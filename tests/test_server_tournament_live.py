@@ -7,6 +7,7 @@ from the log.  Every wait is bounded."""
 from __future__ import annotations
 
 import time
+from decimal import Decimal
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -161,3 +162,27 @@ def test_the_clock_stops_with_the_app_and_resumes_after_a_restart(db_url: str) -
 
         wait_for(fresh_window, timeout=10)
         wait_for(lambda: snapshot(client, "cup")["tables"][0]["settled"] >= settled + 2, timeout=15)
+
+
+def test_t8_4_a_live_tournament_cancelled_mid_window_stops_its_clock(db_url: str) -> None:
+    """Cancelled while a betting window is open: the window closes, the clock
+    deals nothing more, and every fee paid comes back."""
+    with TestClient(make_app(db_url)) as client:
+        pit = create_live(client, "live", betting=5.0, pause=0.05, people=(PLAYER, PLAYER2))
+        ann = login(client, PLAYER)
+        paid = client.get("/api/me", headers=ann).json()["balance"]
+        assert client.post("/api/tournaments/live/start", headers=pit).status_code == 200
+        wait_for(lambda: snapshot(client, "live")["windows"], timeout=10)
+        r = client.post("/api/tournaments/live/cancel", headers=pit, json={"reason": "fire drill"})
+        assert r.status_code == 200, r.text
+        after = snapshot(client, "live")
+        assert after["stage"] == "cancelled"
+        assert after["windows"] == []
+        assert after["tables"][0]["settled"] == 0
+        logged = events(db_url, "live")
+        time.sleep(0.5)  # longer than a pause between hands: nothing more is dealt
+        assert events(db_url, "live") == logged
+        timers = client.app.state.tournaments._timers  # type: ignore[attr-defined]
+        wait_for(lambda: timers["live"]._task is None or timers["live"]._task.done(), timeout=10)
+        back = client.get("/api/me", headers=ann).json()["balance"]
+        assert Decimal(back) == Decimal(paid) + Decimal("50.00")  # turbo's fee, refunded
