@@ -19,6 +19,7 @@ import contextlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import partial
 from pathlib import Path
 
@@ -444,6 +445,49 @@ def test_take_my_entry_back_refunds_the_fee_and_a_cancellation_shows_on_the_page
         expect(page.testid("t-register-box")).to_be_hidden()
         assert balance(client, demo) == before
         page.screenshot("tournament-cancelled")
+        page.check()
+        clean(client)
+    finally:
+        page.close()
+
+
+def test_the_pit_starts_and_cancels_a_tournament_from_its_page(
+    browser: Browser, served: Served
+) -> None:
+    """A pit manager on the tournament page: "Start the next session" while
+    registration is open, then "Cancel the tournament" with a reason (T8.4):
+    every fee comes back.  A dealer sees no such controls."""
+    site, client = served.site, served.client
+    create(client, "pitcup", "turbo", seed=2, tables=1)
+    people = {name: new_player(client, name, "1000.00") for name in ("ann", "bo", "cy", "di")}
+    for headers in people.values():
+        register(client, "pitcup", headers)
+    page = open_page(browser, site, "/tournaments/pitcup", "tournament-pit")
+    try:
+        page.page.locator('[data-testid="t-live"][data-state="live"]').wait_for()
+        page.login(("dealer", "dealer-password"))
+        expect(page.testid("t-staff")).to_be_hidden()
+        page.testid("logout").click()
+        page.login(PIT)
+        expect(page.testid("t-staff")).to_be_visible()
+        expect(page.testid("t-start")).to_be_visible()
+        page.testid("t-start").click()
+        expect(page.testid("t-staff-message")).to_have_text("Heat started")
+        expect(page.testid("t-info")).to_have_text("pitcup · turbo · playing")
+        expect(page.testid("t-start")).to_be_hidden()
+        assert tournament_of(client, "pitcup").session_number == 1
+        page.testid("t-cancel-reason").fill("the card room floods")
+        page.testid("t-cancel").click()
+        expect(page.testid("t-staff-message")).to_have_text(
+            "Cancelled; 4 of 4 entry fee refunds paid"
+        )
+        expect(page.testid("t-cancelled")).to_have_text(
+            "Cancelled: the card room floods. Every entry fee paid is given back (T8.4)."
+        )
+        expect(page.testid("t-cancel-form")).to_be_hidden()
+        for headers in people.values():
+            assert balance(client, headers) == Decimal("1000.00")
+        page.screenshot("tournament-pit-cancelled")
         page.check()
         clean(client)
     finally:

@@ -1,7 +1,8 @@
 // punto: a tournament's lobby, live leaderboard and results -- and, for a
 // logged-in player, registration (the entry fee from the wallet), the betting
 // window of each live hand with its countdown, bets within the session's
-// limits, the sudden-death side, re-entry, and the result of each hand.
+// limits, the sudden-death side, re-entry, and the result of each hand; for a
+// pit manager (or higher), starting a session and cancelling the tournament.
 // The page reads the tournament id from its URL (/tournaments/{id}), asks for
 // the snapshot, then listens on /ws/tournaments/{id}.  No inline code or
 // styles (strict CSP).
@@ -29,6 +30,7 @@
 
   const chips = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
   const say = Punto.sayer($("#t-message"));
+  const staffSay = Punto.sayer($("#t-staff-message"));
 
   function status(row) {
     if (row.status === "finished") return `place ${row.place}`;
@@ -143,6 +145,24 @@
       );
     }
     renderMe();
+    renderStaff();
+  }
+
+  // -- the pit's part: what the API lets a pit manager (or higher) do -------------------------
+
+  function isManager() {
+    return !!state.user && ["pit_manager", "shift_manager", "admin"].includes(state.user.role);
+  }
+
+  function renderStaff() {
+    const manager = isManager();
+    $("#t-staff").classList.toggle("hidden", !manager);
+    if (!manager || !state.board) return;
+    const stage = state.board.stage;
+    const live = !!(state.snapshot && state.snapshot.live);
+    // a live tournament's clock starts every session after the first itself
+    $("#t-start").classList.toggle("hidden", !(stage === "registration" || (stage === "between_sessions" && !live)));
+    $("#t-cancel-form").classList.toggle("hidden", stage === "finished" || stage === "cancelled");
   }
 
   // -- the player's own part ---------------------------------------------------------------
@@ -331,6 +351,26 @@
         renderMe();
       }
     });
+    $("#t-start").addEventListener("click", async () => {
+      staffSay("");
+      const result = await api("POST", `/api/tournaments/${encodeURIComponent(id)}/start`);
+      staffSay(result.ok ? `${result.data.session.name} started` : errorText(result), result.ok);
+      await refresh();
+    });
+    $("#t-cancel-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      staffSay("");
+      const reason = $("#t-cancel-reason").value.trim();
+      const result = await api("POST", `/api/tournaments/${encodeURIComponent(id)}/cancel`, { reason });
+      if (result.ok) {
+        const refunds = result.data.cancelled.refunds;
+        const paid = refunds.filter((r) => r.payment === "paid").length;
+        staffSay(`Cancelled; ${paid} of ${refunds.length} entry fee refunds paid`, true);
+      } else {
+        staffSay(errorText(result));
+      }
+      await refresh();
+    });
     $("#t-unregister").addEventListener("click", async () => {
       say("");
       const result = await act("DELETE", "/register", undefined, { "Idempotency-Key": newKey() });
@@ -458,6 +498,7 @@
       $("#t-wallet").classList.toggle("hidden", !player);
       $("#t-balance").textContent = player ? money(user.balance) : "–";
       renderMe();
+      renderStaff();
     });
     await login.refresh();
     await refresh();
