@@ -30,7 +30,8 @@ clock, the live leaderboard and the page.
   settled, seating, sudden-death hand, session end and the finish, and a
   ``window`` message (with its deadline) as each betting window opens
 - ``GET /tournaments/{id}``: the lobby, live leaderboard, login, registration,
-  betting and results page
+  betting and results page, with the pit's "start the next session" and
+  "cancel the tournament" for a pit manager or higher
 
 **Money.**  A player's entry fee moves from their wallet to the tournament's
 pool (``tournament:<id>``, :meth:`punto.store.ledger.Ledger.pay_entry_fee`)
