@@ -233,6 +233,17 @@ class _AnsweredError(Exception):
         self.body = body
 
 
+@dataclass(frozen=True)
+class _Step:
+    """What a player's money request writes: its event, the ledger posting
+    made with it (None: no money moves), the answer, and the fee it costs."""
+
+    event: EntrantRegistered | EntrantReentered | EntrantWithdrawn
+    post: Callable[[Connection], object] | None
+    answer: dict[str, Any]
+    fee: int = 0
+
+
 @dataclass
 class Entry:
     """A tournament in the process: the state, its runner, the lock its steps
@@ -467,24 +478,37 @@ class Tournaments:
         with self.server.engine.connect() as conn:
             _check_answer(_stored_answer(conn, account_id, key), key, request_hash)
 
-    def _write_with_money(
+    def _money_request(
         self,
         entry: Entry,
         user: User,
-        event: EntrantRegistered | EntrantReentered | EntrantWithdrawn,
-        post: Callable[[Connection], object] | None,
         key: str | None,
-        request_hash: str,
-        answer: dict[str, Any],
-        *,
-        fee: int = 0,
+        request: dict[str, Any],
+        step: Callable[[], _Step],
+    ) -> tuple[int, dict[str, Any]]:
+        """A player's request that moves money with its event (an entry, a
+        re-entry, an entry taken back): ``step`` (under the tournament's lock)
+        checks it and says what to write, then :meth:`_write_with_money`
+        writes it.  With an Idempotency-Key ``key``, the answer given to the
+        same ``request`` before, and a conflict for another."""
+        request_hash = _hash({**request, "tournament": entry.tournament.id})
+        try:
+            with entry.lock:
+                self._answered(user.id, key, request_hash)
+                return 200, self._write_with_money(entry, user, step(), key, request_hash)
+        except _AnsweredError as replay:
+            return replay.status, replay.body
+
+    def _write_with_money(
+        self, entry: Entry, user: User, step: _Step, key: str | None, request_hash: str
     ) -> dict[str, Any]:
-        """The ledger posting ``post`` makes (an entry fee, or one given back),
-        the event and the answer, in one transaction; then the event applied.
-        Nothing is written if anything is refused (a wallet short of ``fee``: 402)."""
+        """The ledger posting the step makes (an entry fee, or one given back),
+        its event and its answer, in one transaction; then the event applied.
+        Nothing is written if anything is refused (a wallet short of the fee: 402)."""
         t = entry.tournament
         ledger = self.server.ledger
         code = f"player:{user.username}"
+        event, post, answer = step.event, step.post, step.answer
 
         def work(conn: Connection) -> tuple[int, dict[str, Any]]:
             if key is not None:  # answered meanwhile, by another process?
@@ -515,7 +539,7 @@ class Tournaments:
         try:
             seq, body = db.run_transaction(self.server.engine, work, retry_integrity=True)
         except InsufficientFundsError:
-            raise self._short(t, user, fee, ledger.balance(code)) from None
+            raise self._short(t, user, step.fee, ledger.balance(code)) from None
         finally:
             self.server.journal.forget_balance(code)
         t.adopt(seq, event)
@@ -548,77 +572,69 @@ class Tournaments:
     ) -> tuple[int, dict[str, Any]]:
         """A player enters themselves, paying the entry fee from their wallet."""
         t = entry.tournament
-        request_hash = _hash({"op": "register", "tournament": t.id, "name": name})
-        try:
-            with entry.lock:
-                self._answered(user.id, key, request_hash)
-                fee_amount = t.fmt.registration.entry_fee
-                fee = cents(fee_amount) if fee_amount is not None else 0
-                event = t.registration(
-                    name or user.username,
-                    "human",
-                    entrant=user.username,
-                    wallet=f"player:{user.username}",
-                    fee=money(fee) if fee else None,
-                )
-                answer = {
-                    "entrant": event.entrant,
-                    "name": event.name,
-                    "controller": "human",
-                    "entry": 1,
-                    "fee": money(fee) if fee else None,
-                    "currency": t.fmt.currency,
-                    "balance": None,
-                }
-                registration = t.registrations.get(event.entrant, 0) + 1
-                post = self._fee_post(
-                    t,
-                    user,
-                    fee,
-                    fee_key(t.id, event.entrant, 1, registration),
-                    f"tournament {t.id}: entry 1 of {event.entrant}",
-                )
-                return 200, self._write_with_money(
-                    entry, user, event, post, key, request_hash, answer, fee=fee
-                )
-        except _AnsweredError as replay:
-            return replay.status, replay.body
+
+        def step() -> _Step:
+            fee_amount = t.fmt.registration.entry_fee
+            fee = cents(fee_amount) if fee_amount is not None else 0
+            event = t.registration(
+                name or user.username,
+                "human",
+                entrant=user.username,
+                wallet=f"player:{user.username}",
+                fee=money(fee) if fee else None,
+            )
+            answer = {
+                "entrant": event.entrant,
+                "name": event.name,
+                "controller": "human",
+                "entry": 1,
+                "fee": money(fee) if fee else None,
+                "currency": t.fmt.currency,
+                "balance": None,
+            }
+            registration = t.registrations.get(event.entrant, 0) + 1
+            post = self._fee_post(
+                t,
+                user,
+                fee,
+                fee_key(t.id, event.entrant, 1, registration),
+                f"tournament {t.id}: entry 1 of {event.entrant}",
+            )
+            return _Step(event, post, answer, fee)
+
+        return self._money_request(entry, user, key, {"op": "register", "name": name}, step)
 
     def reenter_player(
         self, entry: Entry, user: User, key: str | None
     ) -> tuple[int, dict[str, Any]]:
         """A player out of chips re-enters (T2.3), paying the entry fee again."""
         t = entry.tournament
-        request_hash = _hash({"op": "reenter", "tournament": t.id})
-        try:
-            with entry.lock:
-                self._answered(user.id, key, request_hash)
-                e = t.entrant(user.username)
-                fee_amount = t.fmt.registration.entry_fee
-                fee = cents(fee_amount) if fee_amount is not None and e.wallet else 0
-                event = t.reentry(e.id, fee=money(fee) if fee else None)
-                answer = {
-                    "entrant": e.id,
-                    "name": e.name,
-                    "controller": e.controller,
-                    "entry": event.entry,
-                    "fee": money(fee) if fee else None,
-                    "currency": t.fmt.currency,
-                    "balance": None,
-                    "chips": event.chips,
-                }
-                post = self._fee_post(
-                    t,
-                    user,
-                    fee,
-                    fee_key(t.id, e.id, event.entry, t.registrations.get(e.id, 1)),
-                    f"tournament {t.id}: entry {event.entry} of {e.id}",
-                )
-                return 200, self._write_with_money(
-                    entry, user, event, post, key, request_hash, answer, fee=fee
-                )
-        except _AnsweredError as replay:
-            return replay.status, replay.body
+
+        def step() -> _Step:
+            e = t.entrant(user.username)
+            fee_amount = t.fmt.registration.entry_fee
+            fee = cents(fee_amount) if fee_amount is not None and e.wallet else 0
+            event = t.reentry(e.id, fee=money(fee) if fee else None)
+            answer = {
+                "entrant": e.id,
+                "name": e.name,
+                "controller": e.controller,
+                "entry": event.entry,
+                "fee": money(fee) if fee else None,
+                "currency": t.fmt.currency,
+                "balance": None,
+                "chips": event.chips,
+            }
+            post = self._fee_post(
+                t,
+                user,
+                fee,
+                fee_key(t.id, e.id, event.entry, t.registrations.get(e.id, 1)),
+                f"tournament {t.id}: entry {event.entry} of {e.id}",
+            )
+            return _Step(event, post, answer, fee)
+
+        return self._money_request(entry, user, key, {"op": "reenter"}, step)
 
     def comp_player(
         self, entry: Entry, username: str, name: str | None, strategy: str | None
@@ -658,42 +674,32 @@ class Tournaments:
         """A player takes their entry back before the first session (T2.4): the
         fee paid comes back from the pool in the same transaction."""
         t = entry.tournament
-        request_hash = _hash({"op": "withdraw_entry", "tournament": t.id})
-        try:
-            with entry.lock:
-                self._answered(user.id, key, request_hash)
-                e = t.entrant(user.username)
-                event = t.entry_withdrawal(e.id)
-                refund = cents(Decimal(event.refund)) if event.refund else 0
-                post: Callable[[Connection], object] | None = None
-                if refund and e.wallet is not None:
-                    wallet = self.server.ledger.wallet(e.wallet)
-                    post = self._refund_post(
-                        t,
-                        wallet,
-                        refund,
-                        withdrawal_key(t.id, e.id, t.registrations[e.id]),
-                        f"tournament {t.id}: entry of {e.id} taken back",
-                    )
-                answer = {
-                    "entrant": e.id,
-                    "refund": money(refund) if refund else None,
-                    "currency": t.fmt.currency,
-                    "balance": None,
-                }
-                return 200, self._write_with_money(
-                    entry, user, event, post, key, request_hash, answer
-                )
-        except _AnsweredError as replay:
-            return replay.status, replay.body
-
-    def _refund_post(
-        self, t: Tournament, wallet: Wallet, amount: int, key: str, memo: str
-    ) -> Callable[[Connection], object]:
         ledger = self.server.ledger
-        return lambda conn: ledger.refund_entry_fee(
-            t.id, wallet, amount, key, memo=memo, within=conn
-        )
+
+        def step() -> _Step:
+            e = t.entrant(user.username)
+            event = t.entry_withdrawal(e.id)
+            refund = cents(Decimal(event.refund)) if event.refund else 0
+            post: Callable[[Connection], object] | None = None
+            if refund and e.wallet is not None:
+                wallet = ledger.wallet(e.wallet)
+                back = withdrawal_key(t.id, e.id, t.registrations[e.id])
+                memo = f"tournament {t.id}: entry of {e.id} taken back"
+
+                def post(conn: Connection) -> object:
+                    return ledger.refund_entry_fee(
+                        t.id, wallet, refund, back, memo=memo, within=conn
+                    )
+
+            answer = {
+                "entrant": e.id,
+                "refund": money(refund) if refund else None,
+                "currency": t.fmt.currency,
+                "balance": None,
+            }
+            return _Step(event, post, answer)
+
+        return self._money_request(entry, user, key, {"op": "withdraw_entry"}, step)
 
     def cancel(self, entry: Entry, reason: str) -> None:
         """Call the tournament off (T8.4), then give every entry fee back."""
