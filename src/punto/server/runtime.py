@@ -1615,32 +1615,19 @@ class TableRuntime:
         """Post the differences between the ledger's nets of the round's
         closed bets and ``nets`` (with ``why`` as the postings' memo); returns
         the bets resettled."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(ledger_bets.c.bet_id, wallets.c.code)
-                .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
-                .where(
-                    ledger_bets.c.table_id == self.id,
-                    ledger_bets.c.round_id == r.round_id,
-                    ledger_bets.c.status != "open",
-                )
-            ).all()
-        closed = {bet_id: code for bet_id, code in rows if bet_id in nets}
-        if not closed:
+        known = self.ledger.closed_nets(self.id, r.round_id)
+        changed = {b: nets[b] for b, (_, net) in known.items() if b in nets and nets[b] != net}
+        if not changed:  # the usual case, at every start: no lock taken
             return []
-        codes = set(closed.values())
+        codes = {known[b][0] for b in changed}
         for code in codes:  # it may have less (or more) now
             self.journal.forget_balance(code)
         try:
-            postings = self.ledger.resettle(
-                self.id,
-                {bet_id: nets[bet_id] for bet_id in closed},
-                memo=f"round {r.round_id}: {why}",
-            )
+            postings = self.ledger.resettle(self.id, changed, memo=f"round {r.round_id}: {why}")
         finally:
             for code in codes:
                 self.journal.forget_balance(code)
-        moved = {str(p.bet_id): p.amount_for(closed[str(p.bet_id)]) for p in postings}
+        moved = {str(p.bet_id): p.amount_for(known[str(p.bet_id)][0]) for p in postings}
         if moved:
             self._audit_event(
                 "resettled",
