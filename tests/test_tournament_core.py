@@ -420,9 +420,11 @@ def test_t2_3_reentry() -> None:
     t.start_session()
     with pytest.raises(RegistrationError, match=r"still has 20,000 chips.*\(T2\.3"):
         t.reenter("e1")
+    assert not t.snapshot()["entrants"][0]["may_reenter"]
     _bust(t, "e1")
     assert t.out_of_chips("e1")
     assert t.entrants["e1"].chips == 0
+    assert t.snapshot()["entrants"][0]["may_reenter"]  # what a page shows the button on
     assert t.leaderboard()["tables"][0]["standings"][-1]["status"] == "out_of_chips"
     t.open_hand(1)
     with pytest.raises(BetLimitError, match=r"out of chips \(T4\.7"):
@@ -443,6 +445,7 @@ def test_t2_4_an_entry_taken_back_before_the_first_session() -> None:
     t = tournament(small(), 3)
     t.entrants["e2"].fees = Decimal("25.00")  # as if paid: the refund is what was paid
     assert t.can_withdraw_entry("e2")
+    assert all(e["may_take_back"] for e in t.snapshot()["entrants"])
     event = t.entry_withdrawal("e2")
     assert event.refund == "25.00"
     assert "e2" in t.entrants  # the event is only built, not written
@@ -456,6 +459,7 @@ def test_t2_4_an_entry_taken_back_before_the_first_session() -> None:
     assert replayed.registrations == t.registrations
     t.start_session()
     assert not t.can_withdraw_entry("e1")
+    assert not any(e["may_take_back"] for e in t.snapshot()["entrants"])
     with pytest.raises(RegistrationError, match=r"only before the first session.*\(T2\.4"):
         t.withdraw_entry("e1")
 

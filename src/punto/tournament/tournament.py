@@ -1474,6 +1474,9 @@ class Tournament:
             "hands_bet": e.hands_bet,
             "hands_required": e.required,
             "must_bet": playing and self.must_bet(e.id),
+            # what the entrant may do now, as the checks say (pages ask, not re-judge)
+            "may_reenter": self.can_reenter(e.id),
+            "may_take_back": self.can_withdraw_entry(e.id),
             "penalties": e.penalties,
             "late": e.late,
             "status": self._status(e),

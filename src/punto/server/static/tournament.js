@@ -202,22 +202,12 @@
       $("#t-my-table").textContent = e.table ? `${e.table}, seat ${e.seat}` : "–";
       $("#t-my-hands").textContent = `${e.hands_bet}/${e.hands_required}`;
       $("#t-my-status").textContent = status(e) + (e.must_bet ? " · must bet" : "");
-      $("#t-reenter").classList.toggle("hidden", !mayReenter(e, reg));
-      // T2.4: an entry is taken back only before the first session starts
-      $("#t-unregister").classList.toggle("hidden", stage !== "registration");
+      // as the server judges T2.3 and T2.4 for this entrant now
+      $("#t-reenter").classList.toggle("hidden", !e.may_reenter);
+      $("#t-unregister").classList.toggle("hidden", !e.may_take_back);
     }
     renderPlay(e);
     renderSudden(e);
-  }
-
-  // T2.3 as the server checks it: out of chips in the first session, a
-  // re-entry left, and the next hand one could bet on not past reentry_until_hand.
-  function mayReenter(e, reg) {
-    const s = (state.board || state.snapshot).session;
-    const table = myTable();
-    if (e.status !== "out_of_chips" || !(reg.reentries > 0) || !s || s.number !== 1) return false;
-    if (e.entry > reg.reentries || !table || table.phase === "done") return false;
-    return table.settled + (table.phase === "closed" ? 2 : 1) <= reg.reentry_until_hand;
   }
 
   function renderPlay(e) {
