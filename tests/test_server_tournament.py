@@ -271,15 +271,18 @@ def test_a_tournament_survives_sigkill_mid_request(tmp_path: Path, db_url: str) 
 
         background = threading.Thread(target=run)
         background.start()
-        while http.get("/api/tournaments").json()[0]["seq"] < seq + 20:
+        seen = seq
+        while seen < seq + 20:
             time.sleep(0.005)
+            seen = http.get("/api/tournaments").json()[0]["seq"]
         process.kill()  # in the middle of the request, no shutdown
         process.wait(10)
         background.join(30)
     with server_process(database) as (_process, http):
         state = http.get("/api/tournaments/cup").json()
         assert state["stage"] == "playing"
-        assert state["seq"] > seq + 20
+        # Every event is committed before the server shows it, so nothing seen is lost.
+        assert state["seq"] >= seen
         dealer = login(http, DEALER)
         run_to_end(http, dealer, "cup")
         assert standings(http, "cup") == expected
