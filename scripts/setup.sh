@@ -8,11 +8,11 @@ if [ ! -x "$root/.venv/bin/python" ]; then
   "$python" -m venv "$root/.venv"
 fi
 stamp="$root/.venv/.punto-installed"
-if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] || [ -n "$(find "$root/src" -name '*.c' -newer "$stamp" 2>/dev/null)" ]; then
+if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] || [ "$root/constraints.txt" -nt "$stamp" ] || [ -n "$(find "$root/src" -name '*.c' -newer "$stamp" 2>/dev/null)" ]; then
   log="$(mktemp)"
   # pip's chatter goes to a log, shown only if the install fails
   if ! { "$root/.venv/bin/python" -m pip install --quiet --upgrade pip &&
-         "$root/.venv/bin/python" -m pip install --quiet -e "$root[dev]"; } >"$log" 2>&1; then
+         "$root/.venv/bin/python" -m pip install --quiet -c "$root/constraints.txt" -e "$root[dev]"; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "setup: installing punto into .venv failed (log above)" >&2
     exit 1
