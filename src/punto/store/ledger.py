@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
@@ -740,27 +741,24 @@ class Ledger:
                         ledger_transactions.c.kind == PostingKind.RESETTLEMENT.value,
                     )
                 ).scalar_one()
-                key = _key(f"resettle:{table_id}:{bet.bet_id}:{int(done) + 1}")
+                key = f"resettle:{table_id}:{bet.bet_id}:{int(done) + 1}"
                 content = {"op": "resettle", "table": table_id, "bet": bet.bet_id, "delta": delta}
-                conn.execute(
-                    insert(idempotency_keys).values(
-                        key=key,
-                        scope=SCOPE,
-                        request_hash=_request_hash(content),
-                        created_at=db.utc_now(),
-                    )
-                )
-                player = players[bet.wallet]
+                changes = {players[bet.wallet].id: delta, house.id: -delta}
                 postings.append(
-                    self._write(
+                    self._post_within(
                         conn,
                         key,
-                        PostingKind.RESETTLEMENT,
-                        {player.id: delta, house.id: -delta},
-                        table_id=table_id,
-                        round_id=bet.round_id,
-                        bet_id=bet.bet_id,
-                        memo=memo,
+                        content,
+                        functools.partial(
+                            self._write,
+                            key=key,
+                            kind=PostingKind.RESETTLEMENT,
+                            changes=changes,
+                            table_id=table_id,
+                            round_id=bet.round_id,
+                            bet_id=bet.bet_id,
+                            memo=memo,
+                        ),
                     )
                 )
             return postings
@@ -983,7 +981,9 @@ class Ledger:
         content: Mapping[str, Any],
         post: Callable[[Connection], Posting],
     ) -> Posting:
-        """:meth:`_post` inside the caller's transaction."""
+        """Post in the caller's transaction under ``key``: look first (a repeated
+        key returns the first posting, or is a conflict), then claim the key
+        and ``post``."""
         key = _key(key)
         request_hash = _request_hash(content)
         try:
@@ -1000,26 +1000,16 @@ class Ledger:
     def _post(
         self, key: str, content: Mapping[str, Any], post: Callable[[Connection], Posting]
     ) -> Posting:
-        key = _key(key)
-        request_hash = _request_hash(content)
+        _key(key)  # refused before any transaction
 
         def work(conn: Connection) -> Posting:
-            # Look first: a repeated key returns the first posting (or is a conflict).
-            self._check_key(conn, key, request_hash)
-            # Claim the key.  A concurrent poster with the same key blocks here on
-            # PostgreSQL until the first commits, then fails the unique key and is
-            # retried, and the look above then finds the first posting.
-            conn.execute(
-                insert(idempotency_keys).values(
-                    key=key, scope=SCOPE, request_hash=request_hash, created_at=db.utc_now()
-                )
-            )
-            return post(conn)
+            # A concurrent poster with the same key blocks on claiming it
+            # (PostgreSQL) until the first commits, then fails the unique key
+            # and is retried, and the look then finds the first posting.
+            return self._post_within(conn, key, content, post)
 
         try:
             return db.run_transaction(self._engine, work, retry_integrity=True, attempts=30)
-        except _AlreadyPostedError as replay:
-            return replay.posting
         except IntegrityError as error:
             raise LedgerError(f"the ledger refused the posting: {error.orig}") from error
         except DBAPIError as error:
