@@ -182,17 +182,28 @@ def _actor(server: Server, user: User, runtime: TableRuntime, action: str, **det
 
 
 def _confirm_manager(server: Server, user: User, manager: ManagerIn | None, action: str) -> Role:
-    """The position to act in: the user's own, or a confirming manager's if higher."""
+    """The position to act in: the user's own, or a confirming manager's if higher
+    (a pit manager or above; asked only of a user below one)."""
     own = table_role(user, Role.DEALER, action)
-    if own.may_act_as(Role.PIT_MANAGER) or manager is None:
+    if own.may_act_as(Role.PIT_MANAGER):
+        return own
+    return _confirmed_role(server, user, manager, action, Role.PIT_MANAGER)
+
+
+def _confirmed_role(
+    server: Server, user: User, manager: ManagerIn | None, action: str, confirming: Role
+) -> Role:
+    """The position to act in: the user's own, or that of the ``manager`` who
+    confirms (``confirming`` or above, logged in and out again) when higher."""
+    own = table_role(user, Role.DEALER, action)
+    if manager is None:
         return own
     session = server.accounts.login(manager.username, manager.password)
     try:
-        confirming = session.user
-        role = table_role(confirming, Role.PIT_MANAGER, f"confirm: {action}")
+        role = table_role(session.user, confirming, f"confirm: {action}")
     finally:
         server.accounts.logout(session.token)
-    return role
+    return role if role.rank > own.rank else own
 
 
 # -- service ----------------------------------------------------------------------------
@@ -809,20 +820,6 @@ def _param_json(param: Param) -> dict[str, Any]:
     }
 
 
-def _confirmed_role(server: Server, user: User, manager: ManagerIn | None, action: str) -> Role:
-    """The position a procedure is applied in: the user's own, or the confirming
-    person's (a pit supervisor or above, MBS 6.2) when that is higher."""
-    own = table_role(user, Role.DEALER, action)
-    if manager is None:
-        return own
-    session = server.accounts.login(manager.username, manager.password)
-    try:
-        role = table_role(session.user, Role.PIT_SUPERVISOR, f"confirm: {action}")
-    finally:
-        server.accounts.logout(session.token)
-    return role if role.rank > own.rank else own
-
-
 @router.get("/tables/{table_id}/irregularities", tags=["dealer"], **documented(ProceduresOut))
 def irregularities(table_id: str, request: Request) -> dict[str, Any]:
     """The irregularity procedures of the rules (sections 5 and 6) that this
@@ -933,7 +930,8 @@ def irregularity(
         _, args = read_action(data)
     except ActionInputError as bad:
         return _refusal(bad, 422)
-    args["role"] = _confirmed_role(server, user, manager, action)
+    # a procedure is confirmed by a pit supervisor or above (MBS 6.2)
+    args["role"] = _confirmed_role(server, user, manager, action, Role.PIT_SUPERVISOR)
     try:
         result = runtime.irregularity(spec, args)
     except ActionInputError as bad:
