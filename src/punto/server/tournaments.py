@@ -132,8 +132,6 @@ log = logging.getLogger("punto.server.tournaments")
 MAX_STEPS = 5000
 #: How long a live tournament's clock waits after a step that failed.
 RETRY_SECONDS = 1.0
-#: The stages after which a tournament owes its prizes (finished) or its fees (cancelled).
-OVER = (Stage.FINISHED, Stage.CANCELLED)
 #: Events after which the leaderboard is pushed.
 PUSHED = (
     HandOpened,
@@ -296,7 +294,7 @@ class LiveTimer:
                     "tournament %s: clock step failed", self.entry.tournament.id, exc_info=True
                 )
                 delay = RETRY_SECONDS
-            if self.entry.tournament.stage in OVER and self.entry.paid:
+            if self.entry.tournament.stage.over and self.entry.paid:
                 return
             if delay is not None and delay <= 0:
                 await asyncio.sleep(0)
@@ -418,7 +416,7 @@ class Tournaments:
                 if not entry.runner.step():
                     break
                 done += 1
-        if entry.tournament.stage in OVER:
+        if entry.tournament.stage.over:
             self.pay_out(entry)  # a payout that fails is finished at the next start
         return done
 
@@ -429,7 +427,7 @@ class Tournaments:
         assert entry.clock is not None
         with entry.lock:
             delay = entry.clock.step()
-        if entry.tournament.stage in OVER and not self.pay_out(entry):
+        if entry.tournament.stage.over and not self.pay_out(entry):
             return RETRY_SECONDS
         return delay
 
@@ -456,7 +454,7 @@ class Tournaments:
         """With the app: finish any payout a crash cut short, start the clocks."""
         self._loop = asyncio.get_running_loop()
         for entry in self.all():
-            if entry.tournament.stage in OVER:
+            if entry.tournament.stage.over:
                 await asyncio.to_thread(self.pay_out, entry)
             elif entry.clock is not None:
                 self._start_timer(entry)
@@ -714,26 +712,10 @@ class Tournaments:
         left to the house.  Whether all is paid (a failure is logged, to be
         tried again)."""
         t = entry.tournament
-        if t.stage not in OVER or entry.paid:
+        if not t.stage.over or entry.paid:
             return entry.paid
         ledger = self.server.ledger
-        # (entrant, money, key, memo) of each payment, and what pays it
-        owed: list[tuple[str, str, str, str]]
-        if t.stage is Stage.FINISHED:
-            pay: Callable[..., object] = ledger.pay_prize
-            owed = [
-                (
-                    p.entrant,
-                    p.prize,
-                    prize_key(t.id, p.entrant),
-                    f"tournament {t.id}: place {p.place}",
-                )
-                for p in t.results
-            ]
-        else:
-            pay = ledger.refund_entry_fee
-            memo = f"tournament {t.id} cancelled: {t.cancelled}"
-            owed = [(r.entrant, r.amount, refund_key(t.id, r.entrant), memo) for r in t.refunds]
+        pay, owed = self._owed(t)
         try:
             for entrant, due, key, why in owed:
                 wallet, amount = t.entrants[entrant].wallet, cents(Decimal(due))
@@ -748,6 +730,26 @@ class Tournaments:
         entry.paid = True
         return True
 
+    def _owed(self, t: Tournament) -> tuple[Callable[..., object], list[tuple[str, str, str, str]]]:
+        """What pays a tournament that is over, and what it owes: (entrant,
+        money, ledger key, memo) of each prize of a finished one, or of each
+        entry fee given back by a cancelled one."""
+        ledger = self.server.ledger
+        if t.stage is Stage.FINISHED:
+            return ledger.pay_prize, [
+                (
+                    p.entrant,
+                    p.prize,
+                    prize_key(t.id, p.entrant),
+                    f"tournament {t.id}: place {p.place}",
+                )
+                for p in t.results
+            ]
+        memo = f"tournament {t.id} cancelled: {t.cancelled}"
+        return ledger.refund_entry_fee, [
+            (r.entrant, r.amount, refund_key(t.id, r.entrant), memo) for r in t.refunds
+        ]
+
     def _wallet_of(self, code: str) -> Wallet:
         username = code.removeprefix("player:")
         account = self.server.accounts.find_user(username)
@@ -758,15 +760,9 @@ class Tournaments:
     def payments(self, t: Tournament) -> dict[str, str]:
         """Each entrant's prize (or, cancelled, refund) as paid on the ledger so
         far (money, by entrant)."""
-        key = prize_key if t.stage is Stage.FINISHED else refund_key
-        who = (
-            [p.entrant for p in t.results]
-            if t.stage is Stage.FINISHED
-            else [r.entrant for r in t.refunds]
-        )
         paid: dict[str, str] = {}
-        for entrant in who:
-            posting = self.server.ledger.posting(key(t.id, entrant))
+        for entrant, _due, key, _memo in self._owed(t)[1]:
+            posting = self.server.ledger.posting(key)
             if posting is not None:
                 paid[entrant] = money(sum(x.amount for x in posting.entries if x.amount > 0))
         return paid
@@ -972,7 +968,7 @@ def _summary(t: Tournament) -> dict[str, Any]:
 
 
 def _results(tournaments: Tournaments, t: Tournament) -> dict[str, Any]:
-    paid = tournaments.payments(t) if t.stage in OVER else {}
+    paid = tournaments.payments(t) if t.stage.over else {}
     rows = []
     for row in t.result_rows():
         e = t.entrants[row["entrant"]]

@@ -114,7 +114,7 @@ class Clock:
         will until someone acts (registration) or ever (finished, cancelled)."""
         t = self.t
         now = self.now()
-        if t.stage in (Stage.REGISTRATION, Stage.FINISHED, Stage.CANCELLED):
+        if t.stage is Stage.REGISTRATION or t.stage.over:
             self._windows.clear()
             return None
         if t.stage is Stage.BETWEEN:

@@ -183,7 +183,7 @@ class Runner:
     def step(self) -> bool:
         """Take the next action; False once the tournament is finished (or cancelled)."""
         t = self.t
-        if t.stage in (Stage.FINISHED, Stage.CANCELLED):
+        if t.stage.over:
             return False
         if t.stage in (Stage.REGISTRATION, Stage.BETWEEN):
             t.start_session()

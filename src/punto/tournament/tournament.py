@@ -117,6 +117,12 @@ class Stage(enum.Enum):
     FINISHED = "finished"
     CANCELLED = "cancelled"
 
+    @property
+    def over(self) -> bool:
+        """Whether play has ended for good: finished (its prizes owed) or
+        cancelled (its entry fees owed, T8.4)."""
+        return self in (Stage.FINISHED, Stage.CANCELLED)
+
 
 class Phase(enum.Enum):
     """Where a table stands in its session."""
