@@ -527,6 +527,32 @@ const Punto = (() => {
     };
   }
 
+  // One run of `task` at a time: a call while it runs makes it run once more
+  // when it is done, so what the page shows is never older than the last call
+  // (a push that arrived while a fetch was on its way). Every caller gets the
+  // promise of the run in progress.
+  function coalesced(task) {
+    let running = null;
+    let again = false;
+    return () => {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            again = false;
+            await task();
+          } while (again);
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
+    };
+  }
+
   const PHASES = {
     betting: "Place your bets",
     dealing: "Dealing",
@@ -543,6 +569,6 @@ const Punto = (() => {
   return {
     $, $$, el, svg, api, errorText, newKey, money, signed, cents, fromCents, card, cardName, words, eventWords,
     odds, paysLines, areaOutcome, areaSide, syncClock, secondsLeft, countdown, loginBox, isStaff, seesPit, connect,
-    renderHands, handsMarkup, renderRoads, resultText, tableId, sayer, phaseText, applyCard, SIDES,
+    renderHands, handsMarkup, renderRoads, resultText, tableId, sayer, coalesced, phaseText, applyCard, SIDES,
   };
 })();

@@ -10,7 +10,6 @@
   let games = [];
   let tables = [];
   let user = null;
-  let loading = false;
 
   // -- the shift: figures since a baseline taken when the shift started -------------------
   // (The API gives each table's figures since it opened; a shift's are the
@@ -79,12 +78,11 @@
 
   // A load asked for while one runs (after a change the pit made, say) runs
   // again once it is done, so the page never stays on figures from before.
-  let again = false;
+  const reload = Punto.coalesced(async () => {
+    await loadTables();
+    await loadAudit();
+  });
   async function load() {
-    if (loading) {
-      again = true;
-      return;
-    }
     if (!Punto.seesPit(user)) {
       $("#summary").classList.add("hidden");
       $("#pit-only").classList.add("hidden");
@@ -93,16 +91,7 @@
       say(user ? `A ${words(user.role)} may not see the pit: it takes a pit supervisor or higher.` : "Log in as a pit supervisor or higher.");
       return;
     }
-    loading = true;
-    try {
-      do {
-        again = false;
-        await loadTables();
-        await loadAudit();
-      } while (again);
-    } finally {
-      loading = false;
-    }
+    await reload();
   }
 
   async function loadTables() {

@@ -292,34 +292,17 @@
     $("#t-balance").textContent = player ? money(state.user.balance) : "–";
   }
 
-  // One snapshot request at a time; a refresh asked for while one is on its
-  // way fetches again once it is back, so the last snapshot shown is never
-  // older than the last push (a hand settled while a snapshot of its opening
-  // was on its way would otherwise leave the page on the opening).
-  let refreshing = null;
-  let again = false;
-  async function refresh() {
-    if (refreshing) {
-      again = true;
-      return refreshing;
+  // One snapshot request at a time, and one more if a refresh is asked for
+  // while it is on its way: a hand settled while a snapshot of its opening
+  // was on its way would otherwise leave the page on the opening.
+  const refresh = Punto.coalesced(async () => {
+    const result = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+    if (result.ok) {
+      takeSnapshot(result.data);
+    } else {
+      $("#t-info").textContent = errorText(result);
     }
-    refreshing = (async () => {
-      try {
-        do {
-          again = false;
-          const result = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
-          if (result.ok) {
-            takeSnapshot(result.data);
-          } else {
-            $("#t-info").textContent = errorText(result);
-          }
-        } while (again);
-      } finally {
-        refreshing = null;
-      }
-    })();
-    return refreshing;
-  }
+  });
 
   function takeSnapshot(snap) {
     state.snapshot = snap;
