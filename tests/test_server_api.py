@@ -5,7 +5,6 @@ the card-reading shoe and Insurance Plus."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,36 +17,16 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    balance,
     check_books,
     deal_cards,
     error_of,
     login,
-    make_app,
+    new_table,
 )
 
 db_url = support.db_url
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(make_app(db_url)) as client:
-        yield client
-
-
-def balance(client: TestClient, headers: dict[str, str]) -> str:
-    response = client.get("/api/me", headers=headers)
-    assert response.status_code == 200, response.text
-    value: str = response.json()["balance"]
-    return value
-
-
-def new_table(client: TestClient, **config: Any) -> str:
-    pit = login(client, PIT)
-    body = {"mode": "dealer", "limits": {"minimum": "10", "maximum": "1000"}, **config}
-    response = client.post("/api/tables", headers=pit, json=body)
-    assert response.status_code == 201, response.text
-    table_id: str = response.json()["id"]
-    return table_id
+client = support.client
 
 
 # -- the service --------------------------------------------------------------------------

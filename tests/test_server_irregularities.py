@@ -6,7 +6,6 @@ wagers returned exactly) and nothing written when one is refused."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -25,45 +24,22 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    balance,
     check_books,
     error_of,
     login,
     make_app,
+    new_table,
     server_of,
 )
 
 db_url = support.db_url
+client = support.client
 
 PIT_CONFIRMS = {"username": PIT[0], "password": PIT[1]}
 
 
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(make_app(db_url)) as client:
-        yield client
-
-
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def new_table(client: TestClient, table_id: str, game: str, **config: Any) -> str:
-    body = {
-        "id": table_id,
-        "game": game,
-        "mode": "dealer",
-        "limits": {"minimum": "10", "maximum": "1000"},
-        **config,
-    }
-    made = client.post("/api/tables", headers=login(client, PIT), json=body)
-    assert made.status_code == 201, made.text
-    return table_id
-
-
-def balance(client: TestClient, headers: dict[str, str]) -> str:
-    response = client.get("/api/me", headers=headers)
-    assert response.status_code == 200, response.text
-    value: str = response.json()["balance"]
-    return value
 
 
 def post(client: TestClient, path: str, headers: dict[str, str], json: Any = None) -> Any:
@@ -106,8 +82,8 @@ def irregularity(
 def test_the_procedures_of_each_game_are_listed_for_staff_only(client: TestClient) -> None:
     """Each game lists the procedures its rules cover (MBS 5; RWS 5), with
     their parameters as replay reads them; ``role`` is the server's."""
-    new_table(client, "buffalo-list", "tiger-buffalo", layout="A")
-    new_table(client, "nc-list", "tiger-no-commission")
+    new_table(client, id="buffalo-list", game="tiger-buffalo", layout="A")
+    new_table(client, id="nc-list", game="tiger-no-commission")
     dealer, player = login(client, DEALER), login(client, PLAYER)
     buffalo = client.get("/api/tables/buffalo-list/irregularities", headers=dealer).json()
     names = [p["name"] for p in buffalo["procedures"]]
@@ -142,7 +118,7 @@ def test_the_procedures_of_each_game_are_listed_for_staff_only(client: TestClien
 
 
 def test_mbs_5_1_foreign_card_voids_the_round_and_returns_every_stake(client: TestClient) -> None:
-    table = new_table(client, "tiger-foreign", "tiger-baccarat")
+    table = new_table(client, id="tiger-foreign", game="tiger-baccarat")
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     open_with_bets(
         client,
@@ -194,7 +170,7 @@ def test_rws_5_8_excess_cards_options_5_13_and_the_held_card_dealt_first(
     gets exactly the stakes back.  Round 2: a whole coup and one card more out
     of the device: the extra card is held and dealt first next round (5.8);
     the outcome is established, so there is no option to take."""
-    table = new_table(client, "buffalo-excess", "tiger-buffalo", layout="A")
+    table = new_table(client, id="buffalo-excess", game="tiger-buffalo", layout="A")
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     open_with_bets(
         client,
@@ -299,7 +275,7 @@ def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: Te
     known: the Pit Manager sets the order, each player may withdraw all
     remaining wagers (5.8.2.2), and the cards go where the Table of Play says
     in the order set; a card the coup does not use is held."""
-    table = new_table(client, "tiger-simultaneous", "tiger-baccarat")
+    table = new_table(client, id="tiger-simultaneous", game="tiger-baccarat")
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     for _ in range(30):  # until the initial deal leaves a third card to draw
         open_with_bets(client, table, [(player, "banker", "100"), (player2, "player", "60")])
@@ -363,7 +339,7 @@ def test_mbs_6_1_unforeseen_is_for_the_shift_manager(client: TestClient) -> None
     Manager; a dealer alone, or with a pit manager's confirmation, is refused
     (403, nothing written); with a shift manager's confirmation the round is
     void and every stake returned."""
-    table = new_table(client, "tiger-unforeseen", "tiger-baccarat")
+    table = new_table(client, id="tiger-unforeseen", game="tiger-baccarat")
     admin, dealer, player = login(client, ADMIN), login(client, DEALER), login(client, PLAYER)
     shift = {"username": "shift", "password": "shift-password", "role": "shift_manager"}
     assert client.post("/api/users", headers=admin, json=shift).status_code == 201
@@ -400,7 +376,7 @@ def test_mbs_6_1_unforeseen_is_for_the_shift_manager(client: TestClient) -> None
 
 
 def test_unreadable_unknown_and_role_refused_and_nothing_written(client: TestClient) -> None:
-    table = new_table(client, "tiger-refusals", "tiger-baccarat")
+    table = new_table(client, id="tiger-refusals", game="tiger-baccarat")
     dealer, player = login(client, DEALER), login(client, PLAYER)
     open_with_bets(client, table, [(player, "banker", "100")])
     post(client, f"/api/tables/{table}/round/deal", dealer)
@@ -486,7 +462,7 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
     their players -- both players exactly where the round found them, the
     table's win and the books as if it had not been played, the round off the
     roads."""
-    table = new_table(client, "incorrect", game, seed="5.2", **config)
+    table = new_table(client, id="incorrect", game=game, seed="5.2", **config)
     ann, bob = login(client, PLAYER), login(client, PLAYER2)
 
     def both() -> tuple[Decimal, Decimal]:
@@ -567,9 +543,12 @@ def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
     table: refused with 402, nothing written (the round stands settled, the
     balances as they were); once the other bet is withdrawn the same
     procedure goes through."""
-    table = new_table(client, "nc-spent", "tiger-no-commission")
+    table = new_table(client, id="nc-spent", game="tiger-no-commission")
     other = new_table(
-        client, "nc-other", "tiger-no-commission", limits={"minimum": "10", "maximum": "100000"}
+        client,
+        id="nc-other",
+        game="tiger-no-commission",
+        limits={"minimum": "10", "maximum": "100000"},
     )
     winner, _, cards = settle_a_decided_round(client, table)
     dealer = login(client, DEALER)
@@ -604,7 +583,7 @@ def test_a_resettlement_the_round_does_not_show_is_undone_at_start_up(db_url: st
     round's void is written, the round stands settled when it starts again,
     and start-up puts the settlement's payments back."""
     with TestClient(make_app(db_url)) as client:
-        table = new_table(client, "nc-crash", "tiger-no-commission")
+        table = new_table(client, id="nc-crash", game="tiger-no-commission")
         winner, loser, _ = settle_a_decided_round(client, table)
         paid = {"winner": balance(client, winner), "loser": balance(client, loser)}
         runtime = server_of(client).tables[table]

@@ -6,23 +6,16 @@ and a refused replacement changes nothing.  On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from punto.table.events import ShoeStarted
 from tests import test_server_support as support
-from tests.test_server_support import DEALER, PIT, PLAYER, QUICK, login, make_app, server_of
+from tests.test_server_support import DEALER, PIT, PLAYER, QUICK, login, server_of
 
 db_url = support.db_url
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(make_app(db_url)) as client:
-        yield client
+client = support.client
 
 
 def _table(client: TestClient, table_id: str, **config: Any) -> None:

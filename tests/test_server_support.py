@@ -5,6 +5,7 @@ Bring the fixtures into a test module by assignment, like the database ones::
     from tests import test_server_support as support
 
     db_url = support.db_url
+    client = support.client
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from argon2 import PasswordHasher
 from fastapi import FastAPI
@@ -54,6 +56,31 @@ def make_app(url: str, **options: Any) -> FastAPI:
     options.setdefault("demo", True)
     options.setdefault("auto_dealers", False)
     return create_app(url, hasher=FAST, **options)
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """The app (with the demo tables and accounts) on each database, started and stopped."""
+    with TestClient(make_app(db_url)) as client:
+        yield client
+
+
+def new_table(client: TestClient, **config: Any) -> str:
+    """A dealer-driven table (limits 10 to 1,000 unless ``config`` says
+    otherwise) made by the pit manager; its id."""
+    body = {"mode": "dealer", "limits": {"minimum": "10", "maximum": "1000"}, **config}
+    response = client.post("/api/tables", headers=login(client, PIT), json=body)
+    assert response.status_code == 201, response.text
+    table_id: str = response.json()["id"]
+    return table_id
+
+
+def balance(client: TestClient, headers: dict[str, str]) -> str:
+    """The wallet balance of whoever ``headers`` log in, as the API shows it."""
+    response = client.get("/api/me", headers=headers)
+    assert response.status_code == 200, response.text
+    value: str = response.json()["balance"]
+    return value
 
 
 def server_of(client: TestClient) -> Server:

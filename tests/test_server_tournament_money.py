@@ -6,7 +6,6 @@ by a crash finished at the next start, each prize paid once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -21,14 +20,9 @@ from tests import test_server_support as support
 from tests.test_server_support import ADMIN, DEALER, PIT, PLAYER, login, make_app, server_of
 
 db_url = support.db_url
+client = support.client
 
 CENT = Decimal("0.01")
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(make_app(db_url)) as c:
-        yield c
 
 
 def new_player(client: TestClient, name: str, funds: str | None) -> dict[str, str]:
