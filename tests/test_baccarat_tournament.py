@@ -115,12 +115,14 @@ def test_baccarat_tournament_3_5_other_wagers_refused_naming_those_offered() -> 
     assert all(wager in str(refused.value) for wager in WAGERS)
 
 
+@pytest.mark.clause("baccarat-tournament", "3.6")
 def test_baccarat_tournament_3_7_1_first_and_third_cards_are_the_player_hand() -> None:
     # P J+A=1 draws 9 (0); B 2+4=6 stands on a 9.
     coup = Coup.parse("JH 2C AD 4S 9H")
     assert coup.player.cards == parse_cards("JH AD 9H")
 
 
+@pytest.mark.clause("baccarat-tournament", "3.6")
 def test_baccarat_tournament_3_7_2_second_and_fourth_cards_are_the_banker_hand() -> None:
     coup = Coup.parse("JH 2C AD 4S 9H")
     assert coup.banker.cards == parse_cards("2C 4S")

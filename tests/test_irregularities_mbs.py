@@ -110,6 +110,8 @@ def assert_void(r: Round, clause: str) -> None:
 # -- 5.1, 5.2, 5.3 (Tiger Baccarat, Dragon Tiger): void rounds ------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "5.1", "5.1.1", "5.1.2")
+@pytest.mark.clause("dragon-tiger", "5.1", "5.1.1", "5.1.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_1_foreign_card_voids_round_and_previous_rounds_stand(game_id: str) -> None:
     table = LiveTable("t", get_game(game_id), limits=LIMITS, log=MemoryEventLog(), seed="5.1")
@@ -225,6 +227,10 @@ def test_dragon_tiger_5_3_insufficient_cards_voids_round() -> None:
         ("baccarat-tournament", "5.6", "5.7"),
     ],
 )
+@pytest.mark.clause("tiger-baccarat", "3.2", "5.4", "5.5")
+@pytest.mark.clause("dragon-tiger", "3.2", "5.4", "5.5")
+@pytest.mark.clause("tiger-no-commission", "3.2", "5.6", "5.7")
+@pytest.mark.clause("baccarat-tournament", "3.2", "5.6", "5.7")
 def test_mbs_late_bet_refused_and_late_withdrawal_wins_or_loses(
     game_id: str, late_bet: str, late_withdrawal: str
 ) -> None:
@@ -241,6 +247,8 @@ def test_mbs_late_bet_refused_and_late_withdrawal_wins_or_loses(
 # -- 5.6, 5.7, 5.7.1, 5.10, 5.12: play on -----------------------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "5.6")
+@pytest.mark.clause("dragon-tiger", "5.6")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_6_card_face_up_in_device_played_as_if_face_down(game_id: str) -> None:
     r = with_bets(game_id)
@@ -278,6 +286,8 @@ def test_tiger_baccarat_5_7_wrong_order_not_reconstructable_voids_round_by_5_2()
     assert_void(r, "5.2")
 
 
+@pytest.mark.clause("tiger-baccarat", "5.7.1")
+@pytest.mark.clause("dragon-tiger", "5.7.1")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_7_1_card_exposed_in_error_outcome_stands(game_id: str) -> None:
     r = with_bets(game_id)
@@ -288,6 +298,8 @@ def test_mbs_5_7_1_card_exposed_in_error_outcome_stands(game_id: str) -> None:
     assert finish(r, BANKER_SIX) == ON_BANKER_SIX
 
 
+@pytest.mark.clause("tiger-baccarat", "5.10")
+@pytest.mark.clause("dragon-tiger", "5.10")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_10_absent_player_dealer_exposes_and_play_continues(game_id: str) -> None:
     r = with_bets(game_id)
@@ -313,6 +325,8 @@ def test_tiger_baccarat_5_12_2_method_c_order_altered_voids_round() -> None:
 # -- 5.8: simultaneous draw (Tiger Baccarat, Dragon Tiger) ------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "5.8", "5.8.1")
+@pytest.mark.clause("dragon-tiger", "5.8", "5.8.1")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_8_1_simultaneous_draw_order_known_withdraw_then_reconstruct(game_id: str) -> None:
     r = with_bets(game_id)
@@ -326,6 +340,8 @@ def test_mbs_5_8_1_simultaneous_draw_order_known_withdraw_then_reconstruct(game_
     assert outcomes(r)["bob:player"] == "returned"
 
 
+@pytest.mark.clause("tiger-baccarat", "5.8.2.1")
+@pytest.mark.clause("dragon-tiger", "5.8.2.1")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_8_2_1_simultaneous_draw_in_initial_deal_voids_round(game_id: str) -> None:
     r = with_bets(game_id)
@@ -341,6 +357,8 @@ def test_tiger_baccarat_5_8_2_1_simultaneous_draw_in_initial_deal_voids_round() 
     assert_void(r, "5.8.2.1")
 
 
+@pytest.mark.clause("tiger-baccarat", "5.8.2.2")
+@pytest.mark.clause("dragon-tiger", "5.8.2.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_8_2_2_simultaneous_draw_after_initial_deal_pit_manager_sets_order(
     game_id: str,
@@ -378,6 +396,8 @@ def test_tiger_baccarat_5_8_simultaneous_cards_the_coup_does_not_need_go_to_next
 # -- 5.9: dealing device reset ----------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "5.9")
+@pytest.mark.clause("dragon-tiger", "5.9")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_9_device_reset_withdraw_then_bet_again_before_no_more_bets(game_id: str) -> None:
     r = with_bets(game_id)
@@ -430,6 +450,7 @@ def _left_with_cards_bets() -> Round:
 ON_THIRD_COUP = {"ann": Decimal(95), "bob": Decimal(-200), "cat": Decimal(200), "dan": Decimal(500)}
 
 
+@pytest.mark.clause("tiger-baccarat", "5.11.1", "5.11.2", "5.11.2.1", "5.11.3", "5.11.4")
 def test_tiger_baccarat_5_11_player_left_with_cards_missing_cards_replaced() -> None:
     shoe, discards, start = _left_with_cards_shoe()
     assert deal(iter(shoe.order[start:])).cards == cards("5S 7H 7C 5C 9H 4S")
@@ -568,6 +589,8 @@ def test_tiger_baccarat_5_14_and_5_16_on_a_live_table() -> None:
     assert table.rounds[1].results()[0].outcome == "returned"
 
 
+@pytest.mark.clause("tiger-baccarat", "5.15")
+@pytest.mark.clause("dragon-tiger", "5.15")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_15_over_maximum_paid_and_collected_to_maximum(game_id: str) -> None:
     r = opened(game_id)
@@ -578,6 +601,7 @@ def test_mbs_5_15_over_maximum_paid_and_collected_to_maximum(game_id: str) -> No
     assert {s.clause for s in r.results()} == {"5.15"}
 
 
+@pytest.mark.clause("tiger-baccarat", "3.5.1")
 def test_tiger_baccarat_5_14_limits_refused_when_noticed() -> None:
     r = opened("tiger-baccarat")
     with pytest.raises(LimitError) as under:
@@ -588,6 +612,8 @@ def test_tiger_baccarat_5_14_limits_refused_when_noticed() -> None:
 # -- 5.17: power failure ------------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "5.17", "5.17.1")
+@pytest.mark.clause("dragon-tiger", "5.17", "5.17.1")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_17_1_power_failure_no_outcome_each_player_may_withdraw_all(game_id: str) -> None:
     r = opened(game_id)
@@ -663,6 +689,8 @@ def test_tiger_baccarat_5_17_power_failure_recovered_from_the_log() -> None:
 # -- 5.18: the table differential -------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "5.18", "5.18.1", "5.18.2")
+@pytest.mark.clause("dragon-tiger", "5.18", "5.18.1", "5.18.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_18_1_and_5_18_2_differential_decrease_and_increase(game_id: str) -> None:
     r = opened(game_id)
@@ -678,6 +706,8 @@ def test_mbs_5_18_1_and_5_18_2_differential_decrease_and_increase(game_id: str) 
     assert finish(r, BANKER_SIX) == {"ann": 760, "cat": 475, "bob": -300}
 
 
+@pytest.mark.clause("tiger-baccarat", "5.18.3")
+@pytest.mark.clause("dragon-tiger", "5.18.3")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_18_3_pit_manager_removes_wagers(game_id: str) -> None:
     r = opened(game_id)
@@ -696,6 +726,8 @@ def test_mbs_5_18_3_pit_manager_removes_wagers(game_id: str) -> None:
 # -- 3.22 / 3.17: the cutting card -------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "3.22")
+@pytest.mark.clause("dragon-tiger", "3.17")
 @pytest.mark.parametrize(
     ("game_id", "clause"), [("tiger-baccarat", "3.22"), ("dragon-tiger", "3.17")]
 )
@@ -729,6 +761,8 @@ def test_mbs_cut_card_round_completed_then_shoe_ends(game_id: str, clause: str) 
     assert table.shoes == 2
 
 
+@pytest.mark.clause("tiger-baccarat", "3.22.1")
+@pytest.mark.clause("dragon-tiger", "3.17.1")
 @pytest.mark.parametrize(
     ("game_id", "clause"), [("tiger-baccarat", "3.22.1"), ("dragon-tiger", "3.17.1")]
 )
@@ -754,6 +788,8 @@ def test_tiger_baccarat_3_22_1_cut_card_first_only_before_any_card() -> None:
 # -- 6.1, 6.2: unforeseen irregularities, higher positions -----------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "6.1")
+@pytest.mark.clause("dragon-tiger", "6.1")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_6_1_unforeseen_irregularity_shift_manager_voids(game_id: str) -> None:
     r = with_bets(game_id)
@@ -786,6 +822,8 @@ def test_tiger_baccarat_6_2_a_higher_position_acts_for_a_lower() -> None:
 # -- Tiger No Commission and Baccarat Tournament: 5.1 - 5.5 ---------------------------------
 
 
+@pytest.mark.clause("tiger-no-commission", "5.1", "5.1.1")
+@pytest.mark.clause("baccarat-tournament", "5.1", "5.1.1")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_1_foreign_card_voids_round_no_commission_and_tournament(game_id: str) -> None:
     r = with_bets(game_id)
@@ -810,6 +848,8 @@ def test_baccarat_tournament_5_1_speaks_of_foreign_cards_only() -> None:
     assert_void(r, "not covered by the rules")
 
 
+@pytest.mark.clause("tiger-no-commission", "5.2")
+@pytest.mark.clause("baccarat-tournament", "5.2")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_2_incorrect_number_not_reconstructable_voids_round(game_id: str) -> None:
     r = with_bets(game_id)
@@ -818,6 +858,8 @@ def test_mbs_5_2_incorrect_number_not_reconstructable_voids_round(game_id: str) 
     assert_void(r, "5.2")
 
 
+@pytest.mark.clause("tiger-no-commission", "5.1.2", "5.2")
+@pytest.mark.clause("baccarat-tournament", "5.1.2", "5.2")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_2_incorrect_number_noticed_after_settlement_before_next_round_voids(
     game_id: str,
@@ -834,6 +876,8 @@ def test_mbs_5_2_incorrect_number_noticed_after_settlement_before_next_round_voi
     assert_void(r, "5.2")
 
 
+@pytest.mark.clause("tiger-no-commission", "5.2")
+@pytest.mark.clause("baccarat-tournament", "5.2")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_2_incorrect_number_reconstructed_play_continues(game_id: str) -> None:
     r = with_bets(game_id)
@@ -844,6 +888,8 @@ def test_mbs_5_2_incorrect_number_reconstructed_play_continues(game_id: str) -> 
     assert finish(r) == ON_TIE_SEVEN
 
 
+@pytest.mark.clause("tiger-no-commission", "5.3")
+@pytest.mark.clause("baccarat-tournament", "5.3")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_3_simultaneous_draw_in_initial_deal_voids_round(game_id: str) -> None:
     r = with_bets(game_id)
@@ -852,6 +898,8 @@ def test_mbs_5_3_simultaneous_draw_in_initial_deal_voids_round(game_id: str) -> 
     assert_void(r, "5.3")
 
 
+@pytest.mark.clause("tiger-no-commission", "5.3")
+@pytest.mark.clause("baccarat-tournament", "5.3")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_3_simultaneous_draw_order_known_cards_dealt_in_order(game_id: str) -> None:
     r = with_bets(game_id)
@@ -872,6 +920,8 @@ def test_tiger_no_commission_5_3_after_initial_deal_is_not_covered() -> None:
     assert finish(r) == {"ann": 50, "bob": -200, "cat": -50}
 
 
+@pytest.mark.clause("tiger-no-commission", "5.4")
+@pytest.mark.clause("baccarat-tournament", "5.4")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_4_order_altered_not_reconstructable_voids_round(game_id: str) -> None:
     r = with_bets(game_id)
@@ -880,6 +930,8 @@ def test_mbs_5_4_order_altered_not_reconstructable_voids_round(game_id: str) -> 
     assert_void(r, "5.4")
 
 
+@pytest.mark.clause("tiger-no-commission", "5.5")
+@pytest.mark.clause("baccarat-tournament", "5.5")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])
 def test_mbs_5_5_insufficient_cards_voids_round(game_id: str) -> None:
     r = with_bets(game_id)

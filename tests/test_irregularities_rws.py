@@ -331,6 +331,7 @@ def test_tiger_buffalo_5_4_power_failure_recovered_from_the_log_voids_round() ->
 # -- 5.5, 5.17: void rounds ----------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "5.17")
 def test_tiger_buffalo_5_5_1_foreign_card_voids_round() -> None:
     r = with_bets()
     deal_cards(r, "9H 2C")
@@ -407,6 +408,7 @@ def test_tiger_buffalo_5_6_and_5_12_previous_rounds_stand() -> None:
 # -- 5.7: after No more Bets -----------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "3.8")
 def test_tiger_buffalo_5_7_no_bet_placed_increased_or_withdrawn_after_no_more_bets() -> None:
     r = with_bets()
     with pytest.raises(BettingClosedError) as placed:
@@ -420,6 +422,7 @@ def test_tiger_buffalo_5_7_no_bet_placed_increased_or_withdrawn_after_no_more_be
 # -- 5.8, 5.9, 5.10, 5.11, 5.13: dealing errors ------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "5.8.1", "5.13", "5.13.2", "5.13.3")
 def test_tiger_buffalo_5_8_exposed_card_reconstructed_with_5_13_options() -> None:
     r = with_bets()
     deal_cards(r, "4H 3C")
@@ -456,6 +459,7 @@ def test_tiger_buffalo_5_8_not_reconstructable_is_decided_by_the_house() -> None
     assert_void(r, "5.5.3")
 
 
+@pytest.mark.clause("tiger-buffalo", "5.13.2", "5.13.3")
 def test_tiger_buffalo_5_9_1_wrong_area_reconstructed_with_5_13_options() -> None:
     r = with_bets()
     deal_cards(r, "3C 4H")  # the first two cards went to each other's area
@@ -475,6 +479,7 @@ def test_tiger_buffalo_5_9_1_outcome_established_and_reconstructed_no_options() 
     assert finish(r) == {"ann": 0, "bob": 0, "cat": 800, "eve": 1100}
 
 
+@pytest.mark.clause("tiger-buffalo", "5.13.1", "5.13.3")
 def test_tiger_buffalo_5_9_1_not_reconstructable_continue_as_dealt_5_13_1() -> None:
     r = with_bets()
     deal_cards(r, "9H 2C")
@@ -540,6 +545,7 @@ def test_tiger_buffalo_5_11_1_simultaneous_draw_is_a_dealing_error_even_in_known
     assert finish(r) == {"ann": 300, "bob": -200, "cat": 0}
 
 
+@pytest.mark.clause("tiger-buffalo", "5.13.3")
 def test_tiger_buffalo_5_13_dealing_error_options_continue_or_bet_returned() -> None:
     r = with_bets(("dan", 4, "banker", 500))
     deal_cards(r, "QH 2C 2D")

@@ -129,6 +129,7 @@ def test_cards_held_event_round_trips_through_the_codec_and_the_sqlite_log(
 # -- RWS 5.8: cards drawn in excess are used in the next round ------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "5.8")
 def test_rws_5_8_excess_cards_are_dealt_first_in_the_next_round(tmp_path: Path) -> None:
     path = tmp_path / "events.db"
     table = table_on(path, "tiger-buffalo", "a")
@@ -168,6 +169,7 @@ def test_rws_5_8_excess_cards_are_dealt_first_in_the_next_round(tmp_path: Path) 
     assert third.shoe.position == 8
 
 
+@pytest.mark.clause("tiger-buffalo", "5.8")
 def test_rws_5_8_cards_not_on_top_of_the_shoe_are_refused_and_nothing_written(
     tmp_path: Path,
 ) -> None:
@@ -188,6 +190,7 @@ def test_rws_5_8_cards_not_on_top_of_the_shoe_are_refused_and_nothing_written(
     assert table.held == ()
 
 
+@pytest.mark.clause("tiger-buffalo", "5.8")
 def test_rws_5_8_holding_cards_is_a_dealer_action_refused_to_a_player(tmp_path: Path) -> None:
     table = table_on(tmp_path / "events.db", "tiger-buffalo", "a")
     r = betting(table)
@@ -207,6 +210,7 @@ def test_rws_5_8_holding_cards_is_a_dealer_action_refused_to_a_player(tmp_path: 
     assert written(table) == [*before, CardsHeld(cards("9S"), "5.8", Role.DEALER)]
 
 
+@pytest.mark.clause("tiger-buffalo", "5.5.3", "5.8")
 def test_rws_5_5_3_and_5_8_reconstruction_takes_the_drawn_cards_and_holds_the_rest(
     tmp_path: Path,
 ) -> None:
@@ -283,6 +287,7 @@ def test_tiger_baccarat_5_8_2_2_decided_order_of_the_shoes_next_cards_is_accepte
 # -- RWS 5.11.2: the Pit Supervisor replaces the cards -----------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "5.11.2")
 def test_rws_5_11_2_pit_supervisor_replaces_the_cards_mid_round(tmp_path: Path) -> None:
     path = tmp_path / "events.db"
     table = table_on(path, "tiger-buffalo", "c")
@@ -321,6 +326,7 @@ def test_rws_5_11_2_pit_supervisor_replaces_the_cards_mid_round(tmp_path: Path) 
     assert r.nets() == {"ann": D(95), "bob": D(0), "cat": D(-50)}
 
 
+@pytest.mark.clause("tiger-buffalo", "5.11.2")
 def test_rws_5_11_2_replaced_cards_take_the_held_cards_with_them(tmp_path: Path) -> None:
     table = table_on(tmp_path / "events.db", "tiger-buffalo", "c")
     r = betting(table)
@@ -411,6 +417,8 @@ def test_tiger_baccarat_5_11_2_no_card_is_drawn_from_cards_sorted_into_decks(
     assert written(table) == before
 
 
+@pytest.mark.clause("tiger-baccarat", "5.12.2")
+@pytest.mark.clause("dragon-tiger", "5.12.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_12_2_void_and_the_cards_shall_be_replaced(game_id: str, tmp_path: Path) -> None:
     path = tmp_path / "events.db"
@@ -471,6 +479,8 @@ def _cut_after_first_round(path: Path, game_id: str, *, hlga: bool) -> tuple[Liv
     return table, first
 
 
+@pytest.mark.clause("tiger-baccarat", "3.22.1")
+@pytest.mark.clause("dragon-tiger", "3.17.1")
 @pytest.mark.parametrize(
     ("game_id", "clause"), [("tiger-baccarat", "3.22.1"), ("dragon-tiger", "3.17.1")]
 )
@@ -504,6 +514,8 @@ def test_mbs_3_22_1_hlga_cut_card_as_first_card_opens_the_withdrawal_option(
     assert (again.shoes, again.shoe_id) == (2, "s2")
 
 
+@pytest.mark.clause("tiger-baccarat", "3.22")
+@pytest.mark.clause("dragon-tiger", "3.17")
 @pytest.mark.parametrize(
     ("game_id", "clause"), [("tiger-baccarat", "3.22"), ("dragon-tiger", "3.17")]
 )

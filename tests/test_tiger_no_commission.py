@@ -136,12 +136,14 @@ def test_tiger_no_commission_3_5_wager_not_in_the_game_refused() -> None:
     assert all(wager in str(refused.value) for wager in WAGERS)
 
 
+@pytest.mark.clause("tiger-no-commission", "3.6")
 def test_tiger_no_commission_3_7_1_first_and_third_cards_are_the_player_hand() -> None:
     # P 5+K=5 draws 2 (7); B 6+K=6 stands on a 2.
     coup = Coup.parse("5H 6C KD KS 2D")
     assert coup.player.cards == parse_cards("5H KD 2D")
 
 
+@pytest.mark.clause("tiger-no-commission", "3.6")
 def test_tiger_no_commission_3_7_2_second_and_fourth_cards_are_the_banker_hand() -> None:
     coup = Coup.parse("5H 6C KD KS 2D")
     assert coup.banker.cards == parse_cards("6C KS")
