@@ -66,7 +66,9 @@ _CLAUSE_LINE = re.compile(r"^[\s\-*#]*(\d+(?:\.\d+)+)\.?(?:\*\*)?\s+(\S.*)$")
 _SECTION_LINE = re.compile(r"^[\s\-*#]*(\d+)\.\s+(?:\*\*)?([A-Z][^*\t]*?)(?:\*\*)?(?:\t.*)?\s*$")
 _CLAUSE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?![\d.])")
 # A TOML string that is nothing but clause numbers ("5.1", "4.1.15, 4.2.1(a)").
-_CLAUSE_LIST = re.compile(r"^\s*\d+(?:\.\d+)+(?:\([a-z]\))?(?:\s*,\s*\d+(?:\.\d+)+(?:\([a-z]\))?)*\s*$")
+_CLAUSE_LIST = re.compile(
+    r"^\s*\d+(?:\.\d+)+(?:\([a-z]\))?(?:\s*,\s*\d+(?:\.\d+)+(?:\([a-z]\))?)*\s*$"
+)
 
 
 # ---------------------------------------------------------------- the clauses
@@ -312,7 +314,9 @@ def _marker_clauses(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tu
                 yield str(args[0]), str(clause)
 
 
-def collect_tests(game_ids: Iterable[str], folder: Path = TESTS) -> dict[tuple[str, str], list[str]]:
+def collect_tests(
+    game_ids: Iterable[str], folder: Path = TESTS
+) -> dict[tuple[str, str], list[str]]:
     """(game id, clause) -> the tests that name it, as ``file::function``."""
     prefixes = {gid.replace("-", "_"): gid for gid in game_ids}
     found: dict[tuple[str, str], list[str]] = {}
@@ -439,24 +443,29 @@ def _lead_ins(rows: list[Row]) -> list[Row]:
         current = by_clause[row.clause]
         if current.status in (TESTED, NOT_APPLICABLE) or not is_lead_in(current.text):
             continue
-        children = [
-            by_clause[c]
-            for c in by_clause
-            if c.rpartition(".")[0] == row.clause
-        ]
+        children = [by_clause[c] for c in by_clause if c.rpartition(".")[0] == row.clause]
         states = {child.status for child in children}
         if not children or not states <= {TESTED, NOT_APPLICABLE}:
             continue
         subs = ", ".join(child.clause for child in children)
         if TESTED in states:
             by_clause[row.clause] = Row(
-                row.game, row.clause, row.text, TESTED,
-                [*current.implementation, f"lead-in: by {subs}"], current.tests,
+                row.game,
+                row.clause,
+                row.text,
+                TESTED,
+                [*current.implementation, f"lead-in: by {subs}"],
+                current.tests,
             )
         else:
             by_clause[row.clause] = Row(
-                row.game, row.clause, row.text, NOT_APPLICABLE, current.implementation,
-                current.tests, f"lead-in to {subs}, all not applicable",
+                row.game,
+                row.clause,
+                row.text,
+                NOT_APPLICABLE,
+                current.implementation,
+                current.tests,
+                f"lead-in to {subs}, all not applicable",
             )
     return [by_clause[row.clause] for row in rows]
 
@@ -532,7 +541,9 @@ def render(coverage: Coverage) -> str:
         cells = " | ".join(f"**{counts[s]}**" for s in STATUSES)
         out.append(f"| **all games ({scope})** | | **{len(total)}** | {cells} |")
     open_rows = [
-        row for game_rows in coverage.rows.values() for row in game_rows
+        row
+        for game_rows in coverage.rows.values()
+        for row in game_rows
         if row.strict and row.status not in (TESTED, NOT_APPLICABLE)
     ]
     out += ["", "## Open in sections 3–6", ""]
@@ -581,11 +592,15 @@ def main(argv: list[str] | None = None) -> int:
     text = render(coverage)
     if args.check:
         if OUTPUT.read_text("utf-8") != text:
-            print("docs/clause-coverage.md is stale: run `python scripts/clause_coverage.py` and commit")
+            print(
+                "docs/clause-coverage.md is stale: run `python scripts/clause_coverage.py` and commit"
+            )
             return 1
         return 0
     OUTPUT.write_text(text, "utf-8")
-    print(f"wrote {OUTPUT.relative_to(ROOT)}; {len(failing(coverage))} clauses of sections 3-6 open")
+    print(
+        f"wrote {OUTPUT.relative_to(ROOT)}; {len(failing(coverage))} clauses of sections 3-6 open"
+    )
     return 1 if coverage.problems else 0
 
 
