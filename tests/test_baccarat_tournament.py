@@ -92,15 +92,18 @@ def test_baccarat_tournament_3_3_2_ten_and_face_cards_are_zero() -> None:
     assert [c.value for c in parse_cards("TC JC QC KC")] == [0, 0, 0, 0]
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.5")
 def test_baccarat_tournament_3_4_1_total_of_zero_to_nine_is_that_number() -> None:
     assert Hand(parse_cards("AC 7H")).total == 8
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.5")
 def test_baccarat_tournament_3_4_2_total_of_ten_or_more_is_the_right_digit() -> None:
     assert Hand(parse_cards("6C 7H")).total == 3
     assert Hand(parse_cards("6C 7H 7S")).total == 0
 
 
+@pytest.mark.clause("baccarat-tournament", "2.2.1", "2.2.2", "2.2.3")
 def test_baccarat_tournament_3_5_wagers_played_individually_or_in_combination() -> None:
     coup = PLAYER_PAIR.coup()
     alone = settle(GAME, coup, [Bet("player_pair", Decimal(10))])
@@ -109,12 +112,14 @@ def test_baccarat_tournament_3_5_wagers_played_individually_or_in_combination() 
     assert together.net == Decimal("10.00")
 
 
+@pytest.mark.clause("baccarat-tournament", "2.2.1", "2.2.2", "2.2.3")
 def test_baccarat_tournament_3_5_other_wagers_refused_naming_those_offered() -> None:
     with pytest.raises(WagerError, match="no wager 'tiger'") as refused:
         GAME.wager("tiger", "A")
     assert all(wager in str(refused.value) for wager in WAGERS)
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.1")
 @pytest.mark.clause("baccarat-tournament", "3.6")
 def test_baccarat_tournament_3_7_1_first_and_third_cards_are_the_player_hand() -> None:
     # P J+A=1 draws 9 (0); B 2+4=6 stands on a 9.
@@ -122,12 +127,14 @@ def test_baccarat_tournament_3_7_1_first_and_third_cards_are_the_player_hand() -
     assert coup.player.cards == parse_cards("JH AD 9H")
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.1")
 @pytest.mark.clause("baccarat-tournament", "3.6")
 def test_baccarat_tournament_3_7_2_second_and_fourth_cards_are_the_banker_hand() -> None:
     coup = Coup.parse("JH 2C AD 4S 9H")
     assert coup.banker.cards == parse_cards("2C 4S")
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.4", "2.2.4")
 def test_baccarat_tournament_3_8_the_four_cards_decide_pairs() -> None:
     # P 2+3=5 draws 2 (7); B 3+K=3 draws 3 (6).  Third cards repeat ranks; no pair.
     third_cards_match = Picked("2H 3C 3D KS 2S 3H", player=(7, 3), banker=(6, 3))
@@ -135,16 +142,19 @@ def test_baccarat_tournament_3_8_the_four_cards_decide_pairs() -> None:
     assert summary(settle_one(GAME, third_cards_match, "banker_pair")) == lost()
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.4", "2.2.4")
 def test_baccarat_tournament_3_8_1_player_pair_on_the_first_two_player_cards() -> None:
     assert settle_one(GAME, PLAYER_PAIR, "player_pair").event == "pair"
     assert summary(settle_one(GAME, PLAYER_PAIR, "banker_pair")) == lost()
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.4", "2.2.4")
 def test_baccarat_tournament_3_8_2_banker_pair_on_the_first_two_banker_cards() -> None:
     assert settle_one(GAME, BANKER_PAIR, "banker_pair").event == "pair"
     assert summary(settle_one(GAME, BANKER_PAIR, "player_pair")) == lost()
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.3")
 @pytest.mark.parametrize(("player_total", "banker_total"), [(8, 5), (9, 9), (3, 8), (7, 9)])
 def test_baccarat_tournament_3_9_1_a_natural_ends_the_deal(
     player_total: int, banker_total: int
@@ -177,6 +187,7 @@ def test_baccarat_tournament_3_10_the_highest_point_total_wins() -> None:
     assert summary(settle_one(GAME, BANKER_NATURAL_NINE, "player", STAKE)) == lost(STAKE)
 
 
+@pytest.mark.clause("baccarat-tournament", "1.1.7")
 def test_baccarat_tournament_3_10_1_a_tie_returns_player_and_banker_and_tie_wins() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "player", STAKE)) == PUSHED
     assert summary(settle_one(GAME, TIE_ON_SIX, "banker", STAKE)) == PUSHED

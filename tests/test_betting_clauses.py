@@ -58,6 +58,12 @@ def finish(r: Round, coup: str) -> dict[str, Decimal]:
 @pytest.mark.clause("baccarat-tournament", "3.1")
 @pytest.mark.clause("dragon-tiger", "3.1")
 @pytest.mark.clause("tiger-buffalo", "3.3")
+# a round of play, from "Place your bets, please" to settlement
+@pytest.mark.clause("tiger-baccarat", "1.1.7")
+@pytest.mark.clause("tiger-no-commission", "1.1.6")
+@pytest.mark.clause("baccarat-tournament", "1.1.6")
+@pytest.mark.clause("dragon-tiger", "1.1.8")
+@pytest.mark.clause("tiger-buffalo", "1.25")
 @pytest.mark.parametrize(
     ("game_id", "clause"),
     [

@@ -115,6 +115,9 @@ def test_dragon_tiger_3_4_2_total_of_ten_or_more_is_the_right_digit() -> None:
     assert Hand(parse_cards("8S 8H KC")).total == 6
 
 
+@pytest.mark.clause(
+    "dragon-tiger", "2.2.1", "2.2.2", "2.2.3", "2.2.4", "2.2.5", "2.2.6", "2.2.7", "2.2.8"
+)
 @pytest.mark.parametrize("layout", list("ABCDEFGHIJK"))
 def test_dragon_tiger_3_5_available_wagers(layout: str) -> None:
     assert set(GAME.offered(layout)) == WAGERS
@@ -133,16 +136,19 @@ def test_dragon_tiger_3_6_side_wagers_without_player_or_banker() -> None:
     assert [r.outcome for r in results] == [Outcome.WIN, Outcome.WIN, Outcome.LOSE, Outcome.LOSE]
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.4")
 def test_dragon_tiger_3_13_1_first_and_third_cards_are_the_player_hand() -> None:
     coup = Coup.parse("QH 2C 2D KS 5H 4D")
     assert coup.player.cards == parse_cards("QH 2D 5H")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.4")
 def test_dragon_tiger_3_13_2_second_and_fourth_cards_are_the_banker_hand() -> None:
     coup = Coup.parse("QH 2C 2D KS 5H 4D")
     assert coup.banker.cards == parse_cards("2C KS 4D")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.7")
 @pytest.mark.parametrize(("player_total", "banker_total"), [(8, 7), (9, 6), (4, 8), (0, 9)])
 def test_dragon_tiger_3_14_a_natural_ends_the_deal(player_total: int, banker_total: int) -> None:
     assert initial_deal(player_total, banker_total).is_complete
@@ -169,6 +175,7 @@ def test_dragon_tiger_3_15_the_highest_point_total_wins() -> None:
     assert summary(settle_one(GAME, PLAYER_SIX_TWO_CARDS, "banker", STAKE)) == lost(STAKE)
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.13")
 def test_dragon_tiger_3_15_1_a_tie_returns_player_and_banker_and_tie_wins() -> None:
     assert summary(settle_one(GAME, TIE_ON_SEVEN, "player", STAKE)) == PUSHED
     assert summary(settle_one(GAME, TIE_ON_SEVEN, "banker", STAKE)) == PUSHED
@@ -213,15 +220,18 @@ def test_dragon_tiger_4_1_banker_pays_0_95_to_1() -> None:
     assert settle_one(GAME, BANKER_NATURAL_NINE, "banker", Decimal(25)).net == Decimal("23.75")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.14")
 def test_dragon_tiger_4_1_tie_pays_8_to_1() -> None:
     assert summary(settle_one(GAME, NATURAL_TIE, "tie", STAKE)) == won("tie", "800.00")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.3")
 def test_dragon_tiger_4_2_dragon_tiger_six_cards_pays_100() -> None:
     result = settle_one(GAME, PLAYER_SEVEN_OVER_SIX_SIX_CARDS, "dragon_tiger")
     assert summary(result) == won("six_cards", "1000.00")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.3")
 @pytest.mark.parametrize(
     "picked", [PLAYER_SEVEN_OVER_SIX_FIVE_CARDS, PLAYER_SEVEN_OVER_BANKER_DRAWN_SIX]
 )
@@ -230,11 +240,13 @@ def test_dragon_tiger_4_2_dragon_tiger_five_cards_pays_40(picked: Picked) -> Non
     assert summary(settle_one(GAME, picked, "dragon_tiger")) == won("five_cards", "400.00")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.3")
 def test_dragon_tiger_4_2_dragon_tiger_four_cards_pays_30() -> None:
     result = settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FOUR_CARDS, "dragon_tiger")
     assert summary(result) == won("four_cards", "300.00")
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.3")
 @pytest.mark.parametrize(
     "picked", [PLAYER_SEVEN_OVER_FIVE, PLAYER_EIGHT_OVER_SIX, TIE_ON_SEVEN, BANKER_SIX_TWO_CARDS]
 )
@@ -244,12 +256,14 @@ def test_dragon_tiger_4_2_dragon_tiger_loses_unless_player_7_beats_banker_6(
     assert summary(settle_one(GAME, picked, "dragon_tiger")) == lost()
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.1")
 def test_dragon_tiger_4_3_big_dragon_player_wins_with_7_on_three_cards_pays_30() -> None:
     result = settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FIVE_CARDS, "big_dragon")
     assert summary(result) == won("win", "300.00")
     assert summary(settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FOUR_CARDS, "big_dragon")) == lost()
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.9")
 def test_dragon_tiger_4_3_small_dragon_player_wins_with_7_on_two_cards_pays_15() -> None:
     """Clause 4.3 and 1.1.9 say two cards; Appendix K's "(3 Cards)" does not govern."""
     result = settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FOUR_CARDS, "small_dragon")
@@ -257,11 +271,13 @@ def test_dragon_tiger_4_3_small_dragon_player_wins_with_7_on_two_cards_pays_15()
     assert summary(settle_one(GAME, PLAYER_SEVEN_OVER_SIX_SIX_CARDS, "small_dragon")) == lost()
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.2")
 def test_dragon_tiger_4_3_big_tiger_banker_wins_with_6_on_three_cards_pays_50() -> None:
     assert summary(settle_one(GAME, BANKER_SIX_THREE_CARDS, "big_tiger")) == won("win", "500.00")
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "big_tiger")) == lost()
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.10")
 def test_dragon_tiger_4_3_small_tiger_pays_22_to_1_on_two_cards() -> None:
     """Clause 4.3 and 1.1.10: two cards, 22 to 1.  Appendix K prints "Small
     Tiger (3 Cards) 25 to 1"; the clause governs."""

@@ -340,6 +340,7 @@ def test_mbs_5_8_1_simultaneous_draw_order_known_withdraw_then_reconstruct(game_
     assert outcomes(r)["bob:player"] == "returned"
 
 
+@pytest.mark.clause("dragon-tiger", "1.1.6")
 @pytest.mark.clause("tiger-baccarat", "5.8.2.1")
 @pytest.mark.clause("dragon-tiger", "5.8.2.1")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
@@ -350,6 +351,7 @@ def test_mbs_5_8_2_1_simultaneous_draw_in_initial_deal_voids_round(game_id: str)
     assert_void(r, "5.8.2.1")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.5")
 def test_tiger_baccarat_5_8_2_1_simultaneous_draw_in_initial_deal_voids_round() -> None:
     r = with_bets("tiger-baccarat")
     deal_cards(r, "9H 2C KD")  # the 4th and a 5th card together: the 4th is initial
@@ -689,6 +691,8 @@ def test_tiger_baccarat_5_17_power_failure_recovered_from_the_log() -> None:
 # -- 5.18: the table differential -------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.10")
+@pytest.mark.clause("dragon-tiger", "1.1.12")
 @pytest.mark.clause("tiger-baccarat", "5.18", "5.18.1", "5.18.2")
 @pytest.mark.clause("dragon-tiger", "5.18", "5.18.1", "5.18.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
@@ -761,6 +765,8 @@ def test_mbs_cut_card_round_completed_then_shoe_ends(game_id: str, clause: str) 
     assert table.shoes == 2
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.4")
+@pytest.mark.clause("dragon-tiger", "1.1.5")
 @pytest.mark.clause("tiger-baccarat", "3.22.1")
 @pytest.mark.clause("dragon-tiger", "3.17.1")
 @pytest.mark.parametrize(
@@ -888,6 +894,8 @@ def test_mbs_5_2_incorrect_number_reconstructed_play_continues(game_id: str) -> 
     assert finish(r) == ON_TIE_SEVEN
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.3")
+@pytest.mark.clause("baccarat-tournament", "1.1.2")
 @pytest.mark.clause("tiger-no-commission", "5.3")
 @pytest.mark.clause("baccarat-tournament", "5.3")
 @pytest.mark.parametrize("game_id", ["tiger-no-commission", "baccarat-tournament"])

@@ -103,6 +103,7 @@ def assert_void(r: Round, clause: str) -> None:
 # -- 5.1, 5.2: differential and minimum --------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "1.10", "1.26", "1.29")
 def test_tiger_buffalo_5_1_excess_rejected_standing_players_first() -> None:
     r = opened()
     r.place_bet("ann", 1, "banker", Decimal(2000))
@@ -331,6 +332,7 @@ def test_tiger_buffalo_5_4_power_failure_recovered_from_the_log_voids_round() ->
 # -- 5.5, 5.17: void rounds ----------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "1.35")
 @pytest.mark.clause("tiger-buffalo", "5.17")
 def test_tiger_buffalo_5_5_1_foreign_card_voids_round() -> None:
     r = with_bets()
@@ -459,6 +461,7 @@ def test_tiger_buffalo_5_8_not_reconstructable_is_decided_by_the_house() -> None
     assert_void(r, "5.5.3")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.24")
 @pytest.mark.clause("tiger-buffalo", "5.13.2", "5.13.3")
 def test_tiger_buffalo_5_9_1_wrong_area_reconstructed_with_5_13_options() -> None:
     r = with_bets()
@@ -561,6 +564,7 @@ def test_tiger_buffalo_5_13_dealing_error_options_continue_or_bet_returned() -> 
 # -- 5.18, 5.19 -------------------------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "1.9", "1.17")
 def test_tiger_buffalo_5_18_pit_employee_places_bet_on_behalf() -> None:
     r = opened()
     r.place_bet("ann", 1, "player", Decimal(300), role=Role.DEALER)

@@ -117,6 +117,7 @@ def test_commitment_does_not_change_as_cards_are_drawn() -> None:
     assert verify_commitment(before, nonce, order)
 
 
+@pytest.mark.clause("tiger-buffalo", "1.8")
 def test_parse_and_draw_in_order() -> None:
     shoe = Shoe.parse("QH 9C 2D")
     assert str(shoe) == "QH 9C 2D"

@@ -125,6 +125,9 @@ def test_tiger_baccarat_3_4_2_total_of_ten_or_more_is_the_right_digit() -> None:
     assert Hand(parse_cards("9H 9D 9C")).total == 7
 
 
+@pytest.mark.clause(
+    "tiger-baccarat", "2.2.1", "2.2.2", "2.2.3", "2.2.4", "2.2.5", "2.2.6", "2.2.7", "2.2.8"
+)
 @pytest.mark.parametrize("layout", ["A", "B", "C", "D", "E", "F", "G"])
 def test_tiger_baccarat_3_5_available_wagers(layout: str) -> None:
     assert set(GAME.offered(layout)) == WAGERS
@@ -145,11 +148,13 @@ def test_tiger_baccarat_3_6_side_wagers_without_player_or_banker() -> None:
     assert outcomes == [Outcome.LOSE, Outcome.WIN, Outcome.WIN, Outcome.LOSE]
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.3")
 def test_tiger_baccarat_3_13_1_first_and_third_cards_are_the_player_hand() -> None:
     coup = Coup.parse("QH 9C 2D 6S 8H")  # P Q+2=2 draws 8 (0); B 9+6=5 stands on an 8
     assert coup.player.cards == parse_cards("QH 2D 8H")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.3")
 def test_tiger_baccarat_3_13_2_second_and_fourth_cards_are_the_banker_hand() -> None:
     coup = Coup.parse("QH 9C 2D 6S 8H")
     assert coup.banker.cards == parse_cards("9C 6S")
@@ -162,6 +167,7 @@ def test_tiger_baccarat_3_14_the_four_cards_decide_tiger_pair() -> None:
     assert summary(settle_one(GAME, no_pair, "tiger_pair")) == lost()
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.6")
 @pytest.mark.parametrize(("player_total", "banker_total"), [(8, 0), (9, 7), (0, 8), (5, 9), (8, 9)])
 def test_tiger_baccarat_3_15_a_natural_ends_the_deal(player_total: int, banker_total: int) -> None:
     assert initial_deal(player_total, banker_total).is_complete
@@ -188,39 +194,46 @@ def test_tiger_baccarat_3_16_the_highest_point_total_wins() -> None:
     assert summary(settle_one(GAME, PLAYER_NATURAL_NINE, "banker", STAKE)) == lost(STAKE)
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.11")
 def test_tiger_baccarat_3_16_1_a_tie_returns_player_and_banker_and_pays_tie() -> None:
     assert summary(settle_one(GAME, NATURAL_TIE, "player", STAKE)) == PUSHED
     assert summary(settle_one(GAME, NATURAL_TIE, "banker", STAKE)) == PUSHED
     assert summary(settle_one(GAME, NATURAL_TIE, "tie")) == won("tie", "80.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.11")
 def test_tiger_baccarat_3_16_1_tiger_tie_wins_only_on_a_tie_of_six() -> None:
     assert summary(settle_one(GAME, NATURAL_TIE, "tiger_tie")) == lost()
     assert summary(settle_one(GAME, TIE_ON_SIX, "tiger_tie")) == won("win", "350.00")
     assert summary(settle_one(GAME, TIE_ON_SIX, "tie")) == won("tie", "80.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.13")
 def test_tiger_baccarat_3_17_tiger_wins_when_banker_wins_with_six_on_two_or_three_cards() -> None:
     assert settle_one(GAME, BANKER_SIX_TWO_CARDS, "tiger").event == "two_cards"
     assert settle_one(GAME, BANKER_SIX_THREE_CARDS, "tiger").event == "three_cards"
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.13")
 def test_tiger_baccarat_3_17_tiger_loses_when_the_banker_six_does_not_win() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "tiger")) == lost()
     assert summary(settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FOUR_CARDS, "tiger")) == lost()
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.8")
 def test_tiger_baccarat_3_18_small_tiger_is_banker_six_on_two_cards() -> None:
     assert settle_one(GAME, BANKER_SIX_TWO_CARDS, "small_tiger").outcome is Outcome.WIN
     assert summary(settle_one(GAME, BANKER_SIX_THREE_CARDS, "small_tiger")) == lost()
     assert summary(settle_one(GAME, TIE_ON_SIX, "small_tiger")) == lost()
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.1")
 def test_tiger_baccarat_3_19_big_tiger_is_banker_six_on_three_cards() -> None:
     assert settle_one(GAME, BANKER_SIX_THREE_CARDS, "big_tiger").outcome is Outcome.WIN
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "big_tiger")) == lost()
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.15")
 def test_tiger_baccarat_3_20_tiger_tie_is_a_tie_on_six() -> None:
     # P Q+2=2 draws 4 (6); B 2+K=2 draws 4 (6): a Tie on six, three cards each.
     three_card_tie = Picked("QH 2C 2D KS 4H 4D", player=(6, 3), banker=(6, 3))
@@ -257,10 +270,12 @@ def test_tiger_baccarat_4_pay_tables_as_printed(wager: str, event: str, odds: Fr
     assert GAME.wagers[wager].pays[event].odds == odds
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.2")
 def test_tiger_baccarat_4_1_banker_pays_0_95_to_1() -> None:
     assert summary(settle_one(GAME, BANKER_NATURAL_NINE, "banker", STAKE)) == won("win", "95.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.2")
 @pytest.mark.parametrize(
     ("stake", "net"),
     [("5", "4.75"), ("15", "14.25"), ("1", "0.95"), ("0.10", "0.09"), ("0.30", "0.28")],
@@ -274,19 +289,23 @@ def test_tiger_baccarat_4_1_player_pays_1_to_1() -> None:
     assert summary(settle_one(GAME, PLAYER_NATURAL_NINE, "player", STAKE)) == won("win", "100.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.12")
 def test_tiger_baccarat_4_1_tie_pays_8_to_1() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "tie")) == won("tie", "80.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.14.1")
 def test_tiger_baccarat_4_2_single_tiger_pair_pays_4_to_1() -> None:
     assert summary(settle_one(GAME, PLAYER_PAIR, "tiger_pair")) == won("single", "40.00")
     assert summary(settle_one(GAME, BANKER_PAIR, "tiger_pair")) == won("single", "40.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.14.2")
 def test_tiger_baccarat_4_2_double_tiger_pair_pays_20_to_1() -> None:
     assert summary(settle_one(GAME, DOUBLE_PAIR, "tiger_pair")) == won("double", "200.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.14.3")
 def test_tiger_baccarat_4_2_twin_tiger_pair_pays_100_to_1() -> None:
     assert summary(settle_one(GAME, TWIN_PAIR, "tiger_pair")) == won("twin", "1000.00")
     # the printed example: 10♠ 10♥ 10♣ 10♦
@@ -313,6 +332,7 @@ def test_tiger_baccarat_1_1_14_two_different_face_cards_are_never_a_pair(rule: P
     assert summary(settle_one(GAME, KING_QUEEN_PLAYER, "tiger_pair", pair_rule=rule)) == lost()
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.14")
 def test_tiger_baccarat_1_1_14_3_twin_when_all_four_cards_pair_literally() -> None:
     literal = settle_one(GAME, TENS_AND_JACKS, "tiger_pair")
     by_rank = settle_one(GAME, TENS_AND_JACKS, "tiger_pair", pair_rule=PairRule.RANK)
@@ -320,6 +340,7 @@ def test_tiger_baccarat_1_1_14_3_twin_when_all_four_cards_pair_literally() -> No
     assert summary(by_rank) == lost()
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.14")
 def test_tiger_baccarat_1_1_14_3_ten_jack_and_two_kings_are_double_not_twin() -> None:
     literal = settle_one(GAME, TEN_JACK_AND_KINGS, "tiger_pair")
     by_rank = settle_one(GAME, TEN_JACK_AND_KINGS, "tiger_pair", pair_rule=PairRule.RANK)
@@ -337,14 +358,17 @@ def test_tiger_baccarat_4_3_tiger_on_three_cards_pays_20_to_1() -> None:
     assert summary(result) == won("three_cards", "200.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.8")
 def test_tiger_baccarat_4_3_small_tiger() -> None:
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "small_tiger")) == won("win", "220.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.1")
 def test_tiger_baccarat_4_3_big_tiger() -> None:
     assert summary(settle_one(GAME, BANKER_SIX_THREE_CARDS, "big_tiger")) == won("win", "500.00")
 
 
+@pytest.mark.clause("tiger-baccarat", "1.1.15")
 def test_tiger_baccarat_4_3_tiger_tie() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "tiger_tie")) == won("win", "350.00")
 

@@ -112,12 +112,14 @@ OFFERED_ON: dict[str, set[str]] = {
 }
 
 
+@pytest.mark.clause("tiger-buffalo", "2.1.1")
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_tiger_buffalo_4_1_3_to_4_1_14_each_layout_offers_exactly_its_wagers(layout: str) -> None:
     expected = {wager for wager, layouts in OFFERED_ON.items() if layout in layouts}
     assert set(GAME.offered(layout)) == expected
 
 
+@pytest.mark.clause("tiger-buffalo", "2.1.1")
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_tiger_buffalo_4_1_3_to_4_1_14_wagers_not_offered_are_refused_naming_the_offered(
     layout: str,
@@ -134,6 +136,7 @@ def test_tiger_buffalo_4_1_3_to_4_1_14_wagers_not_offered_are_refused_naming_the
         assert message.endswith("offered: " + ", ".join(offered))
 
 
+@pytest.mark.clause("tiger-buffalo", "1.31")
 def test_tiger_buffalo_4_1_13_tiger_bet_on_layout_a_is_refused_at_settlement() -> None:
     coup = BANKER_SIX_TWO_CARDS.coup()
     with pytest.raises(WagerError, match=r"tiger is not offered on layout A.*4\.1\.13"):
@@ -145,12 +148,14 @@ def test_tiger_buffalo_4_1_13_tiger_bet_on_layout_a_is_refused_at_settlement() -
 # -- 2 Mode of Play ----------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "2.1")
 def test_tiger_buffalo_2_1_1_layouts_a_to_n() -> None:
     assert list(GAME.layouts) == LAYOUTS
     with pytest.raises(WagerError, match=r"no layout 'O' \(clause 2\.1\.1\)"):
         GAME.layout("O")
 
 
+@pytest.mark.clause("tiger-buffalo", "2.1")
 def test_tiger_buffalo_2_1_1_the_layouts_differ_so_one_must_be_chosen() -> None:
     assert GAME.layouts_differ
     with pytest.raises(WagerError, match=r"clause 2\.1\.1"):
@@ -158,11 +163,13 @@ def test_tiger_buffalo_2_1_1_the_layouts_differ_so_one_must_be_chosen() -> None:
     assert GAME.check_layout("m") == "M"
 
 
+@pytest.mark.clause("tiger-buffalo", "2.2")
 @pytest.mark.parametrize("decks", range(4, 11))
 def test_tiger_buffalo_2_2_1_four_to_ten_decks(decks: int) -> None:
     assert len(GAME.new_shoe(decks, seed="rws")) == 52 * decks
 
 
+@pytest.mark.clause("tiger-buffalo", "2.2")
 @pytest.mark.parametrize("decks", [3, 11])
 def test_tiger_buffalo_2_2_1_other_deck_counts_refused(decks: int) -> None:
     with pytest.raises(DeckCountError, match=r"clause 2\.2\.1"):
@@ -172,10 +179,12 @@ def test_tiger_buffalo_2_2_1_other_deck_counts_refused(decks: int) -> None:
 # -- 3 How to Play -----------------------------------------------------------------------
 
 
+@pytest.mark.clause("tiger-buffalo", "1.23")
 def test_tiger_buffalo_3_2_1_an_ace_is_one_point() -> None:
     assert parse_cards("AS")[0].value == 1
 
 
+@pytest.mark.clause("tiger-buffalo", "1.23")
 def test_tiger_buffalo_3_2_2_two_to_ten_count_their_face_value() -> None:
     """A Ten counts ten, which leaves the second digit of a total unchanged
     (1.23), so the engine's zero for a Ten gives the same Point Totals."""
@@ -184,6 +193,7 @@ def test_tiger_buffalo_3_2_2_two_to_ten_count_their_face_value() -> None:
     assert Hand(parse_cards("TS 9H TD")).total == 9
 
 
+@pytest.mark.clause("tiger-buffalo", "1.23")
 def test_tiger_buffalo_3_2_3_picture_cards_are_zero() -> None:
     assert [c.value for c in parse_cards("JS QS KS")] == [0, 0, 0]
 
@@ -200,12 +210,14 @@ def test_tiger_buffalo_3_7_side_bets_without_player_or_banker() -> None:
     ]
 
 
+@pytest.mark.clause("tiger-buffalo", "1.12")
 def test_tiger_buffalo_3_10_first_and_third_cards_player_second_and_fourth_banker() -> None:
     coup = Coup.parse("AH 3C KD KS JH 7D")
     assert coup.player.cards == parse_cards("AH KD JH")
     assert coup.banker.cards == parse_cards("3C KS 7D")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.12")
 def test_tiger_buffalo_3_10_the_four_cards_decide_the_pairs() -> None:
     # P 2+3=5 draws 2 (7); B 3+K=3 draws 3 (6).  Third cards repeat ranks; no pair.
     third_cards_match = Picked("2H 3C 3D KS 2S 3H", player=(7, 3), banker=(6, 3))
@@ -243,6 +255,7 @@ def insurance_result(
     return original_result, insured
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14", "1.16")
 def test_tiger_buffalo_3_11_insurance_needs_an_original_bet_on_that_hand() -> None:
     coup = PLAYER_SEVEN_LOSES.coup()
     with pytest.raises(InsuranceError, match=r"there is none \(clause 3\.11\)"):
@@ -256,6 +269,7 @@ def test_tiger_buffalo_3_11_insurance_needs_an_original_bet_on_that_hand() -> No
         )
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_11_insurance_is_paid_when_the_insured_hand_loses() -> None:
     original, insured = insurance_result(PLAYER_SEVEN_LOSES, Side.PLAYER, FOUR)
     assert summary(original) == lost(STAKE)
@@ -264,6 +278,7 @@ def test_tiger_buffalo_3_11_insurance_is_paid_when_the_insured_hand_loses() -> N
     assert insured.to_json()["pays"] == "4 to 1"
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_11_insurance_loses_when_the_insured_hand_wins() -> None:
     # P 7+K=7 stands; B 5+K=5 draws a K (5).  Player 7 wins: Player Insurance loses.
     player_wins = Picked("7H 5C KD KS KH", player=(7, 2), banker=(5, 3))
@@ -272,6 +287,7 @@ def test_tiger_buffalo_3_11_insurance_loses_when_the_insured_hand_wins() -> None
     assert summary(insured) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_insurance_offered_after_four_cards_and_after_player_third() -> None:
     table = insurance_table()
     four = Deal(parse_cards("3H 4C 2D KS"))
@@ -282,6 +298,7 @@ def test_tiger_buffalo_3_12_insurance_offered_after_four_cards_and_after_player_
         assert table.offers(Deal(parse_cards(cards))) == []
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_1_player_insurance_on_two_or_three_cards_banker_on_two() -> None:
     table = insurance_table()
     # P 6 stood on two cards; B 5 will draw: Player Insurance on two cards.
@@ -298,6 +315,7 @@ def test_tiger_buffalo_3_12_1_player_insurance_on_two_or_three_cards_banker_on_t
     assert table.offers(Deal(PLAYER_EIGHT_LOSES.coup().cards)) == []
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_2_insurance_may_not_exceed_the_original_bet() -> None:
     original, insured = insurance_result(PLAYER_SEVEN_LOSES, Side.PLAYER, FOUR, Decimal(100))
     assert summary(original) == lost(STAKE)
@@ -306,6 +324,7 @@ def test_tiger_buffalo_3_12_2_insurance_may_not_exceed_the_original_bet() -> Non
         insurance_result(PLAYER_SEVEN_LOSES, Side.PLAYER, FOUR, Decimal("100.01"))
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_2_the_cap_counts_every_insurance_bet_at_that_moment() -> None:
     bets = [
         Bet("player", Decimal(100)),
@@ -316,6 +335,7 @@ def test_tiger_buffalo_3_12_2_the_cap_counts_every_insurance_bet_at_that_moment(
         settle(GAME, PLAYER_SEVEN_LOSES.coup(), bets, layout="A")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_2_the_cap_applies_each_time_insurance_is_offered() -> None:
     bets = [
         Bet("player", Decimal(100)),
@@ -330,6 +350,7 @@ def test_tiger_buffalo_3_12_2_the_cap_applies_each_time_insurance_is_offered() -
     ]
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_2_ten_to_one_capped_at_a_quarter_of_the_table_maximum() -> None:
     coup = PLAYER_EIGHT_LOSES.coup()
 
@@ -345,6 +366,7 @@ def test_tiger_buffalo_3_12_2_ten_to_one_capped_at_a_quarter_of_the_table_maximu
         settle(GAME, coup, bets("101"), layout="A", table_maximum=Decimal(1000))
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_2_quarter_of_the_maximum_is_only_for_ten_to_one() -> None:
     bets = [Bet("player", Decimal(100)), Bet("player_insurance", Decimal(100), FOUR)]
     result = settle(
@@ -353,6 +375,7 @@ def test_tiger_buffalo_3_12_2_quarter_of_the_maximum_is_only_for_ten_to_one() ->
     assert summary(result) == won("hand_loses", "400.00")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_2_max_stake_left_to_bet() -> None:
     table = insurance_table()
     ten_to_one = table.offer(Deal(parse_cards("3H 4C 2D KS 3S")), Side.PLAYER)
@@ -363,6 +386,7 @@ def test_tiger_buffalo_3_12_2_max_stake_left_to_bet() -> None:
     assert table.max_stake(four_to_one, Decimal(100), Decimal(130)) == 0
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_insurance_needs_the_moment_it_was_placed() -> None:
     bets = [Bet("player", Decimal(100)), Bet("player_insurance", Decimal(10))]
     with pytest.raises(InsuranceError, match=r"needs the moment"):
@@ -371,6 +395,7 @@ def test_tiger_buffalo_3_12_insurance_needs_the_moment_it_was_placed() -> None:
         settle(GAME, PLAYER_SEVEN_LOSES.coup(), [Bet("player", Decimal(1), FOUR)], layout="A")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_3_12_insurance_at_a_moment_never_reached_is_refused() -> None:
     # The Player stood on 7: there was never a Player's third card.
     with pytest.raises(InsuranceError, match=r"clause 4\.1\.15"):
@@ -393,15 +418,18 @@ def test_tiger_buffalo_3_13_player_stands_banker_stands_6_to_9_draws_0_to_5(
     assert initial_deal(player_total, 9).is_complete
 
 
+@pytest.mark.clause("tiger-buffalo", "1.1", "1.15")
 @pytest.mark.parametrize(("player_total", "banker_total"), [(8, 1), (9, 5), (5, 8), (7, 9)])
 def test_tiger_buffalo_3_15_a_natural_ends_the_deal(player_total: int, banker_total: int) -> None:
     assert initial_deal(player_total, banker_total).is_complete
 
 
+@pytest.mark.clause("tiger-buffalo", "1.1")
 def test_tiger_buffalo_3_15_player_draws_on_0_to_5_stands_on_6_or_7() -> None:
     assert [player_draws(p, 3) for p in range(8)] == [True] * 6 + [False] * 2
 
 
+@pytest.mark.clause("tiger-buffalo", "1.1")
 @pytest.mark.parametrize("banker_total", range(8))
 def test_tiger_buffalo_3_15_banker_draws_by_the_player_third_card(banker_total: int) -> None:
     drawn_on = {t for t in range(10) if banker_draws_after_third_card(banker_total, t)}
@@ -417,6 +445,7 @@ def test_tiger_buffalo_3_16_the_higher_point_total_wins() -> None:
     )
 
 
+@pytest.mark.clause("tiger-buffalo", "1.30")
 def test_tiger_buffalo_3_17_a_tie_returns_the_original_and_insurance_bets() -> None:
     # P 6+K=6 stands; B 5+K=5 draws an A (6): a Tie.  Player Insurance was
     # offered after four cards at Player 6 v Banker 5, 5 to 2.
@@ -427,6 +456,7 @@ def test_tiger_buffalo_3_17_a_tie_returns_the_original_and_insurance_bets() -> N
     assert summary(settle_one(GAME, tie, "banker", STAKE, layout="A")) == PUSHED
 
 
+@pytest.mark.clause("tiger-buffalo", "1.30")
 def test_tiger_buffalo_3_17_except_player_insurance_on_nine() -> None:
     original, insured = insurance_result(PLAYER_NINE_TIES_NINE, Side.PLAYER, THIRD)
     assert summary(original) == PUSHED
@@ -491,12 +521,14 @@ def test_tiger_buffalo_4_1_3_tie_pays_8_to_1_on_every_layout(layout: str) -> Non
     assert summary(settle_one(GAME, NATURAL_TIE, "tie", layout=layout)) == won("tie", "80.00")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.21")
 def test_tiger_buffalo_4_1_4_banker_pair_pays_11_to_1() -> None:
     assert summary(settle_one(GAME, BANKER_PAIR, "banker_pair", layout="A")) == (
         won("pair", "110.00")
     )
 
 
+@pytest.mark.clause("tiger-buffalo", "1.21")
 def test_tiger_buffalo_4_1_4_player_pair_pays_11_to_1() -> None:
     assert summary(settle_one(GAME, PLAYER_PAIR, "player_pair", layout="K")) == (
         won("pair", "110.00")
@@ -512,24 +544,28 @@ def test_tiger_buffalo_1_21_pairs_are_by_rank() -> None:
     assert summary(settle_one(GAME, tens, "player_pair", layout="A")) == won("pair", "110.00")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.7")
 def test_tiger_buffalo_4_1_5_big_tiger_pays_50_to_1() -> None:
     result = settle_one(GAME, BANKER_SIX_THREE_CARDS, "big_tiger", layout="A")
     assert summary(result) == won("win", "500.00")
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "big_tiger", layout="A")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.28")
 def test_tiger_buffalo_4_1_5_small_tiger_pays_22_to_1() -> None:
     result = settle_one(GAME, BANKER_SIX_TWO_CARDS, "small_tiger", layout="N")
     assert summary(result) == won("win", "220.00")
     assert summary(settle_one(GAME, BANKER_SIX_THREE_CARDS, "small_tiger", layout="N")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.6")
 def test_tiger_buffalo_4_1_6_big_buffalo_pays_35_to_1() -> None:
     result = settle_one(GAME, PLAYER_SIX_THREE_CARDS, "big_buffalo", layout="A")
     assert summary(result) == won("win", "350.00")
     assert summary(settle_one(GAME, PLAYER_SIX_TWO_CARDS, "big_buffalo", layout="A")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.27")
 def test_tiger_buffalo_4_1_6_small_buffalo_pays_20_to_1() -> None:
     result = settle_one(GAME, PLAYER_SIX_TWO_CARDS, "small_buffalo", layout="A")
     assert summary(result) == won("win", "200.00")
@@ -537,6 +573,7 @@ def test_tiger_buffalo_4_1_6_small_buffalo_pays_20_to_1() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "small_buffalo", layout="A")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.2")
 def test_tiger_buffalo_4_1_7_banker_big_7_pays_30_to_1() -> None:
     result = settle_one(GAME, BANKER_SEVEN_THREE_CARDS, "banker_big_7", layout="M")
     assert summary(result) == won("win", "300.00")
@@ -544,6 +581,7 @@ def test_tiger_buffalo_4_1_7_banker_big_7_pays_30_to_1() -> None:
     assert summary(two_cards) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.4")
 def test_tiger_buffalo_4_1_7_banker_small_7_pays_15_to_1() -> None:
     result = settle_one(GAME, BANKER_SEVEN_OVER_SIX_FOUR_CARDS, "banker_small_7", layout="M")
     assert summary(result) == won("win", "150.00")
@@ -552,6 +590,7 @@ def test_tiger_buffalo_4_1_7_banker_small_7_pays_15_to_1() -> None:
     )
 
 
+@pytest.mark.clause("tiger-buffalo", "1.19")
 def test_tiger_buffalo_4_1_8_player_big_7_pays_30_to_1() -> None:
     result = settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FIVE_CARDS, "player_big_7", layout="M")
     assert summary(result) == won("win", "300.00")
@@ -559,6 +598,7 @@ def test_tiger_buffalo_4_1_8_player_big_7_pays_30_to_1() -> None:
     assert summary(two_cards) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.22")
 def test_tiger_buffalo_4_1_8_player_small_7_pays_15_to_1() -> None:
     result = settle_one(GAME, PLAYER_SEVEN_OVER_BANKER_DRAWN_SIX, "player_small_7", layout="M")
     assert summary(result) == won("win", "150.00")
@@ -566,6 +606,7 @@ def test_tiger_buffalo_4_1_8_player_small_7_pays_15_to_1() -> None:
     assert summary(three) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.32")
 @pytest.mark.parametrize(
     "picked",
     [BANKER_SIX_TWO_CARDS, BANKER_SIX_THREE_CARDS, PLAYER_SIX_TWO_CARDS, PLAYER_SIX_THREE_CARDS],
@@ -576,10 +617,12 @@ def test_tiger_buffalo_4_1_9_tiger_buffalo_pays_6_to_1_when_either_hand_wins_wit
     assert summary(settle_one(GAME, picked, "tiger_buffalo", layout="F")) == won("win", "60.00")
 
 
+@pytest.mark.clause("tiger-buffalo", "1.32")
 def test_tiger_buffalo_4_1_9_tiger_buffalo_loses_on_a_tie_of_six() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "tiger_buffalo", layout="F")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.33")
 def test_tiger_buffalo_4_1_10_tiger_pair_single_double_twin() -> None:
     def pays(picked: Picked) -> tuple[Outcome, str | None, Decimal]:
         return summary(settle_one(GAME, picked, "tiger_pair", layout="M"))
@@ -591,11 +634,13 @@ def test_tiger_buffalo_4_1_10_tiger_pair_single_double_twin() -> None:
     assert pays(PLAYER_NATURAL_NINE) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.34")
 def test_tiger_buffalo_4_1_11_tiger_tie_pays_35_to_1() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "tiger_tie", layout="L")) == won("win", "350.00")
     assert summary(settle_one(GAME, NATURAL_TIE, "tiger_tie", layout="L")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.36")
 def test_tiger_buffalo_4_1_12_wu_dalang_pays_150_to_1() -> None:
     result = settle_one(GAME, PLAYER_ONE_OVER_ZERO, "wu_dalang", layout="M")
     assert summary(result) == won("win", "1500.00")
@@ -604,6 +649,7 @@ def test_tiger_buffalo_4_1_12_wu_dalang_pays_150_to_1() -> None:
     assert summary(settle_one(GAME, player_loses_on_one, "wu_dalang", layout="M")) == lost()
 
 
+@pytest.mark.clause("tiger-buffalo", "1.31")
 def test_tiger_buffalo_4_1_13_tiger_pays_12_or_20_to_1() -> None:
     two = settle_one(GAME, BANKER_SIX_TWO_CARDS, "tiger", layout="M")
     three = settle_one(GAME, BANKER_SIX_THREE_CARDS, "tiger", layout="M")
@@ -627,6 +673,9 @@ def test_tiger_buffalo_4_1_13_tiger_pays_12_or_20_to_1() -> None:
         ("banker_char_siu", BANKER_NINE_OVER_EIGHT, "four_cards", "100.00"),
     ],
 )
+@pytest.mark.clause(
+    "tiger-buffalo", "1.3", "1.3.1", "1.3.2", "1.3.3", "1.20", "1.20.1", "1.20.2", "1.20.3"
+)
 def test_tiger_buffalo_4_1_14_char_siu_pays_by_the_number_of_cards(
     wager: str, picked: Picked, event: str, net: str
 ) -> None:
@@ -643,6 +692,9 @@ def test_tiger_buffalo_4_1_14_char_siu_pays_by_the_number_of_cards(
         ("banker_char_siu", BANKER_SEVEN_THREE_CARDS),  # 7 over 5
         ("banker_char_siu", PLAYER_EIGHT_OVER_SEVEN),  # the Player won
     ],
+)
+@pytest.mark.clause(
+    "tiger-buffalo", "1.3", "1.3.1", "1.3.2", "1.3.3", "1.20", "1.20.1", "1.20.2", "1.20.3"
 )
 def test_tiger_buffalo_4_1_14_char_siu_loses_unless_winning_by_one_with_7_8_or_9(
     wager: str, picked: Picked
@@ -719,6 +771,7 @@ def row_id(row: Row) -> str:
     return row.id
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 @pytest.mark.parametrize("row", ROWS, ids=row_id)
 def test_tiger_buffalo_4_1_15_each_row_is_offered_at_its_moment_with_its_odds(row: Row) -> None:
     deal_now = Deal(parse_cards(row.deal))
@@ -727,6 +780,7 @@ def test_tiger_buffalo_4_1_15_each_row_is_offered_at_its_moment_with_its_odds(ro
     assert [(o.insures, o.moment, o.odds) for o in offers] == [(row.insures, row.moment, row.odds)]
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 @pytest.mark.parametrize("row", ROWS, ids=row_id)
 def test_tiger_buffalo_4_1_15_each_row_pays_its_odds(row: Row) -> None:
     coup = row.paid_on.coup()
@@ -769,6 +823,7 @@ def printed_offers(moment: Moment, player: int, banker: int) -> set[tuple[Side, 
     return found
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 @pytest.mark.parametrize("player_total", range(10))
 def test_tiger_buffalo_4_1_15_after_four_cards_offered_exactly_on_the_printed_rows(
     player_total: int,
@@ -785,6 +840,7 @@ def test_tiger_buffalo_4_1_15_after_four_cards_offered_exactly_on_the_printed_ro
         assert offered == expected, (player_total, banker_total)
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 @pytest.mark.parametrize("banker_total", range(8))
 def test_tiger_buffalo_4_1_15_after_the_player_third_card_offered_exactly_on_the_printed_rows(
     banker_total: int,
@@ -806,6 +862,7 @@ def test_tiger_buffalo_4_1_15_after_the_player_third_card_offered_exactly_on_the
             assert offered == expected, (player_two, third, banker_total)
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_4_1_15_no_offer_once_the_coup_is_decided() -> None:
     """Player 8 v Banker 4 is a printed row after the Player's third card, but
     when the Banker stands (a 4 stands on a third card of 8) the coup is over."""
@@ -819,6 +876,7 @@ def test_tiger_buffalo_4_1_15_no_offer_once_the_coup_is_decided() -> None:
         insurance_result(banker_stands, Side.PLAYER, THIRD)
 
 
+@pytest.mark.clause("tiger-buffalo", "1.14")
 def test_tiger_buffalo_4_1_15_insurance_is_offered_on_every_layout() -> None:
     for layout in LAYOUTS:
         original, insured = insurance_result(PLAYER_SEVEN_LOSES, Side.PLAYER, FOUR, layout=layout)

@@ -104,15 +104,20 @@ def test_tiger_no_commission_3_3_2_ten_and_face_cards_are_zero() -> None:
     assert [c.value for c in parse_cards("TD JD QD KD")] == [0, 0, 0, 0]
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.5")
 def test_tiger_no_commission_3_4_1_total_of_zero_to_nine_is_that_number() -> None:
     assert Hand(parse_cards("2C 4H")).total == 6
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.5")
 def test_tiger_no_commission_3_4_2_total_of_ten_or_more_is_the_right_digit() -> None:
     assert Hand(parse_cards("7C 9H")).total == 6
     assert Hand(parse_cards("KC 7H 3S")).total == 0
 
 
+@pytest.mark.clause(
+    "tiger-no-commission", "2.2.1", "2.2.2", "2.2.3", "2.2.4", "2.2.5", "2.2.6", "2.2.7", "2.2.8"
+)
 @pytest.mark.parametrize("layout", ["A", "B", "C", "D", "E"])
 def test_tiger_no_commission_3_5_the_wagers(layout: str) -> None:
     assert set(GAME.offered(layout)) == WAGERS
@@ -136,6 +141,7 @@ def test_tiger_no_commission_3_5_wager_not_in_the_game_refused() -> None:
     assert all(wager in str(refused.value) for wager in WAGERS)
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.2")
 @pytest.mark.clause("tiger-no-commission", "3.6")
 def test_tiger_no_commission_3_7_1_first_and_third_cards_are_the_player_hand() -> None:
     # P 5+K=5 draws 2 (7); B 6+K=6 stands on a 2.
@@ -143,6 +149,7 @@ def test_tiger_no_commission_3_7_1_first_and_third_cards_are_the_player_hand() -
     assert coup.player.cards == parse_cards("5H KD 2D")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.2")
 @pytest.mark.clause("tiger-no-commission", "3.6")
 def test_tiger_no_commission_3_7_2_second_and_fourth_cards_are_the_banker_hand() -> None:
     coup = Coup.parse("5H 6C KD KS 2D")
@@ -155,6 +162,7 @@ def test_tiger_no_commission_3_8_the_four_cards_decide_tiger_pair() -> None:
     assert summary(settle_one(GAME, coup, "tiger_pair")) == lost()
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.4")
 @pytest.mark.parametrize(("player_total", "banker_total"), [(8, 3), (9, 0), (6, 8), (2, 9)])
 def test_tiger_no_commission_3_9_a_natural_ends_the_deal(
     player_total: int, banker_total: int
@@ -183,18 +191,21 @@ def test_tiger_no_commission_3_10_the_highest_point_total_wins() -> None:
     assert summary(settle_one(GAME, BANKER_NATURAL_NINE, "player", STAKE)) == lost(STAKE)
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.8")
 def test_tiger_no_commission_3_10_1_a_tie_returns_player_and_banker() -> None:
     assert summary(settle_one(GAME, NATURAL_TIE, "player", STAKE)) == PUSHED
     assert summary(settle_one(GAME, NATURAL_TIE, "banker", STAKE)) == PUSHED
     assert summary(settle_one(GAME, TIE_ON_SIX, "banker", STAKE)) == PUSHED
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.8")
 def test_tiger_no_commission_3_10_1_tie_wins_but_tiger_tie_only_on_six() -> None:
     assert summary(settle_one(GAME, NATURAL_TIE, "tie")) == won("tie", "80.00")
     assert summary(settle_one(GAME, NATURAL_TIE, "tiger_tie")) == lost()
     assert summary(settle_one(GAME, TIE_ON_SIX, "tiger_tie")) == won("win", "350.00")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.9")
 def test_tiger_no_commission_3_11_tiger_wins_when_banker_wins_with_six() -> None:
     assert settle_one(GAME, BANKER_SIX_TWO_CARDS, "tiger").event == "two_cards"
     assert settle_one(GAME, BANKER_SIX_THREE_CARDS, "tiger").event == "three_cards"
@@ -202,16 +213,19 @@ def test_tiger_no_commission_3_11_tiger_wins_when_banker_wins_with_six() -> None
     assert summary(settle_one(GAME, PLAYER_SEVEN_OVER_SIX_FOUR_CARDS, "tiger")) == lost()
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.7")
 def test_tiger_no_commission_3_12_small_tiger_is_banker_six_on_two_cards() -> None:
     assert settle_one(GAME, BANKER_SIX_TWO_CARDS, "small_tiger").outcome is Outcome.WIN
     assert summary(settle_one(GAME, BANKER_SIX_THREE_CARDS, "small_tiger")) == lost()
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.1")
 def test_tiger_no_commission_3_13_big_tiger_is_banker_six_on_three_cards() -> None:
     assert settle_one(GAME, BANKER_SIX_THREE_CARDS, "big_tiger").outcome is Outcome.WIN
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "big_tiger")) == lost()
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.11")
 def test_tiger_no_commission_3_14_tiger_tie_is_a_tie_on_six() -> None:
     assert settle_one(GAME, TIE_ON_SIX, "tiger_tie").outcome is Outcome.WIN
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "tiger_tie")) == lost()
@@ -269,20 +283,24 @@ def test_tiger_no_commission_4_1_tie_pays_8_to_1() -> None:
     assert summary(settle_one(GAME, TIE_ON_SIX, "tie", STAKE)) == won("tie", "800.00")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.10.1")
 def test_tiger_no_commission_4_2_single_tiger_pair_pays_4_to_1() -> None:
     assert summary(settle_one(GAME, PLAYER_PAIR, "tiger_pair")) == won("single", "40.00")
     assert summary(settle_one(GAME, BANKER_PAIR, "tiger_pair")) == won("single", "40.00")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.10.2")
 def test_tiger_no_commission_4_2_double_tiger_pair_pays_20_to_1() -> None:
     assert summary(settle_one(GAME, DOUBLE_PAIR, "tiger_pair")) == won("double", "200.00")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.10.3")
 def test_tiger_no_commission_4_2_twin_tiger_pair_pays_100_to_1() -> None:
     assert summary(settle_one(GAME, TWIN_PAIR, "tiger_pair")) == won("twin", "1000.00")
     assert summary(settle_one(GAME, FOUR_TENS, "tiger_pair")) == won("twin", "1000.00")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.10")
 def test_tiger_no_commission_4_2_pairs_are_by_rank() -> None:
     assert GAME.pair_rule is PairRule.RANK
     assert summary(settle_one(GAME, TEN_JACK_PLAYER, "tiger_pair")) == lost()
@@ -302,6 +320,7 @@ def test_tiger_no_commission_4_3_small_tiger_pays_22_to_1() -> None:
     assert summary(settle_one(GAME, BANKER_SIX_TWO_CARDS, "small_tiger")) == won("win", "220.00")
 
 
+@pytest.mark.clause("tiger-no-commission", "1.1.1")
 def test_tiger_no_commission_4_3_big_tiger_pays_50_to_1() -> None:
     assert summary(settle_one(GAME, BANKER_SIX_THREE_CARDS, "big_tiger")) == won("win", "500.00")
 
