@@ -46,6 +46,8 @@ BANKER_SIX = "QH 2C 2D KS 3H 4D"
 ON_PLAYER_NINE = {"ann": Decimal(-100), "bob": Decimal(200), "cat": Decimal(-50)}
 ON_TIE_SEVEN = {"ann": Decimal(0), "bob": Decimal(0), "cat": Decimal(400)}
 ON_BANKER_SIX = {"ann": Decimal(95), "bob": Decimal(-200), "cat": Decimal(-50)}
+# Any Banker win over the standing bets: Banker 0.95 to 1, Player and Tie lose.
+ON_BANKER_WIN = ON_BANKER_SIX
 ZERO = {"ann": Decimal(0), "bob": Decimal(0), "cat": Decimal(0)}
 
 
@@ -273,7 +275,7 @@ def test_dragon_tiger_5_11_5_cards_replaced_before_the_next_round(tmp_path: Path
     assert (ruling.missing, ruling.unused) == (cards("3S"), cards("9S 9D"))
     assert table.replacement_due == "5.11.5"
     r.settle()  # Banker's Natural 9 over Player 7
-    assert r.nets() == ON_BANKER_SIX
+    assert r.nets() == ON_BANKER_WIN
 
     again = restarted(table, path)
     assert again.replacement_due == "5.11.5"
@@ -290,7 +292,7 @@ def test_dragon_tiger_5_11_5_cards_replaced_before_the_next_round(tmp_path: Path
     again.deal_to_completion()
     second.settle()
     assert second.deal.cards == cards("2H 5S 2D TS 8C")
-    assert second.nets() == ON_BANKER_SIX
+    assert second.nets() == ON_BANKER_WIN
 
 
 def test_dragon_tiger_5_11_2_no_card_is_drawn_from_cards_sorted_into_decks(
@@ -325,7 +327,7 @@ def test_dragon_tiger_5_13_cards_may_be_replaced_only_after_a_void(tmp_path: Pat
     table.deal_to_completion()
     first.settle()
     # 3H 5H 7D 6C 2D 2H: Player 0 draws 2: 2; Banker 1 draws 2: 3 -- Banker wins
-    assert first.nets() == ON_BANKER_SIX
+    assert first.nets() == ON_BANKER_WIN
     before = written(table)
     with pytest.raises(PhaseError) as settled:
         table.replace_shoe(Role.DEALER, "5.13")
@@ -339,7 +341,7 @@ def test_dragon_tiger_5_13_cards_may_be_replaced_only_after_a_void(tmp_path: Pat
     table.replace_shoe(Role.DEALER, "5.13")
     assert table.shoe_id == "s2"
     assert table.new_round().phase is Phase.BETTING
-    assert first.nets() == ON_BANKER_SIX  # the settled round stands
+    assert first.nets() == ON_BANKER_WIN  # the settled round stands
 
 
 # -- 5.12.1: Method C, a card exposed moving the device ------------------------------------------
