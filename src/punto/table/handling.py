@@ -91,9 +91,14 @@ __all__ = [
     "check_take_device",
     "choose_method",
     "choose_squeezer",
+    "describe",
+    "describe_round",
     "device_holder",
+    "end_of_round",
+    "hand_named",
     "handling",
     "lose_device",
+    "method_named",
     "method_of",
     "pass_cards",
     "refuse_cards",
@@ -204,6 +209,22 @@ def _method_hint(round_: Round, wanted: Method) -> str:
     if wanted is Method.C:
         return f"an Assistant Casino Manager may allow Method C at an HLGA table ({choice})"
     return f"the Pit Manager chooses Method A or B before the round commences ({choice})"
+
+
+def hand_named(text: str) -> Side:
+    """The hand called ``text`` ("player" or "banker")."""
+    try:
+        return Side(text.strip().lower())
+    except ValueError:
+        raise ActionError(f"there is no {text!r} hand", hint="player or banker") from None
+
+
+def method_named(text: str) -> Method:
+    """The Method called ``text`` ("A", "B" or "C")."""
+    try:
+        return Method(text.strip().upper())
+    except ValueError:
+        raise ActionError(f"there is no Method {text!r}", hint="A, B or C (3.9)") from None
 
 
 def _can(check: Callable[[], object]) -> bool:
@@ -573,21 +594,28 @@ def can_lose_device(round_: Round) -> bool:
     return _can(lambda: check_lose_device(round_))
 
 
-def lose_device(round_: Round, role: Role = Role.DEALER) -> str | None:
-    """At the end of a settled round, control ends if the holder's wager
-    lost (3.12.8.2): records it and returns who lost it (None: nobody did)."""
-    if not can_lose_device(round_):
-        return None
+def lose_device(round_: Round, role: Role = Role.DEALER) -> str:
+    """The holder's wager lost in the settled ``round_``: control of the
+    device ends (3.12.8.2).  Returns who lost it."""
     holder = check_lose_device(round_)
     round_.record_handling(DeviceLost(holder, _clause(round_, "device_lost"), role))
     return holder
+
+
+def end_of_round(round_: Round) -> str | None:
+    """What a table does once ``round_`` is over, before the next opens:
+    record the holder losing control if their wager lost (3.12.8.2).
+    Returns who lost it (None: nobody did, or nothing to lose)."""
+    if round_.game.clause("methods") is None or not can_lose_device(round_):
+        return None
+    return lose_device(round_)
 
 
 def carry_over(previous: Round | None, round_: Round, chosen: MethodChosen | None) -> None:
     """Open ``round_`` at a table under its Method: record the table's choice
     (``chosen``, if it made one) and, by Method C, the holder of the device
     keeping control from ``previous`` (3.12.8) -- unless their wager lost
-    there, which :func:`lose_device` records in ``previous`` first."""
+    there, which :func:`end_of_round` records in ``previous`` first."""
     if round_.game.clause("methods") is None:
         return
     if chosen is not None:
@@ -616,3 +644,41 @@ def summary(round_: Round) -> dict[str, Any]:
         "refused": {side.value: list(state.refused[side]) for side in Side},
         "device": state.device,
     }
+
+
+def describe(event: HandlingEvent) -> str:
+    """One line saying what a card-handling event records."""
+    match event:
+        case MethodChosen(method=method, role=role, clause=clause):
+            return f"Method {method.value}, chosen by the {role.words} ({clause})"
+        case CardsPassed(side=side, player=player, clause=clause, role=role):
+            by = "" if role is Role.DEALER else f" by the {role.words}"
+            return f"the {side.value} hand's cards passed to {player}{by} ({clause})"
+        case CardsRefused(side=side, player=player, clause=clause):
+            return f"{player} refuses the {side.value} hand's cards ({clause})"
+        case DrawAllowed(player=player, clause=clause, role=role):
+            return f"{player} may draw without a wager, allowed by the {role.words} ({clause})"
+        case DeviceTaken(player=player, clause=clause):
+            return f"{player} controls the dealing device ({clause})"
+        case DeviceRelinquished(player=player, clause=clause):
+            return f"{player} relinquishes the dealing device ({clause})"
+        case DeviceLost(player=player, clause=clause):
+            return f"{player}'s wager lost: the device returns to the Dealer ({clause})"
+    return event.type
+
+
+def describe_round(round_: Round) -> str | None:
+    """Who handles the cards in ``round_``, in a line; None where the rules
+    have no Methods."""
+    state = handling(round_)
+    if state.method is None:
+        return None
+    parts = [f"Method {state.method.value}"]
+    if state.method is Method.A:
+        for side in Side:
+            holder = state.holders[side]
+            if holder is not None:
+                parts.append(f"{side.value}: {holder} squeezes")
+    if state.method is Method.C:
+        parts.append(f"device: {state.device or 'the Dealer'}")
+    return " · ".join(parts)

@@ -564,7 +564,7 @@ class LiveTable:
             self.new_shoe()
         previous = self.round
         if previous is not None:
-            handling.lose_device(previous)  # 3.12.8.2, in the round it happened in
+            handling.end_of_round(previous)  # 3.12.8.2, in the round it happened in
         r = self._make_round(f"r{len(self.rounds) + 1}")
         self.rounds.append(r)
         r.open(role)
