@@ -602,3 +602,40 @@ def test_tiger_baccarat_3_9_2_console_chooses_the_method_between_rounds() -> Non
     assert first.nets() == {"ann": D(100)}
     assert handling.method_of(first) is Method.B
     assert handling.method_of(second) is Method.A
+
+
+def test_dragon_tiger_3_12_8_console_runs_method_c_at_an_hlga_table() -> None:
+    screen = io.StringIO()
+    out = Console(file=screen, width=160)
+    script = io.StringIO(
+        "method C role=pit_manager\n"
+        "method C role=assistant_casino_manager\n"
+        "open\n"
+        "bet ann 1 player 100\n"
+        "take_device ann\n"
+        "take_device bob\n"
+        "close\n"
+        "card 9H 5C TD KS\n"
+        "settle\n"
+        "open\n"
+        "status\n"
+    )
+    desk = DealerConsole(
+        get_game("dragon-tiger"),
+        limits=LIMITS,
+        log=MemoryEventLog(),
+        seed=1,
+        console=out,
+        input_fn=console_input(out, script),
+        hlga=True,
+    )
+    assert desk.run() == 0
+    text = screen.getvalue()
+    assert "a pit manager may not allow Method C" in text
+    assert "Method C from the next round." in text
+    assert "ann controls the dealing device (3.12.1)." in text
+    assert "ann controls the dealing device (clause 3.12.8)" in text  # bob refused
+    assert "Method C · device: ann" in text  # kept into r2: ann's Player 9 won
+    first, second = desk.table.rounds
+    assert first.nets() == {"ann": D(100)}
+    assert handling.device_holder(second) == "ann"
