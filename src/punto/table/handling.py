@@ -131,11 +131,9 @@ class Handling:
     holders: dict[Side, str | None] = field(default_factory=lambda: dict.fromkeys(Side))
     #: who refused each hand's cards, in order
     refused: dict[Side, list[str]] = field(default_factory=lambda: {s: [] for s in Side})
-    #: the last player passed each hand's cards, and the clause they were passed under
-    last: dict[Side, CardsPassed | None] = field(default_factory=lambda: dict.fromkeys(Side))
     device: str | None = None
+    #: players an Assistant Casino Manager allowed to draw without a wager (3.12.2)
     allowed: set[str] = field(default_factory=set)
-    lost: bool = False
 
 
 def handling(round_: Round) -> Handling:
@@ -148,7 +146,7 @@ def handling(round_: Round) -> Handling:
             case MethodChosen(method=method):
                 state.method, state.chosen = method, event
             case CardsPassed(side=side, player=player):
-                state.holders[side], state.last[side] = player, event
+                state.holders[side] = player
             case CardsRefused(side=side, player=player):
                 state.holders[side] = None
                 state.refused[side].append(player)
@@ -156,10 +154,8 @@ def handling(round_: Round) -> Handling:
                 state.allowed.add(player)
             case DeviceTaken(player=player):
                 state.device = player
-            case DeviceRelinquished():
+            case DeviceRelinquished() | DeviceLost():
                 state.device = None
-            case DeviceLost():
-                state.device, state.lost = None, True
     return state
 
 
