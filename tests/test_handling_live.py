@@ -639,3 +639,21 @@ def test_dragon_tiger_3_12_8_console_runs_method_c_at_an_hlga_table() -> None:
     first, second = desk.table.rounds
     assert first.nets() == {"ann": D(100)}
     assert handling.device_holder(second) == "ann"
+
+
+@pytest.mark.parametrize("game_id", MBS)
+def test_mbs_3_9_2_method_c_stops_when_the_table_leaves_hlga(game_id: str) -> None:
+    log = MemoryEventLog()
+    method_c_table(game_id, log)
+    outside = table(game_id, log)  # restarted, no longer in HLGA
+    assert outside.method is Method.C
+    with pytest.raises(ActionError, match="no longer in HLGA") as refused:
+        outside.new_round()
+    assert refused.value.clause == "3.9.2"
+    assert outside.rounds == []
+    outside.choose_method(Method.B, Role.PIT_MANAGER)
+    r = outside.new_round()
+    r.place_bet("ann", 1, "banker", D(100))
+    keyed(r, BANKER_NINE)
+    assert handling.method_of(r) is Method.B
+    assert r.nets() == {"ann": D(95)}

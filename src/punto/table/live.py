@@ -552,6 +552,13 @@ class LiveTable:
                 f"round {self.round.round_id} is still {self.round.phase.value}",
                 hint="settle or void it first",
             )
+        if self._method is not None and self._method.method is Method.C and not self.hlga:
+            raise ActionError(
+                "the table is conducted by Method C, which is permitted only within HLGA, "
+                "and the table is no longer in HLGA",
+                clause=self._method.clause,
+                hint="the Pit Manager chooses Method A or B first (choose_method)",
+            )
         if self._due is not None:
             raise PhaseError(
                 "the cards are replaced before the next round of play commences",
