@@ -35,6 +35,7 @@ from punto.errors import (
 from punto.games import get_game
 from punto.shoe import Shoe
 from punto.store import MemoryEventLog
+from punto.table import handling
 from punto.table import irregularities as irr
 from punto.table.events import (
     CardDealt,
@@ -70,9 +71,13 @@ def opened(game_id: str, **options: object) -> Round:
     return r
 
 
-def with_bets(game_id: str, **options: object) -> Round:
-    """A round with the standing bets, betting closed."""
+def with_bets(game_id: str, *, method_c: bool = False, **options: object) -> Round:
+    """A round with the standing bets, betting closed (``method_c``: the round
+    conducted by Method C, allowed at an HLGA table by an Assistant Casino
+    Manager)."""
     r = opened(game_id, **options)
+    if method_c:
+        handling.choose_method(r, handling.Method.C, Role.ASSISTANT_CASINO_MANAGER, hlga=True)
     r.place_bet("ann", 1, "banker", Decimal(100))
     r.place_bet("bob", 2, "player", Decimal(200))
     r.place_bet("cat", 3, "tie", Decimal(50))
@@ -309,14 +314,14 @@ def test_mbs_5_10_absent_player_dealer_exposes_and_play_continues(game_id: str) 
 
 
 def test_tiger_baccarat_5_12_1_method_c_card_exposed_moving_device_played() -> None:
-    r = with_bets("tiger-baccarat")
+    r = with_bets("tiger-baccarat", method_c=True)
     deal_cards(r, "4H")
     assert irr.card_exposed_in_error(r, method_c_device=True).clause == "5.12.1"
     assert finish(r, TIE_SEVEN) == ON_TIE_SEVEN
 
 
 def test_tiger_baccarat_5_12_2_method_c_order_altered_voids_round() -> None:
-    r = with_bets("tiger-baccarat")
+    r = with_bets("tiger-baccarat", method_c=True)
     deal_cards(r, "4H 3C")
     irr.order_altered(r, reconstructable=False, method_c=True)
     assert_void(r, "5.12.2")
@@ -980,8 +985,14 @@ def test_mbs_procedures_the_rules_do_not_write_are_referred(game_id: str) -> Non
 
 def test_tiger_baccarat_5_13_cards_may_be_replaced_after_a_void() -> None:
     table = LiveTable(
-        "t", get_game("tiger-baccarat"), limits=LIMITS, log=MemoryEventLog(), seed="5.13"
+        "t",
+        get_game("tiger-baccarat"),
+        limits=LIMITS,
+        log=MemoryEventLog(),
+        seed="5.13",
+        hlga=True,
     )
+    table.choose_method(handling.Method.C, Role.ASSISTANT_CASINO_MANAGER)
     r = table.new_round()
     r.place_bet("ann", 1, "banker", Decimal(100))
     r.close_betting()

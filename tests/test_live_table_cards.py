@@ -42,6 +42,7 @@ from punto.table.events import (
     event_from_json,
     event_to_json,
 )
+from punto.table.handling import Method
 from punto.table.limits import TableLimits
 from punto.table.live import DeviceCardsError, LiveTable, TableConfigError
 from punto.table.roles import Role
@@ -422,7 +423,8 @@ def test_tiger_baccarat_5_11_2_no_card_is_drawn_from_cards_sorted_into_decks(
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_12_2_void_and_the_cards_shall_be_replaced(game_id: str, tmp_path: Path) -> None:
     path = tmp_path / "events.db"
-    table = table_on(path, game_id, "c")
+    table = table_on(path, game_id, "c", hlga=True)
+    table.choose_method(Method.C, Role.ASSISTANT_CASINO_MANAGER)  # 5.12: by Method C only
     r = betting(table)
     draw(table, 2)
     before = written(table)

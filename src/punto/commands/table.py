@@ -87,6 +87,12 @@ def register(sub: common.SubParsers) -> None:
         action="store_true",
         help="a table displaying the notice that no Insurance is offered (RWS 4.2.2)",
     )
+    table.add_argument(
+        "--hlga",
+        action="store_true",
+        help="a table in HLGA: Method C may be allowed (MBS 3.9.2) and a cutting card that "
+        "comes out first opens a withdrawal option (3.22.1)",
+    )
     table.set_defaults(run=run_table)
 
 
@@ -147,6 +153,7 @@ def run_table(args: argparse.Namespace) -> int:
         seed=args.seed,
         insurance_offered=not args.no_insurance,
         where=args.database,
+        hlga=args.hlga,
     )
     return desk.run()
 

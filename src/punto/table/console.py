@@ -56,12 +56,14 @@ from punto.game import Game
 from punto.money import format_money
 from punto.roads import Scoreboard
 from punto.store.eventlog import EventLog
-from punto.table.events import RoundOpened, ShoeStarted
+from punto.table import handling
+from punto.table.events import HandlingEvent, RoundOpened, ShoeStarted
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.replay import (
     ACTIONS,
+    HANDLING,
     IRREGULARITIES,
     KIND_HELP,
     ActionInputError,
@@ -110,6 +112,11 @@ HELP = """\
   [cyan]deal[/]                              draw until the coup is complete or an Insurance window opens
   [cyan]card QH [9C ...][/]                  cards keyed in from a physical shoe
   [cyan]insure PLAYER WAGER STAKE[/]         Insurance Plus while its window is open (Tiger Buffalo)
+[bold]Card handling[/] (Tiger Baccarat, Dragon Tiger 3.9-3.12)
+  [cyan]method A|B|C role=ROLE[/]            the Method from the next round (Pit Manager; C: Assistant Casino Manager, HLGA)
+  [cyan]pass_cards HAND[/] · [cyan]refuse_cards PLAYER HAND[/]  Method A: a hand's cards to the highest bettor / refused
+  [cyan]choose_squeezer HAND PLAYER role=ROLE[/]     Method A: a Pit Supervisor's (3.10.4.1) or Pit Manager's choice
+  [cyan]take_device PLAYER[/] · [cyan]relinquish_device PLAYER[/] · [cyan]allow_draw PLAYER role=ROLE[/]  Method C
 [bold]Irregularities[/]
   [cyan]irregularities[/]                    the procedures of sections 5 and 6
   [cyan]irr NAME [key=value ...][/]          run one: asks for the acting role and each parameter
@@ -140,6 +147,7 @@ class DealerConsole:
         seed: int | str | None = None,
         insurance_offered: bool = True,
         where: str | None = None,
+        hlga: bool = False,
     ) -> None:
         layout = game.check_layout(layout)
         game.decks.check(decks)
@@ -157,6 +165,7 @@ class DealerConsole:
             seed=seed,
             pair_rule=pair_rule,
             insurance_offered=insurance_offered,
+            hlga=hlga,
         )
         self.game = game
         self.seats = Seats()
@@ -380,6 +389,11 @@ class DealerConsole:
         return r
 
     def _perform(self, spec: ActionSpec, args: Mapping[str, Any]) -> None:
+        if spec.name == "method":  # the table's Method, chosen between rounds (3.9.2)
+            method = handling.method_named(args["method"])
+            self.table.choose_method(method, args["role"])
+            self.console.print(f"  Method {method.value} from the next round.")
+            return
         if spec.run is None:  # open
             shoes = self.table.shoes
             r = self.table.new_round(args["role"])
@@ -428,6 +442,8 @@ class DealerConsole:
             self._show_settlement(r)
         elif isinstance(result, Ruling):
             self._show_ruling(result)
+        elif spec.name in HANDLING and isinstance(r.events[-1], HandlingEvent):
+            self.console.print(f"  {escape(handling.describe(r.events[-1]))}.")
         elif spec.name != "card":  # the cards are shown below
             self.console.print(f"  {spec.name.replace('_', ' ').capitalize()}: done.")
         if len(r.deal.cards) != before or spec.name == "card":
@@ -707,6 +723,8 @@ class DealerConsole:
                     style="yellow",
                 )
             )
+        if (handled := handling.describe_round(r)) is not None:
+            lines.append(Text(handled))
         for note in r.irregularities:
             lines.append(Text(f"{note.clause}: {note.reason}", style="dim"))
         if r.void is not None:

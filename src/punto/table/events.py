@@ -19,10 +19,12 @@ True
 from __future__ import annotations
 
 import dataclasses
+import enum
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from punto.cards import Card
+from punto.coup import Side
 from punto.errors import PuntoError
 from punto.insurance import Moment
 from punto.records import RecordCodec
@@ -295,6 +297,109 @@ class TableConfigured(Event):
 class RoundSettled(Event):
     """The dealer announced the outcome and settled every bet."""
 
+    role: Role = Role.DEALER
+
+
+# -- card handling (MBS 3.9-3.12) ---------------------------------------------------------
+#
+# Folded by :mod:`punto.table.handling`, not by the round: who handles the
+# cards moves no money, but the audit shows who had which cards.
+
+
+class Method(enum.Enum):
+    """How a round is conducted (MBS 3.9): the Dealer passes the cards to
+    the highest bettors to squeeze (A, 3.10), keeps them (B, 3.11), or a
+    player draws from a card-reading device (C, 3.12)."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandlingEvent(Event):
+    """Card handling: the Method, who squeezes which hand, who holds the device."""
+
+
+@_event("method_chosen")
+@dataclasses.dataclass(frozen=True, slots=True)
+class MethodChosen(HandlingEvent):
+    """The Method a round is conducted by, and who chose it (3.9.2: Pit
+    Manager for A or B; Assistant Casino Manager for C, only in HLGA).  A
+    live table logs the choice between rounds and records it again at the
+    start of every round it governs."""
+
+    method: Method
+    role: Role
+    clause: str
+    #: the table is in HLGA (Method C is permitted only there)
+    hlga: bool = False
+
+
+@_event("cards_passed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardsPassed(HandlingEvent):
+    """Method A: a hand's cards passed face down to a player to squeeze,
+    under the clause that picks them (3.10.2-3.10.5), or by a Pit
+    Supervisor's or Pit Manager's discretion (3.10.4.1; 3.21 / Dragon Tiger
+    3.16)."""
+
+    side: Side
+    player: str
+    clause: str
+    role: Role = Role.DEALER
+
+
+@_event("cards_refused")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardsRefused(HandlingEvent):
+    """The player the cards were passed to refuses them (3.10.3, 3.10.5)."""
+
+    side: Side
+    player: str
+    clause: str
+    role: Role = Role.PLAYER
+
+
+@_event("draw_allowed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DrawAllowed(HandlingEvent):
+    """Method C: an Assistant Casino Manager lets a player draw from the
+    device without having placed a valid wager (3.12.2)."""
+
+    player: str
+    clause: str
+    role: Role = Role.ASSISTANT_CASINO_MANAGER
+
+
+@_event("device_taken")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeviceTaken(HandlingEvent):
+    """Method C: a player accepts the dealing device (3.12.1), or keeps it
+    from the previous round (``clause`` 3.12.8)."""
+
+    player: str
+    clause: str
+    role: Role = Role.PLAYER
+
+
+@_event("device_relinquished")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeviceRelinquished(HandlingEvent):
+    """Method C: the holder gives up control of the device (3.12.8.1)."""
+
+    player: str
+    clause: str
+    role: Role = Role.PLAYER
+
+
+@_event("device_lost")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeviceLost(HandlingEvent):
+    """Method C: the holder's wager lost; control of the device ends (3.12.8.2)."""
+
+    player: str
+    clause: str
     role: Role = Role.DEALER
 
 

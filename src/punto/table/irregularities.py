@@ -49,6 +49,7 @@ from punto.cards import Card, format_cards
 from punto.coup import Deal, Side, cards_needed
 from punto.errors import ActionError, DealError, InsuranceError, PhaseError
 from punto.insurance import INSURANCE_EVENTS, Moment, completions, insurance_event
+from punto.table import handling
 from punto.table.roles import Role
 from punto.table.round import IN_PLAY, Phase, Round
 
@@ -153,6 +154,23 @@ def _clause(round_: Round, key: str, what: str, *, literal: str | None = None) -
             hint="refer it to the Gaming Shift Manager: unforeseen(round, reason, void=...)",
         )
     return clause
+
+
+def _by_method_c(round_: Round, said: bool, key: str) -> bool:
+    """Whether the Method C procedure (MBS 5.12) applies to ``round_``: by
+    the Method the round is conducted by, never by the caller's word alone
+    (``said``: the caller reports a Method C irregularity)."""
+    method = handling.method_of(round_)
+    if method is None:
+        return said  # rules without Methods: _clause says 5.12 is not covered
+    if said and method is not handling.Method.C:
+        raise ActionError(
+            f"this round is conducted by Method {method.value}: the Method C procedure "
+            "applies only when operating the game by Method C",
+            clause=_clause(round_, key, "Method C dealing"),
+            hint="report it without the Method C flag (the Method A/B procedure applies)",
+        )
+    return method is handling.Method.C
 
 
 def _unforeseen_clause(round_: Round) -> str:
@@ -290,7 +308,10 @@ def order_altered(
     """The order of the cards in the dealing device is altered.  If it cannot
     be reconstructed the round is void, whether or not cards were exposed
     (MBS 5.2; 5.4 of No Commission and Tournament; by Method C, 5.12.2, and
-    the cards are replaced); if it can, it is, and play continues."""
+    the cards are replaced); if it can, it is, and play continues.  Whether
+    the round is dealt by Method C is the round's own Method
+    (:func:`punto.table.handling.method_of`); ``method_c`` only confirms it."""
+    method_c = _by_method_c(round_, method_c, "method_c_order")
     if method_c:
         clause = _clause(round_, "method_c_order", "Method C dealing")
     else:
@@ -654,8 +675,9 @@ def card_exposed_in_error(
     player who was to squeeze it.
 
     * MBS 5.7.1: not a wrong delivery; the outcome stands and play
-      continues.  By Method C, exposed moving the device: played as if face
-      down (5.12.1).
+      continues.  By Method C, exposed moving the device
+      (``method_c_device``, refused unless the round is conducted by Method
+      C): played as if face down (5.12.1).
     * RWS 5.10: play continues and the result stands; the options of 5.13
       if no outcome is established.
     """
@@ -665,7 +687,7 @@ def card_exposed_in_error(
         round_.note_irregularity(clause, "card dealt face up; play continues", role)
         taken = _established_options(round_, clause, "card dealt face up", withdrawing, role)
         return _ruling_with_options(clause, taken)
-    if method_c_device:
+    if method_c_device and _by_method_c(round_, True, "method_c_exposed"):
         clause = _clause(round_, "method_c_exposed", "Method C dealing")
         reason = "card exposed moving the dealing device; played as if face down"
     else:

@@ -40,13 +40,15 @@ from punto.errors import ActionError, PhaseError, PuntoError, ShoeError
 from punto.game import Game
 from punto.shoe import Shoe
 from punto.store.eventlog import EventLog
-from punto.table import irregularities
+from punto.table import handling, irregularities
 from punto.table.events import (
     CardDealt,
     CardsHeld,
     CardsReconstructed,
     Event,
     IrregularityNoted,
+    Method,
+    MethodChosen,
     RoundOpened,
     RoundVoided,
     ShoeStarted,
@@ -146,6 +148,7 @@ class LiveTable:
         self._cut_noted = False  # the cutting card reported out with no card past it
         self._this_round = 0  # cards out of this shoe in the round in play
         self._held_dealt: list[Card] = []  # held cards dealt in the round in play
+        self._method: MethodChosen | None = None  # the last Method chosen (MBS 3.9.2)
         self._restore(recover)
 
     @property
@@ -206,6 +209,9 @@ class LiveTable:
                 continue
             if isinstance(event, ShoeStarted):
                 self._load_shoe(event)
+                continue
+            if isinstance(event, MethodChosen) and not stored.round_id:
+                self._method = event  # chosen between rounds; each round records it again
                 continue
             if isinstance(event, RoundOpened):
                 if current is not None:
@@ -499,12 +505,59 @@ class LiveTable:
         """The cut card came out in the last round: the shoe ends (3.22)."""
         return self.shoe is None or self.cut_card_out
 
+    # -- card handling (MBS 3.9-3.12) ------------------------------------------------------
+
+    @property
+    def method(self) -> Method | None:
+        """The Method new rounds are conducted by (None: the rules have none);
+        Method A until one is chosen (docs/interpretations.md)."""
+        if self.game.clause("methods") is None:
+            return None
+        return self._method.method if self._method is not None else handling.DEFAULT_METHOD
+
+    def check_choose_method(self, method: Method, role: Role) -> None:
+        """Why ``role`` may not choose ``method`` now, if they may not: the Pit
+        Manager chooses A or B, an Assistant Casino Manager allows C at an HLGA
+        table, before a round commences (3.9.2)."""
+        clause = handling.check_choice(self.game, method, role, hlga=self.hlga)
+        r = self.round
+        if r is not None and r.phase not in (Phase.SETTLED, Phase.VOID):
+            raise PhaseError(
+                f"round {r.round_id} is in play: the Method may be changed only before "
+                "a round of play commences",
+                clause=clause,
+                hint="settle or void it first",
+            )
+
+    def can_choose_method(self, method: Method, role: Role) -> bool:
+        try:
+            self.check_choose_method(method, role)
+        except PuntoError:
+            return False
+        return True
+
+    def choose_method(self, method: Method, role: Role) -> None:
+        """Conduct the rounds from the next one on by ``method`` (logged; each
+        round records it again when it opens)."""
+        self.check_choose_method(method, role)
+        clause = handling.rule(self.game, "method_choice")
+        event = MethodChosen(method, role, clause, self.hlga)
+        self.log.append(self.table_id, "", event)
+        self._method = event
+
     def new_round(self, role: Role = Role.DEALER) -> Round:
         """'Place your bets, please' on a new round (a new shoe first if needed)."""
         if self.round is not None and self.round.phase not in (Phase.SETTLED, Phase.VOID):
             raise PhaseError(
                 f"round {self.round.round_id} is still {self.round.phase.value}",
                 hint="settle or void it first",
+            )
+        if self._method is not None and self._method.method is Method.C and not self.hlga:
+            raise ActionError(
+                "the table is conducted by Method C, which is permitted only within HLGA, "
+                "and the table is no longer in HLGA",
+                clause=self._method.clause,
+                hint="the Pit Manager chooses Method A or B first (choose_method)",
             )
         if self._due is not None:
             raise PhaseError(
@@ -516,9 +569,14 @@ class LiveTable:
             self._finish(self.round)
         if self.shoe_finished:
             self.new_shoe()
+        previous = self.round
+        if previous is not None:
+            handling.end_of_round(previous)  # 3.12.8.2, in the round it happened in
         r = self._make_round(f"r{len(self.rounds) + 1}")
         self.rounds.append(r)
         r.open(role)
+        # the Method chosen, and by Method C the device's holder keeping control (3.12.8)
+        handling.carry_over(previous, r, self._method)
         return r
 
     def _cut_card_first(self, r: Round) -> bool:

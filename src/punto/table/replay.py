@@ -53,7 +53,7 @@ from punto.game import Game
 from punto.games import all_games, get_game
 from punto.insurance import Moment
 from punto.money import format_money, parse_stake
-from punto.table import irregularities
+from punto.table import handling, irregularities
 from punto.table.events import Event, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
@@ -63,6 +63,7 @@ from punto.wagers import PairRule
 
 __all__ = [
     "ACTIONS",
+    "HANDLING",
     "IRREGULARITIES",
     "ActionInputError",
     "ActionSpec",
@@ -521,8 +522,94 @@ IRREGULARITIES: dict[str, ActionSpec] = {
     if name not in ("NotCoveredError", "Ruling", "missing_cards")
 }
 
+#: Card handling, MBS 3.9-3.12 (:mod:`punto.table.handling`): the Method,
+#: who squeezes which hand, who holds the dealing device.
+HANDLING: dict[str, ActionSpec] = {
+    spec.name: spec
+    for spec in (
+        ActionSpec(
+            "method",
+            "the Method the round is conducted by, first in the round (3.9.2: A or B by a Pit "
+            "Manager; C by an Assistant Casino Manager, hlga true)",
+            (
+                _P("method", "text", required=True),
+                _P("hlga", "flag", default=False),
+                _role(Role.PIT_MANAGER, required=True),
+            ),
+            lambda r, a: handling.choose_method(
+                r, handling.method_named(a["method"]), a["role"], hlga=a["hlga"]
+            ),
+            positional=("method",),
+        ),
+        ActionSpec(
+            "pass_cards",
+            "Method A: a hand's cards passed to the player the amounts wagered name (3.10.2-3.10.5)",
+            (_P("hand", "text", required=True), _role(Role.DEALER)),
+            lambda r, a: handling.pass_cards(r, handling.hand_named(a["hand"]), a["role"]),
+            positional=("hand",),
+        ),
+        ActionSpec(
+            "refuse_cards",
+            "Method A: the player passed a hand's cards refuses them (3.10.3, 3.10.5)",
+            (
+                _P("player", "text", required=True),
+                _P("hand", "text", required=True),
+                _role(Role.PLAYER),
+            ),
+            lambda r, a: handling.refuse_cards(
+                r, handling.hand_named(a["hand"]), a["player"], a["role"]
+            ),
+            positional=("player", "hand"),
+        ),
+        ActionSpec(
+            "choose_squeezer",
+            "Method A: a Pit Supervisor (3.10.4.1) or Pit Manager (3.21; Dragon Tiger 3.16) "
+            "gives a hand's cards to a player",
+            (
+                _P("hand", "text", required=True),
+                _P("player", "text", required=True),
+                _role(Role.PIT_SUPERVISOR, required=True),
+            ),
+            lambda r, a: handling.choose_squeezer(
+                r, handling.hand_named(a["hand"]), a["player"], a["role"]
+            ),
+            positional=("hand", "player"),
+        ),
+        ActionSpec(
+            "allow_draw",
+            "Method C: an Assistant Casino Manager lets a player draw without a valid wager (3.12.2)",
+            (
+                _P("player", "text", required=True),
+                _role(Role.ASSISTANT_CASINO_MANAGER, required=True),
+            ),
+            lambda r, a: handling.allow_draw(r, a["player"], a["role"]),
+            positional=("player",),
+        ),
+        ActionSpec(
+            "take_device",
+            "Method C: a player accepts the dealing device (3.12.1, 3.12.8)",
+            (_P("player", "text", required=True), _role(Role.PLAYER)),
+            lambda r, a: handling.take_device(r, a["player"], a["role"]),
+            positional=("player",),
+        ),
+        ActionSpec(
+            "relinquish_device",
+            "Method C: the holder gives up control of the dealing device (3.12.8.1)",
+            (_P("player", "text", required=True), _role(Role.PLAYER)),
+            lambda r, a: handling.relinquish_device(r, a["player"], a["role"]),
+            positional=("player",),
+        ),
+        ActionSpec(
+            "device_lost",
+            "Method C: the holder's wager lost; control of the device ends (3.12.8.2)",
+            (_role(Role.DEALER),),
+            lambda r, a: handling.lose_device(r, a["role"]),
+        ),
+    )
+}
+
 #: Every action a replay file may take.
-ACTIONS: dict[str, ActionSpec] = {**ROUND_ACTIONS, **IRREGULARITIES}
+ACTIONS: dict[str, ActionSpec] = {**ROUND_ACTIONS, **IRREGULARITIES, **HANDLING}
 
 #: Keys every action may carry besides its parameters.
 _COMMON_KEYS = frozenset({"action", "comment"})

@@ -66,6 +66,7 @@ from punto.table.events import (
     CardsHeld,
     CardsReconstructed,
     Event,
+    HandlingEvent,
     InsurancePlaced,
     InsuranceReoffered,
     InsuranceWaived,
@@ -246,6 +247,12 @@ class Round:
         finally:
             self._checked = before
 
+    def record_handling(self, event: HandlingEvent) -> None:
+        """Append a card-handling event (MBS 3.9-3.12).  The checks of its
+        clause are :mod:`punto.table.handling`'s, which calls this once they
+        pass; the event changes no money and no phase."""
+        self._emit(event)
+
     def _emit(self, event: Event) -> None:
         if not self._checked:
             self.vet((event,))
@@ -328,6 +335,8 @@ class Round:
                 s.void, s.phase, s.withdrawal, s.late_insurance = event, Phase.VOID, None, None
             case RoundSettled():
                 s.phase = Phase.SETTLED
+            case HandlingEvent():
+                pass  # who handles the cards moves no money: folded by punto.table.handling
             case _:
                 raise ActionError(f"unknown event {event!r}")
 
