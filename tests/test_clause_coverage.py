@@ -28,28 +28,6 @@ OPEN: frozenset[tuple[str, str]] = frozenset(
     # MBS 3.7, 3.7.1 (three wagers per area, the Pit Manager's lower number):
     # the limits slice of issue #11.
     [(game, clause) for game in ("tiger-baccarat", "dragon-tiger") for clause in ("3.7", "3.7.1")]
-    # MBS 3.9-3.12 (card handling Methods A, B, C): the handling slice.
-    + [
-        (game, clause)
-        for game in ("tiger-baccarat", "dragon-tiger")
-        for clause in ("3.9", "3.9.1", "3.12", "3.12.1")
-    ]
-    + [("tiger-baccarat", "3.12.2")]
-    + [
-        ("dragon-tiger", clause)
-        for clause in (
-            "3.9.2",
-            "3.10",
-            "3.10.2",
-            "3.10.3",
-            "3.10.4",
-            "3.10.4.1",
-            "3.10.5",
-            "3.12.8",
-            "3.12.8.1",
-            "3.12.8.2",
-        )
-    ]
     # RWS 3.6 (a box bettor may not refuse the balance taken up by others):
     # the per-box maximum is missing (audit section 2).
     + [("tiger-buffalo", "3.6")]

@@ -347,15 +347,6 @@ def test_dragon_tiger_5_13_cards_may_be_replaced_only_after_a_void(tmp_path: Pat
 # -- 5.12.1: Method C, a card exposed moving the device ------------------------------------------
 
 
-def test_dragon_tiger_5_12_1_method_c_card_exposed_moving_device_played_as_if_face_down() -> None:
-    r = with_bets()
-    deal_cards(r, "4H")
-    ruling = irr.card_exposed_in_error(r, method_c_device=True)
-    assert (ruling.clause, ruling.consequence) == ("5.12.1", "continue")
-    assert r.withdrawal_open is None
-    assert finish(r, TIE_SEVEN) == ON_TIE_SEVEN
-
-
 # -- 5.14, 5.16: under the minimum, once -------------------------------------------------------
 
 

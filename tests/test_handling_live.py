@@ -116,6 +116,8 @@ def test_tiger_baccarat_3_9_1_player_cannot_take_the_device_under_method_a() -> 
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.9.1")
+@pytest.mark.clause("dragon-tiger", "3.9.1")
 def test_mbs_3_9_1_dealer_keeps_the_device_under_methods_a_and_b(game_id: str) -> None:
     t = table(game_id)
     t.choose_method(Method.B, Role.PIT_MANAGER)
@@ -132,6 +134,8 @@ def test_mbs_3_9_1_dealer_keeps_the_device_under_methods_a_and_b(game_id: str) -
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.9.2")
+@pytest.mark.clause("dragon-tiger", "3.9.2")
 def test_mbs_3_9_2_pit_manager_chooses_the_table_method_between_rounds(game_id: str) -> None:
     log = MemoryEventLog()
     t = table(game_id, log)
@@ -156,6 +160,8 @@ def test_mbs_3_9_2_pit_manager_chooses_the_table_method_between_rounds(game_id: 
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.9.2")
+@pytest.mark.clause("dragon-tiger", "3.9.2")
 def test_mbs_3_9_2_method_c_only_in_hlga_by_an_assistant_casino_manager(game_id: str) -> None:
     with pytest.raises(ActionError, match="only within HLGA") as outside:
         table(game_id).choose_method(Method.C, ACM)
@@ -170,6 +176,8 @@ def test_mbs_3_9_2_method_c_only_in_hlga_by_an_assistant_casino_manager(game_id:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.9.2", "3.9")
+@pytest.mark.clause("dragon-tiger", "3.9.2", "3.9")
 def test_mbs_3_9_2_a_rounds_method_is_recorded_before_any_bet(game_id: str) -> None:
     r = opened(game_id)
     handling.choose_method(r, Method.B, Role.PIT_MANAGER)
@@ -195,6 +203,8 @@ def test_tiger_no_commission_no_methods_so_card_handling_is_refused() -> None:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.2")
+@pytest.mark.clause("dragon-tiger", "3.10.2")
 def test_mbs_3_10_2_cards_passed_to_the_highest_amount_on_each_hand(game_id: str) -> None:
     r = dealing(
         game_id, ("ann", 1, "player", 200), ("bob", 2, "banker", 700), ("cat", 3, "player", 900)
@@ -215,6 +225,8 @@ def test_mbs_3_10_2_cards_passed_to_the_highest_amount_on_each_hand(game_id: str
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.2")
+@pytest.mark.clause("dragon-tiger", "3.10.2")
 def test_mbs_3_10_2_cards_are_passed_after_no_more_bets(game_id: str) -> None:
     r = opened(game_id, ("ann", 1, "player", 200))
     with pytest.raises(PhaseError) as early:
@@ -248,6 +260,8 @@ def test_dragon_tiger_3_10_3_refusal_passes_to_the_next_highest() -> None:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.3")
+@pytest.mark.clause("dragon-tiger", "3.10.3")
 def test_mbs_3_10_3_refusal_passes_to_the_next_highest(game_id: str) -> None:
     r = dealing(game_id, ("ann", 1, "player", 200), ("bob", 2, "player", 700))
     handling.pass_cards(r, Side.PLAYER)
@@ -259,6 +273,8 @@ def test_mbs_3_10_3_refusal_passes_to_the_next_highest(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.4")
+@pytest.mark.clause("dragon-tiger", "3.10.4")
 def test_mbs_3_10_4_equal_highest_first_to_the_one_who_first_placed_it(game_id: str) -> None:
     # ann bet first, but her 500 was made up only after bob's 500 was placed
     r = dealing(
@@ -275,6 +291,8 @@ def test_mbs_3_10_4_equal_highest_first_to_the_one_who_first_placed_it(game_id: 
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.5")
+@pytest.mark.clause("dragon-tiger", "3.10.5")
 def test_mbs_3_10_5_refusal_among_equal_highest_moves_counter_clockwise(game_id: str) -> None:
     r = dealing(
         game_id, ("ann", 6, "player", 500), ("bob", 2, "player", 500), ("cat", 4, "player", 500)
@@ -297,6 +315,8 @@ def test_mbs_3_10_5_refusal_among_equal_highest_moves_counter_clockwise(game_id:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.4.1")
+@pytest.mark.clause("dragon-tiger", "3.10.4.1")
 def test_mbs_3_10_4_1_nobody_left_the_pit_supervisor_decides(game_id: str) -> None:
     r = dealing(game_id, ("ann", 1, "player", 200))
     with pytest.raises(ActionError, match="nobody wagered") as nobody:
@@ -323,6 +343,8 @@ def test_mbs_3_10_4_1_nobody_left_the_pit_supervisor_decides(game_id: str) -> No
 @pytest.mark.parametrize(
     ("game_id", "clause"), [("tiger-baccarat", "3.21"), ("dragon-tiger", "3.16")]
 )
+@pytest.mark.clause("tiger-baccarat", "3.21")
+@pytest.mark.clause("dragon-tiger", "3.16")
 def test_mbs_3_21_pit_manager_may_let_any_player_squeeze(game_id: str, clause: str) -> None:
     """Tiger Baccarat 3.21, Dragon Tiger 3.16: while the amounts wagered name
     who squeezes, only a Pit Manager's discretion passes the cards elsewhere."""
@@ -337,6 +359,8 @@ def test_mbs_3_21_pit_manager_may_let_any_player_squeeze(game_id: str, clause: s
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.11.2")
+@pytest.mark.clause("dragon-tiger", "3.11.2")
 def test_mbs_3_11_2_players_do_not_handle_the_cards_by_method_b(game_id: str) -> None:
     r = opened(game_id)
     handling.choose_method(r, Method.B, Role.PIT_MANAGER)
@@ -351,6 +375,8 @@ def test_mbs_3_11_2_players_do_not_handle_the_cards_by_method_b(game_id: str) ->
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.10.2")
+@pytest.mark.clause("dragon-tiger", "3.10.2")
 def test_mbs_3_10_2_no_squeeze_order_by_method_c(game_id: str) -> None:
     t = method_c_table(game_id)
     r = t.new_round()
@@ -365,6 +391,8 @@ def test_mbs_3_10_2_no_squeeze_order_by_method_c(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.12.2")
+@pytest.mark.clause("dragon-tiger", "3.12.2")
 def test_mbs_3_12_2_an_assistant_casino_manager_lets_a_player_draw_without_a_wager(
     game_id: str,
 ) -> None:
@@ -389,6 +417,8 @@ def test_mbs_3_12_2_an_assistant_casino_manager_lets_a_player_draw_without_a_wag
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.12.8", "3.12.1")
+@pytest.mark.clause("dragon-tiger", "3.12.8", "3.12.1")
 def test_mbs_3_12_8_the_holder_keeps_the_device_into_the_next_round(game_id: str) -> None:
     log = MemoryEventLog()
     t = method_c_table(game_id, log)
@@ -412,6 +442,8 @@ def test_mbs_3_12_8_the_holder_keeps_the_device_into_the_next_round(game_id: str
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.12.8.2")
+@pytest.mark.clause("dragon-tiger", "3.12.8.2")
 def test_mbs_3_12_8_2_control_ends_when_the_holders_wager_loses(game_id: str) -> None:
     t = method_c_table(game_id)
     r1 = t.new_round()
@@ -430,6 +462,8 @@ def test_mbs_3_12_8_2_control_ends_when_the_holders_wager_loses(game_id: str) ->
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.12.8.1")
+@pytest.mark.clause("dragon-tiger", "3.12.8.1")
 def test_mbs_3_12_8_1_the_device_is_relinquished_between_deals(game_id: str) -> None:
     t = method_c_table(game_id)
     r = t.new_round()
@@ -464,6 +498,8 @@ def test_tiger_baccarat_3_9_2_switching_to_method_a_returns_the_device_to_the_de
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "5.12.2")
+@pytest.mark.clause("dragon-tiger", "5.12.2")
 def test_mbs_5_12_2_method_c_procedure_refused_at_a_method_a_table(game_id: str) -> None:
     r = dealing(game_id, ("ann", 1, "player", 100))
     with pytest.raises(ActionError, match="conducted by Method A") as refused:
@@ -480,6 +516,8 @@ def test_mbs_5_12_2_method_c_procedure_refused_at_a_method_a_table(game_id: str)
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "5.12.2")
+@pytest.mark.clause("dragon-tiger", "5.12.2")
 def test_mbs_5_12_2_altered_order_at_a_method_c_table_voids_and_replaces(game_id: str) -> None:
     t = method_c_table(game_id)
     r = t.new_round()
@@ -493,6 +531,8 @@ def test_mbs_5_12_2_altered_order_at_a_method_c_table_voids_and_replaces(game_id
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "5.12.1")
+@pytest.mark.clause("dragon-tiger", "5.12.1")
 def test_mbs_5_12_1_card_exposed_moving_the_device_at_a_method_c_table(game_id: str) -> None:
     t = method_c_table(game_id)
     r = t.new_round()
@@ -642,6 +682,8 @@ def test_dragon_tiger_3_12_8_console_runs_method_c_at_an_hlga_table() -> None:
 
 
 @pytest.mark.parametrize("game_id", MBS)
+@pytest.mark.clause("tiger-baccarat", "3.9.2")
+@pytest.mark.clause("dragon-tiger", "3.9.2")
 def test_mbs_3_9_2_method_c_stops_when_the_table_leaves_hlga(game_id: str) -> None:
     log = MemoryEventLog()
     method_c_table(game_id, log)
