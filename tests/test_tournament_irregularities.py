@@ -10,9 +10,11 @@ settled with :func:`punto.settlement.settle`.
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
+from rich.console import Console
 
 from punto.coup import Coup, deal
 from punto.games import get_game
@@ -27,6 +29,7 @@ from punto.tournament.events import (
     HandVoided,
     ShoeStarted,
 )
+from punto.tournament.runner import Runner
 from punto.tournament.tournament import Phase
 from tests.test_tournament_core import next_coup, small, tournament
 
@@ -307,18 +310,7 @@ def test_baccarat_tournament_5_4_order_reconstructed_the_hand_is_dealt_on() -> N
 
 
 def test_baccarat_tournament_5_5_too_few_cards_in_the_shoe_void_the_hand_not_a_crash() -> None:
-    log = MemoryTournamentLog()
-    t = Tournament.create(log, "short", small(), seed="short")
-    for name in ("Ann", "Bo", "Cy"):
-        t.register(name)
-    t.start_session()
-    # A shoe of three cards at table 1 (from a log written elsewhere): the
-    # tournament never deals one, but a hand at it must be void, not a crash.
-    three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
-    nonce, order = three_cards.reveal()
-    short = ShoeStarted(1, 1, 1, order, 3, three_cards.commitment, nonce)
-    log.append("short", t.seq + 1, short)
-    t = Tournament.open(log, "short")
+    t = short_shoe_tournament()
     bet_hand(t, BETS)
     voided = t.deal_hand(1)
     assert isinstance(voided, HandVoided)
@@ -330,6 +322,38 @@ def test_baccarat_tournament_5_5_too_few_cards_in_the_shoe_void_the_hand_not_a_c
     settled(t)
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
     replayed(t)
+
+
+def short_shoe_tournament() -> Tournament:
+    """Three entrants at one table whose shoe holds three cards (a log
+    written elsewhere: the tournament itself never deals such a shoe)."""
+    log = MemoryTournamentLog()
+    t = Tournament.create(log, "short", small(), seed="short")
+    for name in ("Ann", "Bo", "Cy"):
+        t.register(name)
+    t.start_session()
+    three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
+    nonce, order = three_cards.reveal()
+    short = ShoeStarted(1, 1, 1, order, 3, three_cards.commitment, nonce)
+    log.append("short", t.seq + 1, short)
+    return Tournament.open(log, "short")
+
+
+def test_baccarat_tournament_5_5_the_terminal_shows_the_void_and_plays_on() -> None:
+    t = short_shoe_tournament()
+    out = io.StringIO()
+    runner = Runner(t, console=Console(file=out, width=200), verbose=True)
+    while t.tables[1].voided is None:
+        assert runner.step()
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert "T1 hand 1: void (5.5: insufficient cards: 0 left" in out.getvalue()
+    while t.tables[1].settled < 1:
+        assert runner.step()
+    last = t.tables[1].last
+    assert last is not None
+    assert last.hand == 1
+    assert t.tables[1].shoes == 2
+    assert chips(t) == {r.entrant: START + r.net for r in last.results}
 
 
 # -- the session: standings from the hands that stand ----------------------------------------

@@ -43,6 +43,7 @@ from punto.tournament.events import (
     EntrantReentered,
     HandOpened,
     HandSettled,
+    HandVoided,
     SessionEnded,
     SessionStarted,
     TiebreakDealt,
@@ -430,6 +431,11 @@ class Runner:
             self.console.print("Still tied after the sudden-death hands: lots drawn.")
         elif isinstance(event, EntrantReentered):
             self.console.print(f"{escape(t.entrants[event.entrant].name)} re-enters.")
+        elif isinstance(event, HandVoided) and (self.verbose or self._humans_at(event.table)):
+            self.console.print(
+                f"T{event.table} hand {event.hand}: [bold red]void[/] ({event.clause}: "
+                f"{escape(event.reason)}); every bet returned, the hand is dealt again"
+            )
 
     def _print_hand(self, event: HandSettled) -> None:
         t = self.t
