@@ -555,6 +555,7 @@ def test_t7_1_tie_at_the_cut_goes_to_sudden_death() -> None:
         for e in rest:
             t.choose_tiebreak(e, "banker")
         event = t.deal_tiebreak()
+        assert isinstance(event, TiebreakDealt)
         coup = Coup.parse(event.cards)
         for r in event.results:
             assert r.net == int(settle(t.fmt.game, coup, [Bet(r.wager, Decimal(500))]).net)

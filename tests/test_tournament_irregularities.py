@@ -28,6 +28,8 @@ from punto.tournament.events import (
     HandSettled,
     HandVoided,
     ShoeStarted,
+    TiebreakDealt,
+    TiebreakVoided,
 )
 from punto.tournament.runner import Runner
 from punto.tournament.tournament import Phase
@@ -406,3 +408,47 @@ def test_baccarat_tournament_5_2_refused_once_a_sudden_death_hand_has_commenced(
         t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
     assert refused.value.clause == "5.1.2"
     assert t.entrants["e1"].chips == t.entrants["e2"].chips
+
+
+def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is_void() -> None:
+    log = MemoryTournamentLog()
+    t = Tournament.create(log, "tied", small(), seed="tie")
+    for name in ("Ann", "Bo"):
+        t.register(name)
+    t.start_session()
+    same: dict[str, list[tuple[str, int]]] = {"e1": [("banker", 500)], "e2": [("banker", 500)]}
+    for _ in range(6):
+        bet_hand(t, same)
+        settled(t)
+    level = chips(t)
+    assert level["e1"] == level["e2"]
+    # the table's next shoe holds three cards (a log written elsewhere)
+    three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
+    nonce, order = three_cards.reveal()
+    shoe = t.tables[1].shoes + 1
+    log.append("tied", t.seq + 1, ShoeStarted(1, 1, shoe, order, 3, three_cards.commitment, nonce))
+    t = Tournament.open(log, "tied")
+    tb = t.open_tiebreak()
+    assert tb is not None
+    t.choose_tiebreak("e1", "banker")
+    t.choose_tiebreak("e2", "player")
+    voided = t.deal_tiebreak()
+    assert isinstance(voided, TiebreakVoided)
+    assert (voided.clause, voided.cards) == ("5.5", "9H 9C 2D")
+    assert t.tiebreak is None
+    assert chips(t) == level  # T7.2: sudden death never moves chips
+    again = t.open_tiebreak()  # the same sudden-death hand, from a new shoe
+    assert again is not None
+    assert again.attempt == 1
+    assert t.tables[1].shoes == shoe + 1
+    t.choose_tiebreak("e1", "banker")
+    t.choose_tiebreak("e2", "player")
+    coup = next_coup(t, 1)
+    dealt = t.deal_tiebreak()
+    assert isinstance(dealt, TiebreakDealt)
+    assert {r.entrant: r.net for r in dealt.results} == {
+        "e1": net(coup, [("banker", 500)]),
+        "e2": net(coup, [("player", 500)]),
+    }
+    assert chips(t) == level
+    replayed(t)

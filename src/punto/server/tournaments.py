@@ -124,6 +124,7 @@ from punto.tournament.events import (
     TiebreakDealt,
     TiebreakLots,
     TiebreakOpened,
+    TiebreakVoided,
     TournamentCancelled,
     TournamentEvent,
     TournamentFinished,
@@ -155,6 +156,7 @@ PUSHED = (
     TournamentCancelled,
     HandVoided,
     HandIrregularityNoted,
+    TiebreakVoided,
 )
 
 

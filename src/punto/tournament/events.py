@@ -342,6 +342,21 @@ class TiebreakDealt(TournamentEvent):
     results: tuple[TiebreakResult, ...]
 
 
+@_event("tiebreak_voided")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakVoided(TournamentEvent):
+    """The sudden-death hand is void (rules 5.5: the shoe could not complete
+    it): nobody is ordered by it, every card left is discarded, and the same
+    sudden-death hand opens again from a new shoe."""
+
+    session: int
+    scope: str
+    table: int
+    clause: str
+    reason: str
+    cards: str = ""
+
+
 @_event("tiebreak_lots")
 @dataclasses.dataclass(frozen=True, slots=True)
 class TiebreakLots(TournamentEvent):

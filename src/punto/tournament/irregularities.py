@@ -62,7 +62,13 @@ from punto.tournament.errors import (
     TournamentLogError,
     TournamentPhaseError,
 )
-from punto.tournament.events import HandIrregularityNoted, HandVoided, Stack, TournamentEvent
+from punto.tournament.events import (
+    HandIrregularityNoted,
+    HandVoided,
+    Stack,
+    TiebreakVoided,
+    TournamentEvent,
+)
 
 if TYPE_CHECKING:
     from punto.tournament.format import Format, Session
@@ -296,6 +302,40 @@ class HandIrregularities:
         assert isinstance(event, HandVoided)
         return event
 
+    def tiebreak_shoe_short(self) -> TiebreakVoided | None:
+        """When the shoe cannot complete the open sudden-death hand (T7.2, a
+        round of play like any other): void by 5.5, as a hand; None when it can."""
+        tb = self.tiebreak
+        s = self.session
+        assert tb is not None  # check_deal_tiebreak: one is open
+        assert s is not None
+        t = self.table(tb.table)
+        assert t.shoe is not None  # open_tiebreak saw to it
+        left = tuple(t.shoe.order[t.shoe.position :])
+        try:
+            deal(iter(left))
+        except DealError:
+            pass
+        else:
+            return None
+        r = Round(self.fmt.game, limits=TableLimits(Decimal(s.min_bet), Decimal(s.min_bet)))
+        r.open()
+        for entrant, side in tb.choices.items():
+            r.place_bet(entrant, 1, side, Decimal(s.min_bet), enforce_limits=False)
+        r.close_betting()
+        for card in left:
+            r.deal_card(card)
+        table_procedures.insufficient_cards(r, remaining=0)
+        assert r.void is not None
+        return TiebreakVoided(
+            self.session_number,
+            tb.scope,
+            t.number,
+            r.void.clause,
+            r.void.reason,
+            format_cards(left),
+        )
+
     # -- the fold ----------------------------------------------------------------------
 
     def _procedure(
@@ -463,14 +503,7 @@ class HandIrregularities:
         from punto.tournament.tournament import Phase
 
         t = self.tables[ev.table]
-        if ev.cards:
-            assert t.shoe is not None
-            for card in parse_cards(ev.cards):
-                drawn = t.shoe.draw()
-                if drawn != card:
-                    raise TournamentLogError(
-                        f"table {t.number}: the void discards {card} where the shoe has {drawn}"
-                    )
+        self._discard(t, ev.cards, "hand")
         for stack in ev.chips:
             self.entrants[stack.entrant].chips = stack.chips
         for p in t.penalties:
@@ -486,6 +519,26 @@ class HandIrregularities:
         t.voided = ev
         if ev.new_shoe:
             t.shoe = None
+
+    def _on_tiebreak_voided(self, ev: TiebreakVoided) -> None:
+        t = self.tables[ev.table]
+        self._discard(t, ev.cards, "sudden-death hand")
+        self.tiebreak = None
+        t.shoe = None
+
+    @staticmethod
+    def _discard(t: TableState, cards: str, what: str) -> None:
+        """Draw the cards a void discards, checked against the shoe (a replay
+        of a log whose void does not match its shoe is refused)."""
+        if not cards:
+            return
+        assert t.shoe is not None
+        for card in parse_cards(cards):
+            drawn = t.shoe.draw()
+            if drawn != card:
+                raise TournamentLogError(
+                    f"table {t.number}: the void {what} discards {card} where the shoe has {drawn}"
+                )
 
     def _on_hand_irregularity_noted(self, ev: HandIrregularityNoted) -> None:
         self.tables[ev.table].noted = ev

@@ -48,6 +48,7 @@ from punto.tournament.events import (
     SessionStarted,
     TiebreakDealt,
     TiebreakLots,
+    TiebreakVoided,
     TournamentEvent,
     TournamentFinished,
 )
@@ -427,6 +428,11 @@ class Runner:
             self._print_session_end()
             if isinstance(event, TournamentFinished):
                 self.print_results()
+        elif isinstance(event, TiebreakVoided):
+            self.console.print(
+                f"Sudden death at table {event.table}: [bold red]void[/] ({event.clause}: "
+                f"{escape(event.reason)}); it is dealt again"
+            )
         elif isinstance(event, TiebreakLots):
             self.console.print("Still tied after the sudden-death hands: lots drawn.")
         elif isinstance(event, EntrantReentered):

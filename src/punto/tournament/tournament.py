@@ -84,6 +84,7 @@ from punto.tournament.events import (
     TiebreakLots,
     TiebreakOpened,
     TiebreakResult,
+    TiebreakVoided,
     TournamentCancelled,
     TournamentCreated,
     TournamentEvent,
@@ -1064,11 +1065,16 @@ class Tournament(HandIrregularities):
     def can_deal_tiebreak(self) -> bool:
         return _can(self.check_deal_tiebreak)
 
-    def deal_tiebreak(self) -> TiebreakDealt:
+    def deal_tiebreak(self) -> TiebreakDealt | TiebreakVoided:
         """Deal the sudden-death coup; each tied entrant's minimum bet on their
-        side is settled, which orders them (their chips do not change)."""
+        side is settled, which orders them (their chips do not change).  A
+        shoe that cannot complete it voids it (rules 5.5): it opens again."""
         with self._lock:
             self.check_deal_tiebreak()
+            short = self.tiebreak_shoe_short()
+            if short is not None:
+                self._emit(short)
+                return short
             tb = self.tiebreak
             assert tb is not None
             s = self._current()
