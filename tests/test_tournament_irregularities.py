@@ -143,6 +143,22 @@ def test_baccarat_tournament_5_1_2_previous_hands_stand_after_a_foreign_card() -
     replayed(t)
 
 
+def test_baccarat_tournament_5_1_a_player_may_not_void_the_hand() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    seq = t.seq
+    with pytest.raises(IrregularityRoleError) as refused:
+        t.foreign_card(1, role=Role.PLAYER)
+    assert refused.value.clause == "5.1"
+    assert not t.can_foreign_card(1, role=Role.PLAYER)
+    assert t.can_foreign_card(1, role=Role.PIT_SUPERVISOR)
+    assert t.seq == seq
+    assert t.tables[1].phase is Phase.CLOSED
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+
+
 # -- 5.2 an incorrect number of cards ------------------------------------------------------
 
 
@@ -272,6 +288,20 @@ def test_baccarat_tournament_5_3_unknown_order_after_the_initial_deal_is_not_cov
         t.simultaneous_draw(1, 2, order_known=False, dealt=4)
     assert refused.value.clause == "5.3"
     assert t.seq == seq
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+
+
+def test_baccarat_tournament_5_3_no_card_is_out_while_bets_are_open() -> None:
+    t = three()
+    t.open_hand(1)
+    t.place_bets("e1", [("banker", 1000)])
+    seq = t.seq
+    with pytest.raises(IrregularityError, match="bets are still open"):
+        t.simultaneous_draw(1, 2, order_known=False)
+    with pytest.raises(IrregularityError, match="no card of hand 1 is out yet"):
+        t.foreign_card(1, dealt=2)
+    assert t.seq == seq
+    assert t.tables[1].bets["e1"][0].stake == 1000
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
 
 

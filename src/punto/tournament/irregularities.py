@@ -354,9 +354,9 @@ class HandIrregularities:
         tournament writes.  Nothing is written here."""
         t = self.table(table)
         settled = self._hand_state(t, dealt, out)
-        r = self._round(t, dealt, settled)
-        cards = r.deal.cards if settled else self._next_cards(t, dealt, out)
         try:
+            r = self._round(t, dealt, settled)
+            cards = r.deal.cards if settled else self._next_cards(t, dealt, out)
             ruling = procedure(r, cards)
             if settled and r.phase is RoundPhase.VOID:
                 # Undoing what a hand paid is a pit manager's, as on a table (issue 5).
@@ -399,7 +399,7 @@ class HandIrregularities:
 
         if self.stage is not Stage.PLAYING:
             raise TournamentPhaseError(
-                f"no session is being played: the tournament is {self.stage.value}"
+                f"no session is being played (the tournament is {self.stage.value})"
             )
         if dealt < 0 or out < 0:
             raise IrregularityError("a number of cards is never negative")
