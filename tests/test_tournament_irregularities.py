@@ -22,6 +22,7 @@ from punto.settlement import Bet, settle
 from punto.shoe import Shoe
 from punto.table.roles import Role
 from punto.tournament import MemoryTournamentLog, Tournament
+from punto.tournament.clock import Clock, Window
 from punto.tournament.errors import IrregularityError, IrregularityRoleError
 from punto.tournament.events import (
     HandIrregularityNoted,
@@ -33,6 +34,7 @@ from punto.tournament.events import (
 )
 from punto.tournament.runner import Runner
 from punto.tournament.tournament import Phase
+from tests.test_tournament_clock import FakeTime, live_turbo, run_until_waiting
 from tests.test_tournament_core import next_coup, small, tournament
 
 GAME = get_game("baccarat-tournament")
@@ -482,3 +484,31 @@ def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is
     }
     assert chips(t) == level
     replayed(t)
+
+
+def test_baccarat_tournament_5_1_a_live_hand_voided_in_its_window_opens_again() -> None:
+    t = live_turbo(("ann", "bo"), 2)
+    t.start_session()
+    time = FakeTime()
+    opened: list[Window] = []
+    clock = Clock(t, Runner(t), on_window=opened.append, now=time)
+    run_until_waiting(clock)
+    assert t.tables[1].phase is Phase.BETTING
+    t.place_bets("ann", [("banker", 1000)])
+    time.now += 1.0
+    voided = t.foreign_card(1, role=Role.PIT_SUPERVISOR)
+    assert (voided.clause, voided.hand) == ("5.1", 1)
+    turbo = 20000  # the turbo format's starting chips
+    assert set(chips(t).values()) == {turbo}
+    wait = run_until_waiting(clock)  # hand 1 again, with a full window of its own
+    assert t.tables[1].phase is Phase.BETTING
+    assert t.tables[1].hand == 1
+    assert t.tables[1].shoes == 2
+    assert wait == pytest.approx(2.0)
+    assert [(w.hand, w.deadline) for w in opened] == [
+        (1, time.now - 1.0 + 2.0),
+        (1, time.now + 2.0),
+    ]
+    assert [(w.hand, w.deadline) for w in clock.windows()] == [(1, time.now + 2.0)]
+    assert sorted(t.awaiting(1)) == ["ann", "bo"]
+    assert set(chips(t).values()) == {turbo}
