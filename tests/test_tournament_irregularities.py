@@ -21,7 +21,7 @@ from punto.games import get_game
 from punto.settlement import Bet, settle
 from punto.shoe import Shoe
 from punto.table.roles import Role
-from punto.tournament import MemoryTournamentLog, Tournament
+from punto.tournament import MemoryTournamentLog, Tournament, get_format
 from punto.tournament.clock import Clock, Window
 from punto.tournament.errors import IrregularityError, IrregularityRoleError
 from punto.tournament.events import (
@@ -248,6 +248,33 @@ def test_baccarat_tournament_5_2_a_void_returns_the_penalty_for_the_hand() -> No
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
     assert t.entrants["e3"].penalties == 0
     replayed(t)
+
+
+def test_baccarat_tournament_5_2_a_settled_hand_a_reentry_was_bought_on_stands() -> None:
+    t = tournament(get_format("turbo"), 4, seed="reentry")  # 20,000 chips, re-entry allowed
+    t.start_session()
+    t.open_hand(1)
+    coup = next_coup(t, 1)
+    losing = "player" if coup.winner.value != "player" else "banker"
+    lines = {"e1": [(losing, 20000)], "e2": [("banker", 200)], "e3": [("tie", 200)]}
+    for e, bets in lines.items():
+        t.place_bets(e, bets)
+    t.pass_hand("e4")
+    t.close_betting(1)
+    settled(t)
+    assert t.entrants["e1"].chips == 0
+    t.reenter("e1")
+    seq = t.seq
+    with pytest.raises(IrregularityError, match="P1 has re-entered since hand 1") as refused:
+        t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
+    assert refused.value.clause == "5.2"
+    assert t.seq == seq
+    assert chips(t) == {
+        "e1": 20000,
+        "e2": 20000 + net(coup, lines["e2"]),
+        "e3": 20000 + net(coup, lines["e3"]),
+        "e4": 20000,
+    }
 
 
 # -- 5.3 cards drawn simultaneously ---------------------------------------------------------

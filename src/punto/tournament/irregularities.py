@@ -471,9 +471,10 @@ class HandIrregularities:
         return tuple(t.shoe.order[start : start + n])
 
     def _next_game_commenced(self) -> bool:
-        """For the hand just settled: whether a sudden-death hand, the next game
-        at its table, has commenced since (5.2).  The next hand opening is
-        one too, but then that hand is the one in play."""
+        """For the hand just settled (5.2): whether the session's ties have
+        started being broken since -- a sudden-death hand, the next game at
+        its table, or lots on the standings it left.  The next hand opening
+        commences one too, but then that hand is the one in play."""
         return self.tiebreak is not None or any(self.keys.values())
 
     def _chips_after_void(self, t: TableState, settled: bool, clause: str) -> tuple[Stack, ...]:
@@ -487,10 +488,10 @@ class HandIrregularities:
                 e = self.entrants[r.entrant]
                 if e.chips != r.chips:
                     raise IrregularityError(
-                        f"{e.name} has re-entered since hand {t.last.hand} settled: its chips "
-                        f"can no longer be given back as they were",
+                        f"{e.name} has re-entered since hand {t.last.hand} settled: their "
+                        f"chips can no longer be put back as the hand found them",
                         clause=clause,
-                        hint="the next game has as good as commenced; the hand stands",
+                        hint="a new stack was bought on the hand's result; the hand stands",
                     )
                 before[r.entrant] = r.chips - r.net
         return tuple(
