@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -21,7 +22,7 @@ from punto.games import get_game
 from punto.settlement import Bet, settle
 from punto.shoe import Shoe
 from punto.table.roles import Role
-from punto.tournament import MemoryTournamentLog, Tournament, get_format
+from punto.tournament import MemoryTournamentLog, SQLiteTournamentLog, Tournament, get_format
 from punto.tournament.clock import Clock, Window
 from punto.tournament.errors import IrregularityError, IrregularityRoleError
 from punto.tournament.events import (
@@ -539,3 +540,26 @@ def test_baccarat_tournament_5_1_a_live_hand_voided_in_its_window_opens_again() 
     assert [(w.hand, w.deadline) for w in clock.windows()] == [(1, time.now + 2.0)]
     assert sorted(t.awaiting(1)) == ["ann", "bo"]
     assert set(chips(t).values()) == {turbo}
+
+
+def test_baccarat_tournament_5_2_a_void_survives_a_restart_from_the_database(
+    tmp_path: Path,
+) -> None:
+    log = SQLiteTournamentLog(str(tmp_path / "cup.db"))
+    t = Tournament.create(log, "cup", small(), seed="irregular")
+    for name in ("P1", "P2", "P3"):
+        t.register(name)
+    t.start_session()
+    bet_hand(t, BETS)
+    first = next_coup(t, 1)
+    settled(t)
+    bet_hand(t, BETS)
+    t.simultaneous_draw(1, 2, order_known=False)  # hand 2 void
+    bet_hand(t, BETS)  # hand 2 again: two irregularities noted, not yet dealt
+    t.order_altered(1, reconstructable=True)
+    t.incorrect_number_of_cards(1, reconstructable=True, dealt=4)
+    again = Tournament.open(SQLiteTournamentLog(str(tmp_path / "cup.db")), "cup")
+    assert chips(again) == chips(t) == {e: START + net(first, BETS[e]) for e in BETS}
+    assert again.snapshot() == t.snapshot()
+    assert again.tables[1].voided == t.tables[1].voided
+    assert again.tables[1].noted == t.tables[1].noted
