@@ -127,7 +127,9 @@ def play_hand(
         else:
             t.place_bets(entrant, lines)
     t.close_betting(table)
-    return t.deal_hand(table)
+    settled = t.deal_hand(table)
+    assert isinstance(settled, HandSettled)  # a full shoe never runs short (rules 5.5)
+    return settled
 
 
 # -- T3: seating -------------------------------------------------------------------------
@@ -336,6 +338,7 @@ def test_t5_3_missed_mandatory_hand_costs_the_minimum_bet() -> None:
     assert [(p.entrant, p.chips) for p in penalties] == [("e1", 500)]
     assert t.entrants["e1"].chips == before - 500
     settled = t.deal_hand(1)
+    assert isinstance(settled, HandSettled)
     assert next(r for r in settled.results if r.entrant == "e1").chips == before - 500
     assert t.entrants["e1"].hands_bet == 0
     assert t.entrants["e1"].penalties == 1
@@ -552,6 +555,7 @@ def test_t7_1_tie_at_the_cut_goes_to_sudden_death() -> None:
         for e in rest:
             t.choose_tiebreak(e, "banker")
         event = t.deal_tiebreak()
+        assert isinstance(event, TiebreakDealt)
         coup = Coup.parse(event.cards)
         for r in event.results:
             assert r.net == int(settle(t.fmt.game, coup, [Bet(r.wager, Decimal(500))]).net)

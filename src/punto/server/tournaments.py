@@ -21,6 +21,9 @@ clock, the live leaderboard and the page.
 - ``POST /api/tournaments/{id}/start`` (pit manager or admin): the next session
 - ``POST /api/tournaments/{id}/cancel`` (pit manager or admin): call it off
   (T8.4), every entry fee paid given back
+- ``POST /api/tournaments/{id}/irregularities/{procedure}`` (pit supervisor or
+  higher): Baccarat Tournament 5.1-5.4 on the hand in play at a table
+  (:mod:`punto.server.tournament_pit`)
 - ``POST /api/tournaments/{id}/advance`` (staff; not for a live tournament):
   the next ``steps`` actions, as :class:`punto.tournament.runner.Runner`
   chooses them from the state alone -- automated entrants (and people who have
@@ -106,18 +109,22 @@ from punto.tournament import (
     get_format,
 )
 from punto.tournament.clock import Clock, Window
+from punto.tournament.errors import IrregularityRoleError
 from punto.tournament.events import (
     BettingClosed,
     EntrantReentered,
     EntrantRegistered,
     EntrantWithdrawn,
+    HandIrregularityNoted,
     HandOpened,
     HandSettled,
+    HandVoided,
     SessionEnded,
     SessionStarted,
     TiebreakDealt,
     TiebreakLots,
     TiebreakOpened,
+    TiebreakVoided,
     TournamentCancelled,
     TournamentEvent,
     TournamentFinished,
@@ -147,6 +154,9 @@ PUSHED = (
     EntrantReentered,
     EntrantWithdrawn,
     TournamentCancelled,
+    HandVoided,
+    HandIrregularityNoted,
+    TiebreakVoided,
 )
 
 
@@ -168,6 +178,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownFormatError, 404),
     (TournamentExistsError, 409),
     (TournamentRequestConflictError, 409),
+    (IrregularityRoleError, 403),
     (TournamentPhaseError, 409),
     (TournamentLogError, 409),
     (RegistrationError, 422),
@@ -236,7 +247,7 @@ class _Step:
     """What a player's money request writes: its event, the ledger posting
     made with it (None: no money moves), the answer, and the fee it costs."""
 
-    event: EntrantRegistered | EntrantReentered | EntrantWithdrawn
+    event: TournamentEvent
     post: Callable[[Connection], object] | None
     answer: dict[str, Any]
     fee: int = 0
@@ -533,13 +544,15 @@ class Tournaments:
                 )
             return seq, body
 
-        self.server.journal.forget_balance(code)  # it is about to change
+        if post is not None:
+            self.server.journal.forget_balance(code)  # it is about to change
         try:
             seq, body = db.run_transaction(self.server.engine, work, retry_integrity=True)
         except InsufficientFundsError:
             raise self._short(t, user, step.fee, ledger.balance(code)) from None
         finally:
-            self.server.journal.forget_balance(code)
+            if post is not None:
+                self.server.journal.forget_balance(code)
         t.adopt(seq, event)
         return body
 
@@ -698,6 +711,26 @@ class Tournaments:
             return _Step(event, post, answer)
 
         return self._money_request(entry, user, key, {"op": "withdraw_entry"}, step)
+
+    def pit_request(
+        self,
+        entry: Entry,
+        user: User,
+        key: str | None,
+        request: dict[str, Any],
+        check: Callable[[], TournamentEvent],
+    ) -> tuple[int, dict[str, Any]]:
+        """A pit procedure on a hand (rules 5.1-5.5): ``check`` (under the
+        tournament's lock) says what the engine writes; the event and, with an
+        Idempotency-Key, the answer are stored in one transaction, then the
+        event applied.  Chips are not money: nothing moves on the ledger."""
+        t = entry.tournament
+
+        def step() -> _Step:
+            event = check()
+            return _Step(event, None, {"tournament": t.id, "event": event_to_json(event)})
+
+        return self._money_request(entry, user, key, request, step)
 
     def cancel(self, entry: Entry, reason: str) -> None:
         """Call the tournament off (T8.4), then give every entry fee back."""
@@ -1317,6 +1350,9 @@ def install(app: FastAPI) -> None:
 
     app.add_exception_handler(TournamentError, tournament_error)
     app.include_router(router)
+    from punto.server.tournament_pit import router as pit_router  # it uses this module
+
+    app.include_router(pit_router)
     app.add_api_websocket_route("/ws/tournaments/{tournament_id}", tournament_socket)
     app.add_api_route(
         "/tournaments/{tournament_id}", tournament_page, methods=["GET"], include_in_schema=False

@@ -9,6 +9,8 @@ around it, by the competition rules T1-T8 of ``docs/tournament.md``:
 * :class:`~punto.tournament.tournament.Tournament` -- a tournament as a fold
   over its events, with check/can/act for registration, seating, bets,
   hands, sudden-death tie-breaks, sessions and the final;
+* :mod:`~punto.tournament.irregularities` -- the rules' irregularities
+  (5.1-5.5) of a tournament hand, by the table engine's own procedures;
 * :mod:`~punto.tournament.store` -- where the events are kept (memory,
   SQLite, SQLAlchemy);
 * :mod:`~punto.tournament.runner` -- people at a terminal and automated
@@ -22,6 +24,8 @@ from __future__ import annotations
 from punto.tournament.errors import (
     BetLimitError,
     FormatError,
+    IrregularityError,
+    IrregularityRoleError,
     MinHandsError,
     RegistrationError,
     TiebreakError,
@@ -45,6 +49,8 @@ __all__ = [
     "BetLimitError",
     "Format",
     "FormatError",
+    "IrregularityError",
+    "IrregularityRoleError",
     "MemoryTournamentLog",
     "MinHandsError",
     "Phase",

@@ -52,5 +52,15 @@ class TiebreakError(TournamentError):
     """A sudden-death choice that is not allowed (T7)."""
 
 
+class IrregularityError(TournamentError):
+    """An irregularity procedure of the Baccarat Tournament rules (section 5)
+    that does not apply to the hand as it stands; the clause says why."""
+
+
+class IrregularityRoleError(IrregularityError):
+    """An irregularity procedure taken by a position that may not take it
+    (MBS 6.2: or any higher position)."""
+
+
 class TournamentLogError(TournamentError):
     """The tournament's event log cannot be read, written or replayed."""

@@ -266,6 +266,46 @@ class HandSettled(TournamentEvent):
     results: tuple[HandResult, ...]
 
 
+@_event("hand_voided")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandVoided(TournamentEvent):
+    """The round of play is void (Baccarat Tournament 5.1-5.5): every bet on
+    the hand is returned, and so is any penalty for not betting on it (T5.3);
+    with ``settled`` (5.2, noticed before the next game) its results are
+    undone.  ``chips``: every entrant of the table after the void.  ``cards``:
+    the cards that came out of the shoe with the hand, discarded (empty for a
+    settled hand, whose cards were drawn when it settled).  ``new_shoe``: the
+    shoe's recorded order no longer describes the cards (a foreign card, an
+    order altered beyond reconstruction, the cards run out): the next hand
+    opens a new shoe.  The hand is dealt again under the same number."""
+
+    session: int
+    table: int
+    hand: int
+    clause: str
+    reason: str
+    role: str
+    chips: tuple[Stack, ...]
+    cards: str = ""
+    settled: bool = False
+    new_shoe: bool = False
+
+
+@_event("hand_irregularity_noted")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandIrregularityNoted(TournamentEvent):
+    """An irregularity of a hand in play that does not void it (the order of
+    the cards reconstructed, 5.2 and 5.4; simultaneous cards whose order is
+    known, 5.3): recorded, and the hand is dealt on as the shoe holds it."""
+
+    session: int
+    table: int
+    hand: int
+    clause: str
+    reason: str
+    role: str
+
+
 @_event("tiebreak_opened")
 @dataclasses.dataclass(frozen=True, slots=True)
 class TiebreakOpened(TournamentEvent):
@@ -300,6 +340,21 @@ class TiebreakDealt(TournamentEvent):
     cards: str
     winner: str
     results: tuple[TiebreakResult, ...]
+
+
+@_event("tiebreak_voided")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TiebreakVoided(TournamentEvent):
+    """The sudden-death hand is void (rules 5.5: the shoe could not complete
+    it): nobody is ordered by it, every card left is discarded, and the same
+    sudden-death hand opens again from a new shoe."""
+
+    session: int
+    scope: str
+    table: int
+    clause: str
+    reason: str
+    cards: str = ""
 
 
 @_event("tiebreak_lots")

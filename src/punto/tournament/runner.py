@@ -43,10 +43,12 @@ from punto.tournament.events import (
     EntrantReentered,
     HandOpened,
     HandSettled,
+    HandVoided,
     SessionEnded,
     SessionStarted,
     TiebreakDealt,
     TiebreakLots,
+    TiebreakVoided,
     TournamentEvent,
     TournamentFinished,
 )
@@ -426,10 +428,20 @@ class Runner:
             self._print_session_end()
             if isinstance(event, TournamentFinished):
                 self.print_results()
+        elif isinstance(event, TiebreakVoided):
+            self.console.print(
+                f"Sudden death at table {event.table}: [bold red]void[/] ({event.clause}: "
+                f"{escape(event.reason)}); it is dealt again"
+            )
         elif isinstance(event, TiebreakLots):
             self.console.print("Still tied after the sudden-death hands: lots drawn.")
         elif isinstance(event, EntrantReentered):
             self.console.print(f"{escape(t.entrants[event.entrant].name)} re-enters.")
+        elif isinstance(event, HandVoided) and (self.verbose or self._humans_at(event.table)):
+            self.console.print(
+                f"T{event.table} hand {event.hand}: [bold red]void[/] ({event.clause}: "
+                f"{escape(event.reason)}); every bet returned, the hand is dealt again"
+            )
 
     def _print_hand(self, event: HandSettled) -> None:
         t = self.t

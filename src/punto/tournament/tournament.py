@@ -65,10 +65,12 @@ from punto.tournament.events import (
     EntrantReentered,
     EntrantRegistered,
     EntrantWithdrawn,
+    HandIrregularityNoted,
     HandOpened,
     HandPassed,
     HandResult,
     HandSettled,
+    HandVoided,
     Penalty,
     Placing,
     Refund,
@@ -82,6 +84,7 @@ from punto.tournament.events import (
     TiebreakLots,
     TiebreakOpened,
     TiebreakResult,
+    TiebreakVoided,
     TournamentCancelled,
     TournamentCreated,
     TournamentEvent,
@@ -89,6 +92,7 @@ from punto.tournament.events import (
     event_to_json,
 )
 from punto.tournament.format import ChipPolicy, Format, Session, balanced_sizes, load_format
+from punto.tournament.irregularities import HandIrregularities
 from punto.tournament.standings import (
     WILDCARDS,
     Entry,
@@ -177,6 +181,14 @@ class TableState:
     shoes: int = 0
     commitment: str = ""
     last: HandSettled | None = None
+    #: penalties of the hand being played or just settled (T5.3): a void returns them
+    penalties: tuple[Penalty, ...] = ()
+    #: the bets of the hand just settled (a void after settlement folds them, 5.2)
+    settled_bets: dict[str, tuple[BetLine, ...]] = field(default_factory=dict)
+    #: the last hand voided at this table (5.1-5.5), and the last irregularity
+    #: of the hand in play that did not void it
+    voided: HandVoided | None = None
+    noted: HandIrregularityNoted | None = None
 
     @property
     def entrants(self) -> list[str]:
@@ -209,7 +221,7 @@ def _chips(n: int) -> str:
     return f"{n:,}"
 
 
-class Tournament:
+class Tournament(HandIrregularities):
     """One tournament, its entrants and tables, kept in a :class:`TournamentLog`.
 
     Build one with :meth:`create` or :meth:`open`.  The attributes are the
@@ -870,11 +882,16 @@ class Tournament:
     def can_deal_hand(self, table: int) -> bool:
         return _can(self.check_deal_hand, table)
 
-    def deal_hand(self, table: int) -> HandSettled:
-        """Deal the coup from the table's shoe and settle every bet on it."""
+    def deal_hand(self, table: int) -> HandSettled | HandVoided:
+        """Deal the coup from the table's shoe and settle every bet on it; a
+        shoe that cannot complete the coup voids the hand (rules 5.5)."""
         with self._lock:
             self.check_deal_hand(table)
             t = self.tables[table]
+            short = self.shoe_short(table)
+            if short is not None:
+                self._emit(short)
+                return short
             coup = self._next_coup(t)
             results = []
             for eid in t.entrants:
@@ -1048,11 +1065,16 @@ class Tournament:
     def can_deal_tiebreak(self) -> bool:
         return _can(self.check_deal_tiebreak)
 
-    def deal_tiebreak(self) -> TiebreakDealt:
+    def deal_tiebreak(self) -> TiebreakDealt | TiebreakVoided:
         """Deal the sudden-death coup; each tied entrant's minimum bet on their
-        side is settled, which orders them (their chips do not change)."""
+        side is settled, which orders them (their chips do not change).  A
+        shoe that cannot complete it voids it (rules 5.5): it opens again."""
         with self._lock:
             self.check_deal_tiebreak()
+            short = self.tiebreak_shoe_short()
+            if short is not None:
+                self._emit(short)
+                return short
             tb = self.tiebreak
             assert tb is not None
             s = self._current()
@@ -1254,6 +1276,8 @@ class Tournament:
         t.remaining = ev.remaining
         t.bets = {}
         t.passed = set()
+        t.penalties = ()
+        t.noted = None
 
     def _on_bets_placed(self, ev: BetsPlaced) -> None:
         self.tables[ev.table].bets[ev.entrant] = ev.bets
@@ -1266,6 +1290,7 @@ class Tournament:
 
     def _on_betting_closed(self, ev: BettingClosed) -> None:
         self.tables[ev.table].phase = Phase.CLOSED
+        self.tables[ev.table].penalties = ev.penalties
         for p in ev.penalties:
             e = self.entrants[p.entrant]
             e.chips -= p.chips
@@ -1292,6 +1317,7 @@ class Tournament:
                 e.hands_bet += 1
         t.settled = ev.hand
         t.last = ev
+        t.settled_bets = t.bets
         t.bets = {}
         t.passed = set()
         s = self.fmt.session(ev.session)
@@ -1443,6 +1469,9 @@ class Tournament:
                 else {"number": t.shoes, "commitment": t.commitment, "cards_left": len(t.shoe)}
             )
             row["last_hand"] = None if t.last is None else event_to_json(t.last)
+            # the last void (5.1-5.5) and the irregularity of the hand in play, if any
+            row["voided"] = None if t.voided is None else event_to_json(t.voided)
+            row["irregularity"] = None if t.noted is None else event_to_json(t.noted)
         board["live"] = (
             {"betting_seconds": self.betting_ms / 1000, "pause_seconds": self.pause_ms / 1000}
             if self.live

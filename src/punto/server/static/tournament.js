@@ -154,9 +154,27 @@
     return !!state.user && ["pit_manager", "shift_manager", "admin"].includes(state.user.role);
   }
 
+  // the irregularity procedures of a hand (rules 5.1-5.4) are the pit's: a supervisor or higher
+  function isPit() {
+    return !!state.user && ["pit_supervisor", "pit_manager", "shift_manager"].includes(state.user.role);
+  }
+
+  function renderIrregularity() {
+    const procedure = $("#t-irr-procedure").value;
+    for (const node of document.querySelectorAll(".t-irr-for-draw")) {
+      node.classList.toggle("hidden", procedure !== "simultaneous_draw");
+    }
+    const rebuilds = ["incorrect_number_of_cards", "order_altered"].includes(procedure);
+    for (const node of document.querySelectorAll(".t-irr-for-rebuild")) node.classList.toggle("hidden", !rebuilds);
+  }
+
   function renderStaff() {
     const manager = isManager();
-    $("#t-staff").classList.toggle("hidden", !manager);
+    const pit = isPit();
+    $("#t-staff").classList.toggle("hidden", !manager && !pit);
+    $("#t-irr-form").classList.toggle("hidden", !pit || !state.board || state.board.stage !== "playing");
+    $("#t-start").classList.toggle("hidden", !manager);
+    $("#t-cancel-form").classList.toggle("hidden", !manager);
     if (!manager || !state.board) return;
     const stage = state.board.stage;
     const live = !!(state.snapshot && state.snapshot.live);
@@ -263,6 +281,14 @@
 
   function showResult(event) {
     const e = me();
+    if (e && event && event.type === "hand_voided") {
+      const stack = event.chips.find((c) => c.entrant === e.entrant);
+      if (!stack) return;
+      say(""); // the bet placed on the hand is gone with it
+      $("#t-last-result").textContent =
+        `Hand ${event.hand}: void (${event.clause}: ${event.reason}) · every bet returned · chips ${chips(stack.chips)}`;
+      return;
+    }
     if (!e || !event || event.type !== "hand_settled") return;
     const mine = event.results.find((r) => r.entrant === e.entrant);
     if (!mine) return;
@@ -328,6 +354,34 @@
       staffSay("");
       const result = await api("POST", `/api/tournaments/${encodeURIComponent(id)}/start`);
       staffSay(result.ok ? `${result.data.session.name} started` : errorText(result), result.ok);
+      await refresh();
+    });
+    $("#t-irr-procedure").addEventListener("change", renderIrregularity);
+    renderIrregularity();
+    $("#t-irr-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      staffSay("");
+      const procedure = $("#t-irr-procedure").value;
+      const body = { table: Number($("#t-irr-table").value), dealt: Number($("#t-irr-dealt").value) };
+      if (procedure === "simultaneous_draw") {
+        body.cards = Number($("#t-irr-cards").value);
+        body.order_known = $("#t-irr-order-known").checked;
+      } else if (procedure !== "foreign_card") {
+        body.reconstructable = $("#t-irr-reconstructable").checked;
+      }
+      const path = `/api/tournaments/${encodeURIComponent(id)}/irregularities/${procedure}`;
+      const result = await api("POST", path, body, { "Idempotency-Key": newKey() });
+      if (result.ok) {
+        const e = result.data.event;
+        staffSay(
+          e.type === "hand_voided"
+            ? `Hand ${e.hand} at table ${e.table} is void (${e.clause}): every bet returned; it is dealt again`
+            : `Noted (${e.clause}): ${e.reason}; hand ${e.hand} at table ${e.table} is dealt on`,
+          true,
+        );
+      } else {
+        staffSay(errorText(result));
+      }
       await refresh();
     });
     $("#t-cancel-form").addEventListener("submit", async (event) => {
