@@ -49,6 +49,7 @@ from punto.cards import Card, format_cards
 from punto.coup import Deal, Side, cards_needed
 from punto.errors import ActionError, DealError, InsuranceError, PhaseError
 from punto.insurance import INSURANCE_EVENTS, Moment, completions, insurance_event
+from punto.table.events import WithdrawalOffered
 from punto.table.roles import Role
 from punto.table.round import IN_PLAY, Phase, Round
 
@@ -455,6 +456,17 @@ def cut_card(round_: Round, *, role: Role = Role.DEALER) -> Ruling:
     ends after it (``LiveTable.shoe_finished``)."""
     clause = _clause(round_, "cut_card", "the cutting card")
     _check_in_play(round_, clause)
+    first = round_.game.clause("cut_card_first")
+    if any(note.clause == clause for note in round_.irregularities) or any(
+        isinstance(e, WithdrawalOffered) and e.clause == first for e in round_.events
+    ):
+        # a shoe has one cutting card: a second report is a mistake, and it
+        # would say the shoe ended twice
+        raise PhaseError(
+            "the cutting card was already removed in this round: a shoe has one",
+            clause=clause,
+            hint="complete the round; the shoe ends after it",
+        )
     round_.note_irregularity(clause, "cutting card removed; the round is completed", role)
     return Ruling(clause, "continue")
 
