@@ -256,11 +256,38 @@ class LiveTable:
 
     # -- shoe and rounds ---------------------------------------------------------------
 
-    def new_shoe(self) -> Shoe:
-        """Shuffle a new shoe and log its order (with the published commitment)."""
+    def check_new_shoe(self) -> None:
+        """Why a new shoe cannot begin now, if it cannot: a round is in play
+        (3.22: it is completed first), or the shoe in use has not ended --
+        mid-shoe the cards are replaced only under a clause that allows it
+        (:meth:`replace_shoe`)."""
+        cut = self.game.clause("cut_card")
         if self.round is not None and self.round.phase not in (Phase.SETTLED, Phase.VOID):
-            raise PhaseError("finish the round in play before changing the shoe")
-        return self._start_shoe("", Role.DEALER)
+            raise PhaseError(
+                "finish the round in play before changing the shoe",
+                clause=cut,
+                hint="settle or void it first",
+            )
+        if self.shoe is not None and not self.cards.ended:
+            allowed = ", ".join(self.cards.replacements()) or "no clause"
+            raise PhaseError(
+                f"shoe {self.shoe_id} is still in use: its cutting card has not come out",
+                clause=cut,
+                hint=f"the cards are replaced mid-shoe only under {allowed}: "
+                "replace_shoe(role, clause)",
+            )
+
+    def can_new_shoe(self) -> bool:
+        try:
+            self.check_new_shoe()
+        except PuntoError:
+            return False
+        return True
+
+    def new_shoe(self, role: Role = Role.DEALER) -> Shoe:
+        """Shuffle a new shoe and log its order (with the published commitment)."""
+        self.check_new_shoe()
+        return self._start_shoe("", role)
 
     def _start_shoe(self, clause: str, role: Role) -> Shoe:
         seed = None if self.seed is None else f"{self.seed}:{self.shoes + 1}"
@@ -309,8 +336,9 @@ class LiveTable:
 
     @property
     def shoe_finished(self) -> bool:
-        """The cut card came out in the last round: the shoe ends (3.22)."""
-        return self.shoe is None or self.cut_card_out
+        """The cut card came out in the last round: the shoe ends (3.22); or
+        a round was voided for want of cards (MBS 5.3; RWS 5.5.4)."""
+        return self.shoe is None or self.cards.ended
 
     def new_round(self, role: Role = Role.DEALER) -> Round:
         """'Place your bets, please' on a new round (a new shoe first if needed)."""

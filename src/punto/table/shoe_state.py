@@ -44,7 +44,7 @@ from punto.table.events import (
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
-__all__ = ["TABLE_SOURCES", "DeviceCardsError", "ShoeState"]
+__all__ = ["TABLE_SOURCES", "DeviceCardsError", "ShoeState", "shoe_started"]
 
 #: Sources of cards that are the table's own: the others (``keyed``,
 #: ``device``) are cards from a physical shoe the table does not run.
@@ -72,7 +72,10 @@ class ShoeState:
         self.shoe_id = ""
         self.shoes = 0
         self.decks = 0
-        self._left: Counter[Card] = Counter()  # cards the shoe in use can still give
+        #: cards in front of the cutting card of the shoe in use (None: no cutting card known)
+        self.cut_card: int | None = None
+        self._left: Counter[Card] | None = None  # cards the shoe can still give (None: unknown)
+        self._short = False  # a round was voided for want of cards: the shoe is spent
         self._out: list[Card] = []  # cards out of the shoe in use, in order
         self._held: list[Card] = []  # held for the next round, not dealt yet
         self._held_clause: str | None = None  # the clause that held them
@@ -98,8 +101,10 @@ class ShoeState:
             self.decks = len(event.cards) // len(DECK)
         else:
             self.shoe = None
-            self._left = Counter(DECK * event.decks)
+            self._left = Counter(DECK * event.decks) if event.decks else None
             self.decks = event.decks
+        self.cut_card = event.cut_card
+        self._short = False
         self.shoe_id = event.shoe_id
         self.shoes += 1
         self._out = []
@@ -147,7 +152,8 @@ class ShoeState:
             for card in out:
                 if self.shoe is not None:
                     self.shoe.draw()
-                self._left[card] -= 1
+                if self._left is not None:
+                    self._left[card] -= 1
                 self._out.append(card)
             self._this_round += len(out)
         match event:
@@ -173,6 +179,8 @@ class ShoeState:
                 self._cut_noted = True
             case RoundVoided(clause=clause) if clause == game.clause("method_c_order"):
                 self._due = clause  # 5.12.2: "void and the cards shall be replaced"
+            case RoundVoided(clause=clause) if clause == game.clause("insufficient_cards"):
+                self._short = True
             case _:
                 pass
 
@@ -199,7 +207,8 @@ class ShoeState:
             return
         clause = next((c for e in events if isinstance(c := getattr(e, "clause", None), str)), None)
         if self.shoe is None:
-            self._check_composition(named, clause)
+            if self._left is not None:
+                self._check_composition(named, self._left, clause)
             return
         shoe = self.shoe
         upcoming = shoe.order[shoe.position : shoe.position + len(named)]
@@ -223,16 +232,17 @@ class ShoeState:
             f"not in the shoe is a foreign card ({self.game.clause('foreign_card')})",
         )
 
-    def _check_composition(self, named: Sequence[Card], clause: str | None) -> None:
+    def _check_composition(
+        self, named: Sequence[Card], left: Counter[Card], clause: str | None
+    ) -> None:
         """A shoe of known decks, unknown order: no card comes out more often
         than the decks hold it."""
-        wanted = Counter(named)
-        for card, n in wanted.items():
-            if n > self._left[card]:
+        for card, n in Counter(named).items():
+            if n > left[card]:
                 held = DECK.count(card) * self.decks
                 raise DeviceCardsError(
                     f"{card} cannot come out of shoe {self.shoe_id}: its {self.decks} decks "
-                    f"hold {held} and {held - self._left[card]} are already out",
+                    f"hold {held} and {held - left[card]} are already out",
                     clause=clause,
                     hint="check the cards named; a card the shoe cannot hold is a foreign "
                     f"card ({self.game.clause('foreign_card')}) or an excess of cards",
@@ -267,25 +277,40 @@ class ShoeState:
                 )
 
     def _check_cut_card(self, r: Round, events: Sequence[Event]) -> None:
-        """A cutting card reported where the table's own ordered shoe shows
-        none: it is deeper in the shoe, or it already came out."""
-        clause = self.game.clause("cut_card")
-        if clause is None or not any(
-            isinstance(e, IrregularityNoted) and e.clause == clause for e in events
-        ):
+        """A cutting card reported where the shoe shows none: it comes out
+        when the card behind it is drawn (3.22), and it is the round's first
+        card when exactly the cards in front of it are out (3.22.1)."""
+        game = self.game
+        cut, first = game.clause("cut_card"), game.clause("cut_card_first")
+        depth = self.cut_card
+        if depth is None or not self.own(r) or self._sorted is not None:
             return
-        shoe = self.shoe
-        if shoe is None or shoe.cut_card is None or not self.own(r) or self._sorted is not None:
-            return
-        # it appears when the card behind it is drawn: that card may be drawn
-        # next (the Dealer removes the cutting card first), but no later
-        if shoe.position < shoe.cut_card:
-            raise PhaseError(
-                f"the cutting card of shoe {self.shoe_id} is {shoe.cut_card} cards deep "
-                f"and only {shoe.position} cards are out",
-                clause=clause,
-                hint="it is reported when it comes out of the shoe",
-            )
+        for event in events:
+            if isinstance(event, IrregularityNoted) and event.clause == cut:
+                # the Dealer removes it before the card behind it is drawn, or after
+                if self.position < depth:
+                    raise PhaseError(
+                        f"the cutting card of shoe {self.shoe_id} is {depth} cards deep "
+                        f"and only {self.position} cards are out",
+                        clause=cut,
+                        hint="it is reported when it comes out of the shoe",
+                    )
+            elif (
+                isinstance(event, WithdrawalOffered)
+                and event.clause == first
+                and self.position != depth
+            ):
+                raise PhaseError(
+                    f"the cutting card of shoe {self.shoe_id} is not the next card: it is "
+                    f"{depth} cards deep and {self.position} cards are out",
+                    clause=first,
+                    hint="the option is given when the cutting card comes out first",
+                )
+
+    @property
+    def position(self) -> int:
+        """Cards out of the shoe in use."""
+        return len(self._out)
 
     # -- what the table asks ----------------------------------------------------------------
 
@@ -324,15 +349,19 @@ class ShoeState:
     def cut_card_out(self) -> bool:
         """The cutting card of the shoe in use has come out: a card behind it
         was drawn, or it was reported out (3.22, 3.22.1)."""
-        return self._cut_noted or (self.shoe is not None and self.shoe.cut_card_reached)
+        return self._cut_noted or (self.cut_card is not None and self.position > self.cut_card)
+
+    @property
+    def ended(self) -> bool:
+        """The shoe in use is over: its cutting card came out, or a round was
+        voided for want of cards (MBS 5.3; RWS 5.5.4)."""
+        return self.cut_card_out or self._short
 
     def cut_card_first(self, r: Round) -> bool:
         """The round's first card would be drawn from behind the cutting card."""
-        shoe = self.shoe
         return (
-            shoe is not None
-            and shoe.cut_card is not None
-            and shoe.position == shoe.cut_card
+            self.cut_card is not None
+            and self.position == self.cut_card
             and not self._cut_noted
             and not r.deal.cards
         )
@@ -347,10 +376,14 @@ class ShoeState:
                 clause=self._due,
                 hint=f"replace them first under {self._due}",
             )
-        if self.cut_card_out:
+        if self.ended:
             raise PhaseError(
-                f"the cutting card came out of shoe {self.shoe_id or '(unnamed)'}: "
-                "the shoe ended with the round it came out in",
+                f"shoe {self.shoe_id or '(not declared)'} has ended: "
+                + (
+                    "the cutting card came out, and the shoe ends with that round"
+                    if self.cut_card_out
+                    else "a round was voided for want of cards"
+                ),
                 clause=self.game.clause("cut_card"),
                 hint="begin a new shoe",
             )
@@ -410,3 +443,54 @@ class ShoeState:
                 "no round of this shoe called for the cards to be replaced under this clause",
                 clause=clause,
             )
+
+
+def shoe_started(
+    game: Game,
+    shoe_id: str,
+    *,
+    decks: int | None = None,
+    cards: Sequence[Card] | None = None,
+    seed: str | None = None,
+    cut_card: int | None = None,
+    clause: str = "",
+    role: Role = Role.DEALER,
+) -> ShoeStarted:
+    """The ``ShoeStarted`` of a shoe declared in a replay: its order recorded
+    (``cards``: complete decks, as many as the game allows, 2.1; RWS 2.2.1),
+    shuffled from a ``seed`` (as a live table shuffles with one), or only its
+    ``decks`` known.  ``cut_card``: the cards in front of the cutting card."""
+    if cards is not None and seed is not None:
+        raise ShoeError(
+            "a shoe's order is recorded (cards) or shuffled from a seed, not both",
+            hint="give cards or seed",
+        )
+    if cards is not None:
+        whole, rest = divmod(len(cards), len(DECK))
+        if rest or Counter(cards) != Counter(DECK * whole):
+            raise ShoeError(
+                f"the {len(cards)} cards given are not complete decks",
+                clause=game.decks.clause,
+                hint="give every card of the shoe, in dealing order",
+            )
+        if decks is not None and decks != whole:
+            raise ShoeError(f"the cards given are {whole} decks, not {decks}", hint="give one")
+        decks = whole
+    if decks is None:
+        raise ShoeError(
+            "how many decks does the shoe hold?", hint="give decks (and cards or seed if known)"
+        )
+    game.decks.check(decks)
+    size = len(DECK) * decks
+    if cut_card is not None and not 0 <= cut_card <= size:
+        raise ShoeError(
+            f"the cutting card cannot go {cut_card} cards deep in a shoe of {size} cards",
+            hint=f"cut_card: the cards in front of it, 0 to {size}",
+        )
+    if cards is not None:
+        return ShoeStarted(shoe_id, tuple(cards), cut_card, "", "", clause, role)
+    if seed is not None:
+        shoe = game.new_shoe(decks, seed=seed, cut_card=cut_card)
+        nonce, _ = shoe.reveal()
+        return ShoeStarted(shoe_id, shoe.order, cut_card, shoe.commitment, nonce, clause, role)
+    return ShoeStarted(shoe_id, (), cut_card, "", "", clause, role, decks)
