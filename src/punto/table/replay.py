@@ -815,7 +815,7 @@ class Replay:
         current = self.round
         if current is not None and current.phase not in (Phase.SETTLED, Phase.VOID):
             raise PhaseError(
-                f"round {current.round_id} is still {current.phase.value}",
+                f"round {current.round_id} is still in play ({current.phase.value})",
                 clause=self.game.clause("cut_card"),
                 hint="the round is completed before the shoe changes",
             )

@@ -243,7 +243,7 @@ class ShoeState:
                 raise DeviceCardsError(
                     f"{card} cannot come out of shoe {self.shoe_id}: its {self.decks} decks "
                     f"hold {held} and {held - left[card]} are already out",
-                    clause=clause,
+                    clause=clause or self.game.decks.clause,
                     hint="check the cards named; a card the shoe cannot hold is a foreign "
                     f"card ({self.game.clause('foreign_card')}) or an excess of cards",
                 )
