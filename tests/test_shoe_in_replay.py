@@ -15,15 +15,18 @@ them: Player, Banker, Player, Banker, then any third cards.  The deals used:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from punto.cards import DECK, format_cards
+from punto.cli import main
 from punto.errors import PhaseError, RoleError, ShoeError
 from punto.games import get_game
-from punto.table.events import CardDealt, ShoeStarted
+from punto.table.events import CardDealt, ShoeStarted, event_from_json
 from punto.table.replay import Replay, ReplayError, run_replay
 from punto.table.shoe_state import DeviceCardsError
 
@@ -465,3 +468,38 @@ def test_tiger_baccarat_3_22_shoe_with_both_cards_and_seed_refused() -> None:
     )
     assert isinstance(error.error, ShoeError)
     assert "recorded (cards) or shuffled from a seed, not both" in str(error)
+
+
+# -- the golden whole shoe ---------------------------------------------------------------------
+
+GOLDEN = Path(__file__).parent / "golden" / "replay" / "dragon_tiger_shoe_cut_card_first.json"
+
+
+def test_dragon_tiger_3_17_1_and_5_12_2_golden_whole_shoe_totals_and_shoe_events(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = json.loads(GOLDEN.with_suffix(".out.json").read_text())
+    assert (report["players"], report["house_net"]) == (
+        {"ann": "145.00", "bob": "-100.00"},
+        "-45.00",
+    )
+    assert [r["players"] for r in report["rounds"]] == [
+        {"ann": "100.00", "bob": "-100.00"},
+        {"ann": "-50.00", "bob": "0.00"},
+        {"ann": "0.00"},
+        {"ann": "95.00"},
+    ]
+    assert [(s["shoe"], s["clause"], s["rounds"]) for s in report["shoes"]] == [
+        ("s1", None, ["r1", "r2"]),
+        ("s2", None, ["r3"]),
+        ("s3", "5.12.2", ["r4"]),
+    ]
+    assert main(["replay", "--events", str(GOLDEN)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    shoes = [line for line in lines if line["type"] == "shoe_started"]
+    assert [(s["round"], s["shoe_id"], s["clause"], s["decks"], s["cards"]) for s in shoes] == [
+        ("", "s1", "", 8, []),
+        ("", "s2", "", 8, []),
+        ("", "s3", "5.12.2", 8, []),
+    ]
+    assert all(isinstance(event_from_json(s), ShoeStarted) for s in shoes)
