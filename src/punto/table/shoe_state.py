@@ -72,8 +72,7 @@ class ShoeState:
         self.shoe_id = ""
         self.shoes = 0
         self.decks = 0
-        #: cards in front of the cutting card of the shoe in use (None: no cutting card known)
-        self.cut_card: int | None = None
+        self._cut_card: int | None = None  # of a shoe whose order is not known
         self._left: Counter[Card] | None = None  # cards the shoe can still give (None: unknown)
         self._short = False  # a round was voided for want of cards: the shoe is spent
         self._out: list[Card] = []  # cards out of the shoe in use, in order
@@ -103,7 +102,7 @@ class ShoeState:
             self.shoe = None
             self._left = Counter(DECK * event.decks) if event.decks else None
             self.decks = event.decks
-        self.cut_card = event.cut_card
+        self._cut_card = event.cut_card
         self._short = False
         self.shoe_id = event.shoe_id
         self.shoes += 1
@@ -306,6 +305,12 @@ class ShoeState:
                     clause=first,
                     hint="the option is given when the cutting card comes out first",
                 )
+
+    @property
+    def cut_card(self) -> int | None:
+        """Cards in front of the cutting card of the shoe in use (None: no
+        cutting card known); the shoe's own, where its order is known."""
+        return self.shoe.cut_card if self.shoe is not None else self._cut_card
 
     @property
     def position(self) -> int:
