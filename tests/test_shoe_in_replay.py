@@ -16,13 +16,14 @@ them: Player, Banker, Player, Banker, then any third cards.  The deals used:
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from punto.cards import DECK, format_cards
+from punto.cards import DECK, format_cards, parse_cards
 from punto.cli import main
 from punto.errors import PhaseError, RoleError, ShoeError
 from punto.games import get_game
@@ -503,3 +504,73 @@ def test_dragon_tiger_3_17_1_and_5_12_2_golden_whole_shoe_totals_and_shoe_events
         ("", "s3", "5.12.2", 8, []),
     ]
     assert all(isinstance(event_from_json(s), ShoeStarted) for s in shoes)
+
+
+# -- a player leaves with cards (MBS 5.11) -----------------------------------------------------
+
+
+def _left_with_cards() -> list[dict[str, Any]]:
+    """Four decks.  Round one deals 9H 2C KD 3S (the discards).  In round two
+    the Player's second card leaves the table with a player; the Banker's
+    second is 4D.  The Gaming Shift Manager has 7H 8H set aside (5.11.1), the
+    rest sorted (5.11.2): 3C is missing (5.11.2.1) and replaced (5.11.3):
+    Player 5+3 = 8, a Natural, over Banker 6+4 = 0; the set-aside cards are
+    not needed (5.11.4)."""
+    out = Counter(parse_cards("9H 2C KD 3S 5S 6S 4D 7H 8H 3C"))
+    remaining = Counter(DECK * 4) - out
+    return [
+        {"action": "new_shoe", "decks": 4},
+        *round_of([("ann", "player", "100")], PLAYER_NATURAL),
+        {"action": "open"},
+        {"action": "bet", "player": "ann", "position": 1, "wager": "player", "stake": "100"},
+        {"action": "bet", "player": "bob", "position": 2, "wager": "banker", "stake": "100"},
+        {"action": "no_more_bets"},
+        {"action": "card", "cards": "5S 6S"},
+        {
+            "action": "left_with_cards",
+            "on_table": "5S 6S ? 4D",
+            "set_aside": "7H 8H",
+            "remaining": format_cards(list(remaining.elements())),
+            "role": "shift_manager",
+        },
+        {"action": "settle"},
+    ]
+
+
+def test_dragon_tiger_5_11_5_next_round_refused_until_the_cards_are_replaced() -> None:
+    actions = _left_with_cards()
+    done = replay("dragon-tiger", actions)
+    ruling = done.report()["rounds"][1]["irregularities"][0]
+    assert (ruling["clause"], ruling["missing"], ruling["unused"]) == (
+        "5.11",
+        ["3C"],
+        ["7H", "8H"],
+    )
+    # the decks and the discards came from the declared shoe
+    assert players(done) == {"ann": "200.00", "bob": "-100.00"}
+    error = refused("dragon-tiger", [*actions, {"action": "open"}])
+    assert (error.index, error.action, error.clause) == (len(actions), "open", "5.11.5")
+    again = replay(
+        "dragon-tiger",
+        [
+            *actions,
+            {"action": "replace_shoe", "clause": "5.11.5"},
+            *round_of([("ann", "player", "100")], PLAYER_NATURAL),
+        ],
+    )
+    assert players(again) == {"ann": "300.00", "bob": "-100.00"}
+    shoes = again.report()["shoes"]
+    assert [(s["shoe"], s["clause"], s["decks"], s["rounds"]) for s in shoes] == [
+        ("s1", None, 4, ["r1", "r2"]),
+        ("s2", "5.11.5", 4, ["r3"]),
+    ]
+
+
+def test_dragon_tiger_5_11_2_1_discards_that_disagree_with_the_shoe_refused() -> None:
+    # the declared shoe says 9H 2C KD 3S were discarded: a file that says
+    # otherwise has one card too many on the table
+    actions = _left_with_cards()
+    at = next(n for n, a in enumerate(actions) if a["action"] == "left_with_cards")
+    actions[at] = {**actions[at], "discards": "9H 2C KD 3S 3C"}
+    error = refused("dragon-tiger", actions)
+    assert (error.index, error.action, error.clause) == (at, "left_with_cards", "5.11.2.1")

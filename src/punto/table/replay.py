@@ -878,12 +878,29 @@ class Replay:
             index = self._step(actions, index)
 
     def _read(self, actions: Sequence[Any], index: int) -> tuple[ActionSpec, dict[str, Any]]:
-        data = actions[index]
+        data = self._shoe_defaults(actions[index])
         try:
             return read_action(data, self.seats)
         except PuntoError as error:
             name = data.get("action") if isinstance(data, Mapping) else None
             raise ReplayError(index, name if isinstance(name, str) else None, error) from None
+
+    def _shoe_defaults(self, data: Any) -> Any:
+        """A procedure's ``shoe`` (the decks in use) and ``discards`` (the
+        cards out before this round) default to the declared shoe's, as a
+        live table fills them in from its own (MBS 5.11.2.1)."""
+        if not isinstance(data, Mapping) or not self.cards.decks:
+            return data
+        name = data.get("action")
+        spec = IRREGULARITIES.get(name) if isinstance(name, str) else None
+        if spec is None:
+            return data
+        out = dict(data)
+        if spec.param("shoe") is not None:
+            out.setdefault("shoe", self.cards.decks)
+        if spec.param("discards") is not None:
+            out.setdefault("discards", [str(c) for c in self.cards.discards()])
+        return out
 
     def _step(self, actions: Sequence[Any], index: int) -> int:
         """Take the action at ``index``; the index of the next one."""
