@@ -220,3 +220,34 @@ def test_tiger_baccarat_5_13_console_replaces_the_cards_after_a_void() -> None:
         ("s1", "", Role.DEALER),
         ("s2", "5.12.2", Role.DEALER),
     ]
+
+
+def test_tiger_baccarat_5_7_console_shoe_shows_the_held_card_and_refuses_an_early_cut_card() -> (
+    None
+):
+    desk, text = console(
+        "\n".join(
+            [
+                "open",
+                "bet ann 1 banker 100",
+                "bet bob 2 player 200",
+                "close",
+                "draw",
+                "draw",
+                "irr cut_card role=dealer",
+                "draw",
+                "draw",
+                "irr excess_cards cards=9S reconstructable=true role=dealer",
+                "settle",
+                "shoe",
+                "",
+            ]
+        )
+    )
+    r = desk.table.rounds[0]
+    assert r.nets() == {"ann": D(95), "bob": D(-200)}
+    flat = " ".join(text.split())
+    assert "402 cards deep and only 2 cards are out (clause 3.22)" in flat
+    assert "Shoe s1: 411 cards left of 416, cut card after 402 cards" in flat
+    assert "Held for the next round, dealt first: 9S" in flat
+    assert desk.table.held == cards("9S")

@@ -745,9 +745,18 @@ class DealerConsole:
         cut = "" if shoe.cut_card is None else f", cut card after {shoe.cut_card} cards"
         self.console.print(
             f"Shoe {self.table.shoe_id}: {len(shoe)} cards left of {len(shoe.order)}{cut}"
-            + (" (the cut card has come out)" if shoe.cut_card_reached else "")
+            + (" (the cut card has come out)" if self.table.cut_card_out else "")
         )
         self.console.print(f"  SHA-256 commitment: {shoe.commitment}")
+        if self.table.held:
+            self.console.print(
+                f"  Held for the next round, dealt first: {format_cards(self.table.held)}"
+            )
+        if self.table.replacement_due is not None:
+            self.console.print(
+                "  The cards are replaced before the next round: "
+                f"[cyan]replace_shoe {self.table.replacement_due}[/]"
+            )
 
     def show_irregularities(self) -> None:
         grid = Table(title="Irregularities", title_justify="left", show_edge=False)
