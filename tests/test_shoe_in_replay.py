@@ -574,3 +574,33 @@ def test_dragon_tiger_5_11_2_1_discards_that_disagree_with_the_shoe_refused() ->
     actions[at] = {**actions[at], "discards": "9H 2C KD 3S 3C"}
     error = refused("dragon-tiger", actions)
     assert (error.index, error.action, error.clause) == (at, "left_with_cards", "5.11.2.1")
+
+
+def test_dragon_tiger_3_17_1_cut_card_first_after_the_cutting_card_was_reported_refused() -> None:
+    # round two: the Dealer reports the cutting card (3.17), then would also
+    # give the first-card withdrawal option (3.17.1): one cutting card, once
+    actions = _cut_card_first(
+        [
+            {"action": "cut_card", "role": "dealer"},
+            {"action": "cut_card_first", "hlga": True, "role": "dealer"},
+        ]
+    )
+    error = refused("dragon-tiger", actions)
+    assert (error.index, error.action, error.clause) == (11, "cut_card_first", "3.17.1")
+    assert "already removed in this round" in str(error)
+    # reported once, the round is completed: ann +100, then her Player 50 and
+    # bob's Player 200 lose to Banker's Natural 9
+    once = [a for a in actions if a["action"] != "cut_card_first"]
+    assert players(replay("dragon-tiger", once)) == {"ann": "50.00", "bob": "-200.00"}
+
+
+def test_dragon_tiger_3_17_1_cut_card_first_twice_in_a_round_refused() -> None:
+    actions = _cut_card_first(
+        [
+            {"action": "cut_card_first", "hlga": True, "role": "dealer"},
+            {"action": "cut_card_first", "hlga": True, "role": "dealer"},
+        ]
+    )
+    error = refused("dragon-tiger", actions)
+    assert (error.index, error.action, error.clause) == (11, "cut_card_first", "3.17.1")
+    assert "already removed in this round" in str(error)
