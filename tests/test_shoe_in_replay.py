@@ -167,7 +167,7 @@ def test_tiger_baccarat_3_22_new_shoe_refused_while_the_shoe_in_use_has_not_ende
     error = refused("tiger-baccarat", actions)
     assert (error.index, error.action, error.clause) == (6, "new_shoe", "3.22")
     assert error.hint is not None
-    assert "5.11.5, 5.12.2, 5.13 (replace_shoe)" in error.hint
+    assert "5.11.5, 5.12.2, 5.13: replace_shoe" in error.hint
 
 
 def test_tiger_baccarat_3_22_new_shoe_refused_while_a_round_is_in_play() -> None:
@@ -177,7 +177,9 @@ def test_tiger_baccarat_3_22_new_shoe_refused_while_a_round_is_in_play() -> None
     ]
     error = refused("tiger-baccarat", actions)
     assert (error.action, error.clause) == ("new_shoe", "3.22")
-    assert "round r2 is still in play (result)" in str(error)
+    assert "round r2 is still in play (result): it is completed before the shoe changes" in str(
+        error
+    )
 
 
 def test_dragon_tiger_3_17_cut_card_ends_the_shoe_after_the_round() -> None:

@@ -261,21 +261,7 @@ class LiveTable:
         (3.22: it is completed first), or the shoe in use has not ended --
         mid-shoe the cards are replaced only under a clause that allows it
         (:meth:`replace_shoe`)."""
-        cut = self.game.clause("cut_card")
-        if self.round is not None and self.round.phase not in (Phase.SETTLED, Phase.VOID):
-            raise PhaseError(
-                "finish the round in play before changing the shoe",
-                clause=cut,
-                hint="settle or void it first",
-            )
-        if self.shoe is not None and not self.cards.ended:
-            allowed = ", ".join(self.cards.replacements()) or "no clause"
-            raise PhaseError(
-                f"shoe {self.shoe_id} is still in use: its cutting card has not come out",
-                clause=cut,
-                hint=f"the cards are replaced mid-shoe only under {allowed}: "
-                "replace_shoe(role, clause)",
-            )
+        self.cards.check_new_shoe(self.round)
 
     def can_new_shoe(self) -> bool:
         try:

@@ -59,7 +59,7 @@ from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
-from punto.table.shoe_state import ShoeState, shoe_started
+from punto.table.shoe_state import ShoeState, shoe_json, shoe_started
 from punto.wagers import PairRule
 
 __all__ = [
@@ -812,20 +812,7 @@ class Replay:
     def new_shoe(self, args: Mapping[str, Any]) -> None:
         """A new shoe, once the shoe in use has ended (its cutting card out,
         3.22; or spent, MBS 5.3) and no round is in play."""
-        current = self.round
-        if current is not None and current.phase not in (Phase.SETTLED, Phase.VOID):
-            raise PhaseError(
-                f"round {current.round_id} is still in play ({current.phase.value})",
-                clause=self.game.clause("cut_card"),
-                hint="the round is completed before the shoe changes",
-            )
-        if self.cards.started and not self.cards.ended:
-            allowed = ", ".join(self.cards.replacements()) or "no clause"
-            raise PhaseError(
-                f"shoe {self.cards.shoe_id} is still in use: its cutting card has not come out",
-                clause=self.game.clause("cut_card"),
-                hint=f"the cards are replaced mid-shoe only under {allowed} (replace_shoe)",
-            )
+        self.cards.check_new_shoe(self.round)
         self._start_shoe(args, "")
 
     def replace_shoe(self, args: Mapping[str, Any]) -> None:
@@ -991,26 +978,9 @@ class Replay:
             "house_net": format_money(house),
         }
         if self._shoes:
-            out["shoes"] = [self._shoe_json(event, ids) for event, ids in self._shoes.values()]
-        return out
-
-    def _shoe_json(self, event: ShoeStarted, round_ids: list[str]) -> dict[str, Any]:
-        """A declared shoe: its decks, whether its order was known, the clause
-        it replaced the cards under, its rounds; for the shoe in use at the
-        end, the cards out of it, the cards held and whether it has ended."""
-        decks = len(event.cards) // len(DECK) if event.cards else event.decks
-        out: dict[str, Any] = {
-            "shoe": event.shoe_id,
-            "decks": decks or None,
-            "order": "known" if event.cards else "unknown",
-            "cut_card": event.cut_card,
-            "clause": event.clause or None,
-            "rounds": round_ids,
-        }
-        if event.shoe_id == self.cards.shoe_id:
-            out["cards_out"] = self.cards.position
-            out["held"] = [str(c) for c in self.cards.held]
-            out["ended"] = self.cards.ended
+            out["shoes"] = [
+                shoe_json(event, ids, self.cards) for event, ids in self._shoes.values()
+            ]
         return out
 
     def _round_json(self, r: Round) -> dict[str, Any]:

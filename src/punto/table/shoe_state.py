@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from punto.cards import DECK, Card, format_cards
 from punto.errors import ActionError, PhaseError, ShoeError
@@ -44,7 +45,7 @@ from punto.table.events import (
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
-__all__ = ["TABLE_SOURCES", "DeviceCardsError", "ShoeState", "shoe_started"]
+__all__ = ["TABLE_SOURCES", "DeviceCardsError", "ShoeState", "shoe_json", "shoe_started"]
 
 #: Sources of cards that are the table's own: the others (``keyed``,
 #: ``device``) are cards from a physical shoe the table does not run.
@@ -393,6 +394,27 @@ class ShoeState:
                 hint="begin a new shoe",
             )
 
+    def check_new_shoe(self, r: Round | None) -> None:
+        """Why a new shoe cannot begin now (``r``: the last round), if it
+        cannot: a round is in play (3.22: it is completed first), or the
+        shoe in use has not ended -- mid-shoe the cards are replaced only
+        under a clause that allows it (:meth:`check_replace`)."""
+        cut = self.game.clause("cut_card")
+        if r is not None and r.phase not in (Phase.SETTLED, Phase.VOID):
+            raise PhaseError(
+                f"round {r.round_id} is still in play ({r.phase.value}): it is completed "
+                "before the shoe changes",
+                clause=cut,
+                hint="settle or void it first",
+            )
+        if self.started and not self.ended:
+            allowed = ", ".join(self.replacements()) or "no clause"
+            raise PhaseError(
+                f"shoe {self.shoe_id} is still in use: its cutting card has not come out",
+                clause=cut,
+                hint=f"the cards are replaced mid-shoe only under {allowed}: replace_shoe",
+            )
+
     def replacements(self) -> dict[str, tuple[Role, bool]]:
         """The clauses under which this game replaces the cards mid-shoe:
         clause -> (the position that decides it, whether it may be done while
@@ -499,3 +521,24 @@ def shoe_started(
         nonce, _ = shoe.reveal()
         return ShoeStarted(shoe_id, shoe.order, cut_card, shoe.commitment, nonce, clause, role)
     return ShoeStarted(shoe_id, (), cut_card, "", "", clause, role, decks)
+
+
+def shoe_json(event: ShoeStarted, round_ids: Sequence[str], state: ShoeState) -> dict[str, Any]:
+    """A shoe as a replay reports it: its decks, whether its order was
+    known, its cutting card, the clause it replaced the cards under, the
+    rounds dealt from it; for the shoe in use (``state``'s), the cards out
+    of it, the cards held and whether it has ended."""
+    decks = len(event.cards) // len(DECK) if event.cards else event.decks
+    out: dict[str, Any] = {
+        "shoe": event.shoe_id,
+        "decks": decks or None,
+        "order": "known" if event.cards else "unknown",
+        "cut_card": event.cut_card,
+        "clause": event.clause or None,
+        "rounds": list(round_ids),
+    }
+    if event.shoe_id == state.shoe_id:
+        out["cards_out"] = state.position
+        out["held"] = [str(c) for c in state.held]
+        out["ended"] = state.ended
+    return out
