@@ -188,7 +188,7 @@ def test_tiger_baccarat_3_22_console_new_shoe_refused_mid_shoe_and_replace_shoe_
     assert (desk.table.shoe_id, desk.table.shoes) == ("s1", 1)
 
 
-def test_tiger_baccarat_5_13_console_replaces_the_cards_after_a_void() -> None:
+def test_tiger_baccarat_5_12_2_console_replaces_the_cards_before_the_next_round() -> None:
     desk, text = console(
         "\n".join(
             [
