@@ -999,7 +999,7 @@ def test_tiger_baccarat_5_13_cards_may_be_replaced_after_a_void() -> None:
     table.draw()
     irr.order_altered(r, reconstructable=False, method_c=True)  # 5.12.2: and replaced
     assert r.nets() == {"ann": 0}
-    table.new_shoe()  # 5.13
+    table.replace_shoe(Role.DEALER, "5.13")
     assert table.shoes == 2
     assert table.new_round().phase is Phase.BETTING
 

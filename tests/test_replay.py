@@ -145,6 +145,8 @@ def _fold(replay_data: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str,
     replay = Replay.from_json(replay_data)
     by_round: dict[str, list[Event]] = {}
     for line in lines:
+        if line["round"] == "":
+            continue  # the table's own events (its shoes), not a round's
         by_round.setdefault(line["round"], []).append(event_from_json(line))
     rounds: dict[str, Round] = {}
     settled: set[str] = set()

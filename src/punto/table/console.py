@@ -66,6 +66,7 @@ from punto.table.replay import (
     HANDLING,
     IRREGULARITIES,
     KIND_HELP,
+    SHOE_ACTIONS,
     ActionInputError,
     ActionSpec,
     Param,
@@ -122,6 +123,7 @@ HELP = """\
   [cyan]irr NAME [key=value ...][/]          run one: asks for the acting role and each parameter
   [cyan]take PLAYER[/] / [cyan]close_withdrawal[/]      a player takes an open withdrawal option / it closes
   [cyan]replace_shoe CLAUSE[/]               the cards replaced where the rules allow (e.g. 5.11.5, RWS 5.11.2)
+  [cyan]new_shoe[/]                          a new shoe, once the cut card has ended the one in use
 [bold]Settling and showing[/]
   [cyan]settle[/]                            announce the outcome; collect and pay
   [cyan]status[/] · [cyan]board[/] · [cyan]shoe[/] · [cyan]help[/] · [cyan]quit[/] (end of input does the same)
@@ -218,8 +220,8 @@ class DealerConsole:
                 raise ActionInputError(f"{command} takes nothing after it")
             simple[command]()
             return
-        if command == "replace_shoe":
-            self.replace_shoe(words)
+        if command in SHOE_ACTIONS:
+            self.shoe_action(SHOE_ACTIONS[command], words)
             return
         if command in ("irr", "irregularity"):
             if not words:
@@ -455,29 +457,29 @@ class DealerConsole:
         self.table.draw()
         self._show_cards(r, before)
 
-    def replace_shoe(self, words: list[str]) -> None:
-        """``replace_shoe CLAUSE [role=ROLE]``: the cards replaced mid-shoe
-        where the rules allow it (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2)."""
-        role, clause = Role.DEALER, None
-        for word in words:
-            key, eq, text = word.partition("=")
-            if eq and _name(key) == "role":
-                role = _read_role(text)
-            elif eq and _name(key) == "clause":
-                clause = text
-            elif not eq and clause is None:
-                clause = word
-            else:
-                raise ActionInputError("replace_shoe takes CLAUSE [role=ROLE]")
-        if clause is None:
+    def shoe_action(self, spec: ActionSpec, words: list[str]) -> None:
+        """``new_shoe`` (once the shoe in use has ended) or ``replace_shoe
+        CLAUSE [role=ROLE]`` (where the rules allow it: MBS 5.11.5, 5.12.2,
+        5.13; RWS 5.11.2): the replay's actions, on the table's own shoe,
+        which it shuffles itself."""
+        _, args = read_action(self._arguments(spec, words), self.seats)
+        given = [name for name in ("decks", "cards", "seed", "cut_card") if args[name] is not None]
+        if given:
             raise ActionInputError(
-                "under which clause are the cards replaced?", hint="replace_shoe CLAUSE role=ROLE"
+                f"{spec.name} takes no {', '.join(given)} here: the table shuffles its own "
+                f"shoe of {self.table.decks} decks",
+                hint="the decks and the cut card are set when the table starts",
             )
-        shoe = self.table.replace_shoe(role, clause)
-        self.console.print(
-            f"[bold]Cards replaced (clause {escape(clause)})[/]: new shoe {self.table.shoe_id}, "
-            f"SHA-256 commitment {shoe.commitment}"
-        )
+        if spec.name == "new_shoe":
+            shoe = self.table.new_shoe(args["role"])
+            what = f"[bold]New shoe {self.table.shoe_id}[/]"
+        else:
+            shoe = self.table.replace_shoe(args["role"], args["clause"])
+            what = (
+                f"[bold]Cards replaced (clause {escape(args['clause'])})[/]: "
+                f"new shoe {self.table.shoe_id}"
+            )
+        self.console.print(f"{what}, SHA-256 commitment {shoe.commitment}")
 
     def _deal(self) -> None:
         r = self._round()
@@ -761,9 +763,18 @@ class DealerConsole:
         cut = "" if shoe.cut_card is None else f", cut card after {shoe.cut_card} cards"
         self.console.print(
             f"Shoe {self.table.shoe_id}: {len(shoe)} cards left of {len(shoe.order)}{cut}"
-            + (" (the cut card has come out)" if shoe.cut_card_reached else "")
+            + (" (the cut card has come out)" if self.table.cut_card_out else "")
         )
         self.console.print(f"  SHA-256 commitment: {shoe.commitment}")
+        if self.table.held:
+            self.console.print(
+                f"  Held for the next round, dealt first: {format_cards(self.table.held)}"
+            )
+        if self.table.replacement_due is not None:
+            self.console.print(
+                "  The cards are replaced before the next round: "
+                f"[cyan]replace_shoe {self.table.replacement_due}[/]"
+            )
 
     def show_irregularities(self) -> None:
         grid = Table(title="Irregularities", title_justify="left", show_edge=False)

@@ -261,7 +261,11 @@ class ShoeStarted(Event):
     players) so that a restart resumes the very same shoe.  ``clause`` is
     empty for an ordinary new shoe, or the clause under which the cards
     were replaced (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2) and ``role`` who
-    decided it.  Cards held for the next round go with the old shoe."""
+    decided it.  Cards held for the next round go with the old shoe.
+
+    ``cards`` is empty for a shoe whose order was not recorded (a replay of
+    a table that kept no record of it): ``decks`` then says how many decks
+    it holds, and only their composition can be checked."""
 
     shoe_id: str
     cards: tuple[Card, ...]
@@ -270,6 +274,8 @@ class ShoeStarted(Event):
     nonce: str
     clause: str = ""
     role: Role = Role.DEALER
+    #: the decks of a shoe whose order is not recorded (0: count the cards)
+    decks: int = 0
 
 
 @_event("table_configured")

@@ -50,6 +50,7 @@ from punto.coup import Deal, Side, cards_needed
 from punto.errors import ActionError, DealError, InsuranceError, PhaseError
 from punto.insurance import INSURANCE_EVENTS, Moment, completions, insurance_event
 from punto.table import handling
+from punto.table.events import WithdrawalOffered
 from punto.table.roles import Role
 from punto.table.round import IN_PLAY, Phase, Round
 
@@ -476,6 +477,7 @@ def cut_card(round_: Round, *, role: Role = Role.DEALER) -> Ruling:
     ends after it (``LiveTable.shoe_finished``)."""
     clause = _clause(round_, "cut_card", "the cutting card")
     _check_in_play(round_, clause)
+    _check_cut_card_once(round_, clause)
     round_.note_irregularity(clause, "cutting card removed; the round is completed", role)
     return Ruling(clause, "continue")
 
@@ -519,7 +521,24 @@ def _check_cut_card_first(round_: Round, hlga: bool) -> str:
             "the cutting card is the first card of the round only before any card is dealt",
             clause=clause,
         )
+    _check_cut_card_once(round_, clause)
     return clause
+
+
+def _check_cut_card_once(round_: Round, clause: str) -> None:
+    """A shoe has one cutting card: reported once in a round (removed during
+    it, 3.22, or out as its first card, 3.22.1), never twice -- a second
+    report would say the shoe ended twice."""
+    game = round_.game
+    cut, first = game.clause("cut_card"), game.clause("cut_card_first")
+    if any(note.clause == cut for note in round_.irregularities) or any(
+        isinstance(e, WithdrawalOffered) and e.clause == first for e in round_.events
+    ):
+        raise PhaseError(
+            "the cutting card was already removed in this round: a shoe has one",
+            clause=clause,
+            hint="complete the round; the shoe ends after it",
+        )
 
 
 # -- dealing errors ---------------------------------------------------------------------------

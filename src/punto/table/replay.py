@@ -54,17 +54,19 @@ from punto.games import all_games, get_game
 from punto.insurance import Moment
 from punto.money import format_money, parse_stake
 from punto.table import handling, irregularities
-from punto.table.events import Event, WithdrawalOffered, event_to_json
+from punto.table.events import Event, ShoeStarted, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
+from punto.table.shoe_state import ShoeState, shoe_json, shoe_started
 from punto.wagers import PairRule
 
 __all__ = [
     "ACTIONS",
     "HANDLING",
     "IRREGULARITIES",
+    "SHOE_ACTIONS",
     "ActionInputError",
     "ActionSpec",
     "Param",
@@ -608,8 +610,46 @@ HANDLING: dict[str, ActionSpec] = {
     )
 }
 
+
+def _shoe_params() -> tuple[Param, ...]:
+    return (
+        _P("decks", "int"),
+        _P("cards", "cards?"),
+        _P("seed", "text"),
+        _P("cut_card", "int"),
+    )
+
+
+#: The actions on the table's shoe (taken by the table, not a round): a replay
+#: that declares its shoes is checked card by card against them, as a live
+#: table checks its own (:class:`punto.table.shoe_state.ShoeState`).
+SHOE_ACTIONS: dict[str, ActionSpec] = {
+    spec.name: spec
+    for spec in (
+        ActionSpec(
+            "new_shoe",
+            "a new shoe of decks (cards: its order, if recorded; seed: shuffled from it); "
+            "cut_card: the cards in front of the cutting card",
+            (*_shoe_params(), _role(Role.DEALER)),
+            positional=("decks",),
+        ),
+        ActionSpec(
+            "replace_shoe",
+            "the cards replaced mid-shoe under the clause that allows it "
+            "(MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2, mid-round)",
+            (_P("clause", "text", required=True), *_shoe_params(), _role(Role.DEALER)),
+            positional=("clause",),
+        ),
+    )
+}
+
 #: Every action a replay file may take.
-ACTIONS: dict[str, ActionSpec] = {**ROUND_ACTIONS, **IRREGULARITIES, **HANDLING}
+ACTIONS: dict[str, ActionSpec] = {
+    **ROUND_ACTIONS,
+    **SHOE_ACTIONS,
+    **IRREGULARITIES,
+    **HANDLING,
+}
 
 #: Keys every action may carry besides its parameters.
 _COMMON_KEYS = frozenset({"action", "comment"})
@@ -758,6 +798,11 @@ class Replay:
         #: round id -> what each irregularity procedure ruled
         self.rulings: dict[str, list[dict[str, Any]]] = {}
         self._under_minimum_settled: set[str] = set()
+        #: the shoes the file declares and the cards out of them (none declared:
+        #: only held cards and the cutting card are followed)
+        self.cards = ShoeState(game)
+        #: shoe id -> (the ShoeStarted, the rounds dealt from it)
+        self._shoes: dict[str, tuple[ShoeStarted, list[str]]] = {}
 
     @classmethod
     def from_json(cls, data: Any) -> Replay:
@@ -832,24 +877,68 @@ class Replay:
                 f"round {current.round_id} is still {current.phase.value}",
                 hint="settle or void it first",
             )
+        self.cards.check_new_round()  # 3.22: not after the cutting card; 5.11.5, 5.12.2
         if current is not None and current.phase is Phase.SETTLED:
             self._under_minimum_settled |= current.newly_under_minimum()
         round_id = f"r{len(self.rounds) + 1}"
 
         def write(event: Event) -> None:
             self.log.append((round_id, event))
+            self.cards.track(r, event)
 
         r = Round(
             self.game,
             **self.options,
             under_minimum_settled=self._under_minimum_settled,
             on_event=write,
+            check_events=self.cards.check,
             round_id=round_id,
         )
+        if self.cards.started:
+            self._shoes[self.cards.shoe_id][1].append(round_id)
         r.open(role)
         self.rounds.append(r)
         self.rulings[round_id] = []
         return r
+
+    def new_shoe(self, args: Mapping[str, Any]) -> None:
+        """A new shoe, once the shoe in use has ended (its cutting card out,
+        3.22; or spent, MBS 5.3) and no round is in play."""
+        self.cards.check_new_shoe(self.round)
+        self._start_shoe(args, "")
+
+    def replace_shoe(self, args: Mapping[str, Any]) -> None:
+        """The cards replaced under ``clause``, where the rules allow it
+        (:meth:`ShoeState.check_replace`); the new set holds as many decks as
+        the old unless the action says otherwise."""
+        self.cards.check_replace(args["role"], args["clause"], self.round)
+        if args["decks"] is None and args["cards"] is None and self.cards.decks:
+            args = {**args, "decks": self.cards.decks}
+        self._start_shoe(args, args["clause"])
+
+    def _start_shoe(self, args: Mapping[str, Any], clause: str) -> None:
+        shoe_id = f"s{self.cards.shoes + 1}"
+        if args["decks"] is None and args["cards"] is None and args["seed"] is None and clause:
+            # the file never said what the shoe holds: a set of cards whose
+            # composition is not known either
+            event = ShoeStarted(shoe_id, (), args["cut_card"], "", "", clause, args["role"])
+        else:
+            event = shoe_started(
+                self.game,
+                shoe_id,
+                decks=args["decks"],
+                cards=args["cards"],
+                seed=args["seed"],
+                cut_card=args["cut_card"],
+                clause=clause,
+                role=args["role"],
+            )
+        self.log.append(("", event))
+        self.cards.load(event)
+        current = self.round
+        in_play = current is not None and current.phase not in (Phase.SETTLED, Phase.VOID)
+        rounds = [current.round_id] if in_play and current is not None else []
+        self._shoes[shoe_id] = (event, rounds)
 
     def _current(self) -> Round:
         if self.round is None:
@@ -868,17 +957,37 @@ class Replay:
             index = self._step(actions, index)
 
     def _read(self, actions: Sequence[Any], index: int) -> tuple[ActionSpec, dict[str, Any]]:
-        data = actions[index]
+        data = self._shoe_defaults(actions[index])
         try:
             return read_action(data, self.seats)
         except PuntoError as error:
             name = data.get("action") if isinstance(data, Mapping) else None
             raise ReplayError(index, name if isinstance(name, str) else None, error) from None
 
+    def _shoe_defaults(self, data: Any) -> Any:
+        """A procedure's ``shoe`` (the decks in use) and ``discards`` (the
+        cards out before this round) default to the declared shoe's, as a
+        live table fills them in from its own (MBS 5.11.2.1)."""
+        if not isinstance(data, Mapping) or not self.cards.decks:
+            return data
+        name = data.get("action")
+        spec = IRREGULARITIES.get(name) if isinstance(name, str) else None
+        if spec is None:
+            return data
+        out = dict(data)
+        if spec.param("shoe") is not None:
+            out.setdefault("shoe", self.cards.decks)
+        if spec.param("discards") is not None:
+            out.setdefault("discards", [str(c) for c in self.cards.discards()])
+        return out
+
     def _step(self, actions: Sequence[Any], index: int) -> int:
         """Take the action at ``index``; the index of the next one."""
         spec, args = self._read(actions, index)
         try:
+            if spec.name in SHOE_ACTIONS:
+                getattr(self, spec.name)(args)
+                return index + 1
             if spec.run is None:
                 self.open(args["role"])
                 return index + 1
@@ -952,7 +1061,7 @@ class Replay:
                 for player, net in r.nets().items():
                     totals[player] = totals.get(player, Decimal(0)) + net
                 house += r.house_net()
-        return {
+        out = {
             "game": self.game.id,
             "layout": self.layout,
             "pair_rule": self.pair_rule.value,
@@ -960,6 +1069,11 @@ class Replay:
             "players": {p: format_money(n) for p, n in totals.items()},
             "house_net": format_money(house),
         }
+        if self._shoes:
+            out["shoes"] = [
+                shoe_json(event, ids, self.cards) for event, ids in self._shoes.values()
+            ]
+        return out
 
     def _round_json(self, r: Round) -> dict[str, Any]:
         deal = r.deal
