@@ -89,6 +89,7 @@ from punto.store.ledger import (
     LedgerError,
     UnknownWalletError,
 )
+from punto.table.bet_limits import positions as table_positions
 from punto.table.events import (
     BetPlaced,
     BetsClosed,
@@ -414,9 +415,7 @@ class TableRuntime:
         return cached
 
     def positions(self) -> tuple[int, int]:
-        if self.table.layout is None:
-            return 1, max(layout.positions[1] for layout in self.game.layouts.values())
-        return self.game.layouts[self.table.layout].positions
+        return table_positions(self.game, self.table.layout)  # the engine's one reading
 
     def wagers_json(self) -> list[dict[str, Any]]:
         out = []

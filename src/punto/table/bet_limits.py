@@ -179,16 +179,22 @@ def check_bet_limits(
         raise LimitError(
             f"{wager} at position {position} would hold {format_money(held + stake)} "
             f"({whose}), over its maximum of {format_money(maximum)}",
-            clause=_maximum_clause(game),
+            clause=_maximum_clause(game, limits, wager, seated),
             hint=f"stake at most {format_money(room)} more there"
             if room
             else "the area is full; bet in another area",
         )
 
 
-def _maximum_clause(game: Game) -> str | None:
-    if game.clause("standing_player") is not None:
-        return game.clause("box_balance") or game.clause("bet_limits")
+def _maximum_clause(game: Game, limits: TableLimits, wager: str, seated: bool) -> str | None:
+    """MBS 3.5.1; at RWS tables 3.6 for a standing player taking up the
+    balance, 5.1 where the box's maximum is the maximum Differential, 3.5 else."""
+    if game.clause("standing_player") is None:
+        return game.clause("bet_limits")
+    if not seated:
+        return game.clause("box_balance")
+    if area_maximum(game, limits, wager) < limits.for_wager(wager).maximum:
+        return game.clause("differential")
     return game.clause("bet_limits")
 
 
