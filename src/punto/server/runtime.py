@@ -1400,7 +1400,7 @@ class TableRuntime:
             r = self._live_round()
             rejected = []
             if (
-                r.differential_exceeded()
+                r.excess_over_limits()
                 and self.game.limit_policy("differential")
                 == "reject-excess-seated-first-else-pro-rata"
             ):

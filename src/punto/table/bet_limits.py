@@ -170,19 +170,20 @@ def check_bet_limits(
         # RWS 5.1: seated players have the priority; a standing player's bet
         # beyond the balance is then the excess the House rejects.
         held = sum((b.stake for b in area if b.seated), Decimal(0))
-        whose = "the seated bets in the box"
+        whose = f"the seated bets of the {wager} box of position {position}"
     else:
         held = sum((b.stake for b in area), Decimal(0))
-        whose = "the area" if game.clause("standing_player") is None else "the box"
+        kind = "area" if game.clause("standing_player") is None else "box"
+        whose = f"the {wager} {kind} of position {position}"
     if held + stake > maximum:
         room = max(maximum - held, Decimal(0))
         raise LimitError(
-            f"{wager} at position {position} would hold {format_money(held + stake)} "
-            f"({whose}), over its maximum of {format_money(maximum)}",
+            f"{wager} {format_money(stake)} would take {whose} to "
+            f"{format_money(held + stake)}, over its maximum of {format_money(maximum)}",
             clause=_maximum_clause(game, limits, wager, seated),
-            hint=f"stake at most {format_money(room)} more there"
+            hint=f"stake at most {format_money(room)} there"
             if room
-            else "the area is full; bet in another area",
+            else "it is full; bet in another area",
         )
 
 

@@ -601,6 +601,13 @@ class Round:
         limit = self.limits.differential
         return limit is not None and self.differential() > limit
 
+    def excess_over_limits(self) -> bool:
+        """Whether the table differential or a betting box's maximum is
+        exceeded: what the House rejects where the game says so (RWS 5.1)."""
+        return self.differential_exceeded() or bool(
+            box_excess(self.game, self.limits, self.active_bets)
+        )
+
     def check_reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> None:
         bet = self._bet(bet_id)
         if self.phase is not Phase.BETTING:
