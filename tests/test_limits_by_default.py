@@ -151,6 +151,7 @@ def test_dragon_tiger_3_7_replay_refuses_a_fourth_wager_by_default(
     data["limits"] = {"minimum": "10", "maximum": "1000", "wagers_per_area": 5}
     code, _, err = replay(capsys, tmp_path, data)
     assert code == 2
+    assert "replay file refused" in err  # before any action is played
     assert "(clause 3.7.1)" in err
 
 
