@@ -75,9 +75,10 @@ def _three_per_area_by_default(game_id: str) -> None:
         r.place_bet("dee", 1, "banker", D(100))
     assert refused.value.clause == "3.7"
     r.place_bet("dee", 2, "banker", D(100))  # another area takes it
+    r.place_bet("ann", 1, "banker", D(50))  # ann adds to her wager: still three wagers
     nets = finish(r, PLAYER_NINE)
-    assert nets == {"ann": -100, "bob": -100, "cy": -100, "dee": -100}
-    assert r.house_net() == 400
+    assert nets == {"ann": -150, "bob": -100, "cy": -100, "dee": -100}
+    assert r.house_net() == 450
 
 
 def test_tiger_baccarat_3_7_fourth_wager_in_an_area_refused_with_no_configuration() -> None:

@@ -135,6 +135,7 @@ def check_bet_limits(
     limits: TableLimits,
     active: Sequence[TableBet],
     *,
+    player: str,
     position: int,
     wager: str,
     stake: Decimal,
@@ -144,12 +145,15 @@ def check_bet_limits(
     """Refuse a bet the table's limits do not allow in its area, with the clause."""
     area = [b for b in active if b.position == position and b.wager == wager]
     per_area = wagers_per_area(game, limits)
-    if per_area is not None and len(area) >= per_area:
+    # A wager is one player's stake in the area: a player adding to their own
+    # wager there does not make another one.
+    wagers = {b.player for b in area}
+    if per_area is not None and player not in wagers and len(wagers) >= per_area:
         fewer = limits.wagers_per_area is not None and limits.wagers_per_area < (
             rules_wagers_per_area(game) or 0
         )
         raise LimitError(
-            f"the {wager} area of position {position} already holds {len(area)} wagers",
+            f"the {wager} area of position {position} already holds {len(wagers)} wagers",
             clause=game.clause("wagers_per_area_fewer" if fewer else "wagers_per_area"),
             hint=f"at most {per_area} wagers per playing area at this table; bet in another area",
         )

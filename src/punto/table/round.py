@@ -521,6 +521,7 @@ class Round:
             self.game,
             self.limits,
             self.active_bets,
+            player=player,
             position=position,
             wager=wager,
             stake=stake,
