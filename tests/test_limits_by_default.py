@@ -450,3 +450,39 @@ def test_tiger_baccarat_3_7_1_pit_manager_patches_fewer_wagers_per_area(
     assert refused.status_code in (400, 422), refused.text
     assert support.error_of(refused)["clause"] == "3.7.1"
     assert runtimes[table].config.limits.wagers_per_area == 2
+
+
+def test_tiger_baccarat_3_7_1_server_table_of_one_wager_per_area_seats_the_next_player(
+    client: TestClient,
+) -> None:
+    limits = {"minimum": "10", "maximum": "1000", "wagers_per_area": 1}
+    table = support.new_table(client, id="single", game="tiger-baccarat", limits=limits)
+    dealer = support.login(client, support.DEALER)
+    demo = support.login(client, support.PLAYER)
+    demo2 = support.login(client, support.PLAYER2)
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    first = client.post(
+        f"/api/tables/{table}/bets", headers=demo, json={"wager": "banker", "stake": "100"}
+    )
+    assert first.status_code == 201, first.text
+    assert first.json()["bet"]["position"] == 1
+    crowded = client.post(
+        f"/api/tables/{table}/bets",
+        headers=demo2,
+        json={"wager": "banker", "stake": "200", "position": 1},
+    )
+    assert crowded.status_code == 422, crowded.text
+    assert support.error_of(crowded)["clause"] == "3.7.1"
+    # with no position asked for, the bet goes where an area takes it
+    second = client.post(
+        f"/api/tables/{table}/bets", headers=demo2, json={"wager": "banker", "stake": "200"}
+    )
+    assert second.status_code == 201, second.text
+    assert second.json()["bet"]["position"] == 2
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    support.deal_cards(client, dealer, table, BANKER_NINE)  # Banker 9 wins 0.95 to 1
+    settled = client.post(f"/api/tables/{table}/round/settle", headers=dealer)
+    assert settled.status_code == 200, settled.text
+    assert support.balance(client, demo) == "10095.00"
+    assert support.balance(client, demo2) == "10190.00"
+    support.check_books(client)

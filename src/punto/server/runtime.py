@@ -846,14 +846,22 @@ class TableRuntime:
             )
         return r
 
-    def _default_position(self, r: Round, username: str) -> int:
-        """Where the player's first bet of the round lies (else the first position)."""
+    def _default_position(self, r: Round, username: str, wager: str, stake: Decimal) -> int:
+        """Where the player's first bet of the round lies; for a first bet, the
+        first position whose area takes it (MBS 3.7, 3.5.1: an area holds three
+        wagers within its maximum), else the first position (whose refusal
+        then says why)."""
         mine = self._positions.get((r.round_id, username))
         if mine is None:
             mine = next((b.position for b in r.bets if b.player == username), None)
             if mine is not None:
                 self._positions[(r.round_id, username)] = mine
-        return mine if mine is not None else self.positions()[0]
+        if mine is not None:
+            return mine
+        low, high = self.positions()
+        return next(
+            (p for p in range(low, high + 1) if r.can_place_bet(username, p, wager, stake)), low
+        )
 
     def place_bet(
         self,
@@ -887,7 +895,11 @@ class TableRuntime:
             with self.lock:
                 r = self._live_round()
                 insurance = self.game.wager(wager, self.table.layout).insures is not None
-                where = self._default_position(r, username) if position is None else position
+                where = (
+                    self._default_position(r, username, wager, stake)
+                    if position is None
+                    else position
+                )
                 request_hash = _request_hash(
                     {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
                 )
@@ -1173,7 +1185,7 @@ class TableRuntime:
         """Lock held, on the event loop: take the bet if nothing has to wait."""
         r = self._live_round()
         insurance = self.game.wager(wager, self.table.layout).insures is not None
-        where = self._default_position(r, username) if position is None else position
+        where = self._default_position(r, username, wager, stake) if position is None else position
         request_hash = _request_hash(
             {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
         )

@@ -153,9 +153,9 @@ def check_bet_limits(
             rules_wagers_per_area(game) or 0
         )
         raise LimitError(
-            f"the {wager} area of position {position} already holds {len(wagers)} wagers",
+            f"the {wager} area of position {position} already holds {_wagers(len(wagers))}",
             clause=game.clause("wagers_per_area_fewer" if fewer else "wagers_per_area"),
-            hint=f"at most {per_area} wagers per playing area at this table; bet in another area",
+            hint=f"at most {_wagers(per_area)} per playing area at this table; bet in another area",
         )
     if not enforce_limits:
         return
@@ -189,6 +189,10 @@ def check_bet_limits(
             if room
             else "it is full; bet in another area",
         )
+
+
+def _wagers(count: int) -> str:
+    return f"{count} wager" if count == 1 else f"{count} wagers"
 
 
 def _maximum_clause(game: Game, limits: TableLimits, wager: str, seated: bool) -> str | None:
