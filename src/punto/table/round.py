@@ -655,9 +655,12 @@ class Round:
         return _can(lambda: self.check_reject_excess(role))
 
     def reject_excess(self, role: Role = Role.DEALER) -> list[str]:
-        """RWS 5.1: reject the bets over the differential, standing players'
-        latest bets first, then seated players' latest.  Returns the bets cut
-        (one ``BetReduced`` event each; none when the differential is met)."""
+        """RWS 5.1: reject the bets over a box's maximum and then over the
+        table differential, standing players' latest bets first, then seated
+        players' latest, never leaving a bet under the minimum
+        (:func:`punto.table.bet_limits.excess_cuts`).  Returns the bets cut,
+        in the order cut (one ``BetReduced`` event each; none when nothing is
+        over)."""
         self.check_reject_excess(role)
         cut = []
         for bet_id, stake in excess_cuts(self.game, self.limits, self.active_bets):
