@@ -180,6 +180,34 @@ def test_dragon_tiger_3_5_1_area_maximum_holds_all_players_wagers_together() -> 
     _area_maximum_is_the_areas("dragon-tiger")
 
 
+def _area_over_maximum_settles_to_maximum(game_id: str) -> None:
+    r = opened(game_id)
+    r.place_bet("ann", 1, "banker", D(600))
+    r.place_bet("bob", 1, "banker", D(700), enforce_limits=False)  # not noticed
+    r.place_bet("cy", 1, "banker", D(300), enforce_limits=False)  # nor this
+    r.place_bet("eve", 2, "player", D(800))
+    r.place_bet("fay", 2, "player", D(500), enforce_limits=False)
+    nets = finish(r, PLAYER_NINE)
+    # the Banker area's 1000: ann's 600, then 400 of bob's 700; nothing of
+    # cy's is within it (returned); the Player area's: eve's 800, fay's 200
+    assert nets == {"ann": -600, "bob": -400, "cy": 0, "eve": 800, "fay": 200}
+    assert [(s.outcome, s.settled_stake, s.clause) for s in r.results()] == [
+        ("lose", D(600), None),
+        ("lose", D(400), "5.15"),
+        ("returned", D(0), "5.15"),
+        ("win", D(800), None),
+        ("win", D(200), "5.15"),
+    ]
+
+
+def test_tiger_baccarat_5_15_area_over_its_maximum_settles_to_the_maximum_in_order() -> None:
+    _area_over_maximum_settles_to_maximum("tiger-baccarat")
+
+
+def test_dragon_tiger_5_15_area_over_its_maximum_settles_to_the_maximum_in_order() -> None:
+    _area_over_maximum_settles_to_maximum("dragon-tiger")
+
+
 def test_tiger_buffalo_3_6_standing_players_take_up_only_the_balance() -> None:
     r = opened("tiger-buffalo", TableLimits(D(10), D(10000)), layout="A")
     r.place_bet("ann", 1, "player", D(6000))

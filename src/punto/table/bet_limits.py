@@ -310,12 +310,14 @@ def settled_stakes(
     minor_unit: Decimal = CENT,
 ) -> tuple[dict[str, Decimal], dict[str, str], dict[str, str]]:
     """The stake each active bet settles on after the game's limit policies,
-    the clause that changed it, and the bets returned instead (MBS 5.14)."""
+    the clause that changed it, and the bets returned instead (MBS 5.14; 5.15
+    when nothing of a wager is within its area's maximum)."""
     stakes = {b.bet_id: b.stake for b in active}
     clauses: dict[str, str] = {}
     returned: dict[str, str] = {}
     under = game.limit_policy("under_minimum")
     over = game.limit_policy("over_maximum")
+    used: dict[Area, Decimal] = defaultdict(Decimal)
     for bet in sorted(active, key=lambda b: b.order):
         if bet.moment is not None:
             if bet.late:
@@ -330,9 +332,19 @@ def settled_stakes(
                 returned[bet.bet_id] = clause
             else:
                 clauses[bet.bet_id] = clause
-        if bet.stake > limit.maximum and over == "settle-to-maximum":
-            stakes[bet.bet_id] = limit.maximum
-            clauses[bet.bet_id] = game.clause("over_maximum") or ""
+        if over == "settle-to-maximum" and bet.bet_id not in returned:
+            # 5.15 on the area's wager (3.5.1): the wagers placed first are
+            # within the maximum, a later one only to what is left of it.
+            area = (bet.position, bet.wager)
+            room = max(limit.maximum - used[area], Decimal(0))
+            used[area] += bet.stake
+            if bet.stake <= room:
+                continue
+            clause = game.clause("over_maximum") or ""
+            if room:
+                stakes[bet.bet_id], clauses[bet.bet_id] = room, clause
+            else:
+                returned[bet.bet_id] = clause  # none of it is within the maximum
     if game.limit_policy("differential") == REJECT_OR_PRO_RATA:
         _pro_rata(game, limits, active, stakes, clauses, minor_unit)
     return stakes, clauses, returned
