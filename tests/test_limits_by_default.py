@@ -514,3 +514,34 @@ def test_tiger_baccarat_3_7_1_server_table_of_one_wager_per_area_seats_the_next_
     assert support.balance(client, demo) == "10095.00"
     assert support.balance(client, demo2) == "10190.00"
     support.check_books(client)
+
+
+def test_tiger_baccarat_3_7_1_retried_bet_with_no_position_gets_its_first_answer(
+    client: TestClient,
+) -> None:
+    limits = {"minimum": "10", "maximum": "1000", "wagers_per_area": 1}
+    table = support.new_table(client, id="retry", game="tiger-baccarat", limits=limits)
+    dealer = support.login(client, support.DEALER)
+    demo = support.login(client, support.PLAYER)
+    demo2 = support.login(client, support.PLAYER2)
+    bets = f"/api/tables/{table}/bets"
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    first = client.post(bets, headers=demo2, json={"wager": "banker", "stake": "100"})
+    assert first.json()["bet"]["position"] == 1
+    keyed = {**demo, "Idempotency-Key": "k-1"}
+    body = {"wager": "banker", "stake": "200"}
+    made = client.post(bets, headers=keyed, json=body)
+    assert made.status_code == 201, made.text
+    assert made.json()["bet"]["position"] == 2  # area 1 holds its one wager
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    support.deal_cards(client, dealer, table, PLAYER_NINE)
+    assert client.post(f"/api/tables/{table}/round/settle", headers=dealer).status_code == 200
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    # the answer was lost; the same request comes again in the next round,
+    # where position 1 is free: it is the same bet, answered as before
+    again = client.post(bets, headers=keyed, json=body)
+    assert again.status_code == 201, again.text
+    assert again.json()["bet"]["bet_id"] == made.json()["bet"]["bet_id"]
+    assert support.balance(client, demo) == "9800.00"
+    assert support.balance(client, demo2) == "9900.00"
+    support.check_books(client)

@@ -900,8 +900,11 @@ class TableRuntime:
                     if position is None
                     else position
                 )
+                # The request as asked: a bet with no position is the same request
+                # wherever the first position with room put it (a retry may come
+                # after the round, and the default, moved on).
                 request_hash = _request_hash(
-                    {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
+                    {"table": self.id, "wager": wager, "stake": money(stake), "position": position}
                 )
                 if full_key is not None:
                     answer = self._answer_for(full_key, request_hash, stored, username)
@@ -1186,8 +1189,8 @@ class TableRuntime:
         r = self._live_round()
         insurance = self.game.wager(wager, self.table.layout).insures is not None
         where = self._default_position(r, username, wager, stake) if position is None else position
-        request_hash = _request_hash(
-            {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
+        request_hash = _request_hash(  # the request as asked (see place_bet)
+            {"table": self.id, "wager": wager, "stake": money(stake), "position": position}
         )
         if full_key is not None and (full_key in self._answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
