@@ -119,7 +119,7 @@ def test_tiger_buffalo_3_5_bets_outside_the_displayed_limits_are_the_players_to_
     with pytest.raises(LimitError) as over:
         r.place_bet("ann", 1, "player", Decimal(10001))
     assert over.value.clause == "3.5"
-    assert over.value.hint == "stake at most 10000.00 more"
+    assert over.value.hint == "stake at most 10000.00 there"
     r.place_bet("ann", 1, "player", Decimal(10000))  # corrected by the player
     r.place_bet("bob", 2, "banker", Decimal(100))
     r.close_betting()

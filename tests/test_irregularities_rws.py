@@ -107,37 +107,48 @@ def assert_void(r: Round, clause: str) -> None:
 def test_tiger_buffalo_5_1_excess_rejected_standing_players_first() -> None:
     r = opened()
     r.place_bet("ann", 1, "banker", Decimal(2000))
-    sam = r.place_bet("sam", 1, "banker", Decimal(500), seated=False)
+    r.place_bet("cat", 3, "banker", Decimal(200))
+    sam = r.place_bet("sam", 3, "banker", Decimal(500), seated=False)
     r.place_bet("bob", 2, "player", Decimal(300))
     with pytest.raises(LimitError) as noticed:
         r.close_betting()
     assert noticed.value.clause == "5.1"
-    assert r.reject_excess() == [sam]  # 200 over: the Standing Player's bet is cut
+    assert r.reject_excess() == [sam]  # 400 over: the Standing Player's bet is cut
     r.close_betting()
-    assert finish(r, PLAYER_NINE) == {"ann": -2000, "sam": -300, "bob": 300}
+    assert finish(r, PLAYER_NINE) == {"ann": -2000, "cat": -200, "sam": -100, "bob": 300}
+    assert r.house_net() == 2000
 
 
 def test_tiger_buffalo_5_1_1_excess_not_rejected_settles_pro_rata_never_below_minimum() -> None:
     r = opened()
-    r.place_bet("ann", 1, "banker", Decimal(3880))
+    r.place_bet("ann", 1, "banker", Decimal(1940))
+    r.place_bet("eve", 4, "banker", Decimal(1940))
     r.place_bet("cat", 3, "banker", Decimal(120))
     r.place_bet("bob", 2, "player", Decimal(1000))
     r.close_betting(differential_noticed=False)
-    # Banker may hold 1000 + 2000 = 3000 of its 4000: ann 3880 x 3/4 = 2910;
-    # cat 120 x 3/4 = 90 is under the minimum of 100, so 100 (5.1.1)
-    assert finish(r, PLAYER_NINE) == {"ann": -2910, "cat": -100, "bob": 1000}
-    assert [s.clause for s in r.results()] == ["5.1.1", "5.1.1", None]
-    assert r.house_net() == 2010
+    # Banker may hold 1000 + 2000 = 3000 of its 4000.  cat 120 x 3/4 = 90 is
+    # under the minimum of 100, so 100 (5.1.1); ann and eve share the other
+    # 2900: 1940 x 2900/3880 = 1450 each, and the Banker side settles on 3000.
+    assert finish(r, PLAYER_NINE) == {"ann": -1450, "eve": -1450, "cat": -100, "bob": 1000}
+    assert [s.clause for s in r.results()] == ["5.1.1", "5.1.1", "5.1.1", None]
+    assert r.house_net() == 2000
 
 
 def test_tiger_buffalo_5_1_2_under_minimum_bet_in_excess_box_not_pro_rated() -> None:
     r = opened()
-    r.place_bet("ann", 1, "banker", Decimal(3950))
-    r.place_bet("dan", 4, "banker", Decimal(50), enforce_limits=False)
+    r.place_bet("ann", 1, "banker", Decimal(1975))
+    r.place_bet("eve", 4, "banker", Decimal(1975))
+    r.place_bet("dan", 5, "banker", Decimal(50), enforce_limits=False)
     r.place_bet("bob", 2, "player", Decimal(1000))
     r.close_betting(differential_noticed=False)
-    # ann 3950 x 3000/4000 = 2962.50; dan's 50 is not apportioned (5.1.2)
-    assert finish(r, PLAYER_NINE) == {"ann": Decimal("-2962.50"), "dan": -50, "bob": 1000}
+    # dan's 50 is not apportioned (5.1.2) and counts in full: ann and eve
+    # share 3000 - 50 = 2950, 1975 x 2950/3950 = 1475 each
+    assert finish(r, PLAYER_NINE) == {
+        "ann": -1475,
+        "eve": -1475,
+        "dan": -50,
+        "bob": 1000,
+    }
 
 
 def test_tiger_buffalo_5_2_under_minimum_noticed_player_may_increase() -> None:

@@ -728,16 +728,18 @@ def test_compound_actions_power_failure_appends_failure_then_consequence() -> No
 
 def test_compound_actions_reject_excess_one_event_per_bet_cut() -> None:
     r = betting(rws())
-    r.place_bet("ann", 1, "banker", D(2050))
-    r.place_bet("sam", 1, "banker", D(100), seated=False)
-    r.place_bet("tom", 1, "banker", D(100), seated=False)
+    r.place_bet("ann", 1, "banker", D(1950))
+    r.place_bet("cat", 3, "banker", D(100))
+    r.place_bet("sam", 3, "banker", D(100), seated=False)
+    r.place_bet("tom", 3, "banker", D(100), seated=False)
     r.place_bet("bob", 2, "player", D(100))
     before = len(r.events)
-    # 150 over: the latest Standing Player's bet goes, then 50 of the other's
-    assert r.reject_excess() == ["b3", "b2"]
+    # 150 over: the latest Standing Player's bet goes, then the other's -- all
+    # of it, since the 50 left would be under the minimum of 100 (RWS 5.2)
+    assert r.reject_excess() == ["b4", "b3"]
     assert len(r.events) == before + 2
-    assert [b.stake for b in r.active_bets] == [2050, 50, 100]
-    assert r.differential() == 2000
+    assert [b.stake for b in r.active_bets] == [1950, 100, 100]
+    assert r.differential() == 1950
 
 
 def test_a_refused_procedure_writes_nothing() -> None:
@@ -824,7 +826,8 @@ STAKES = (5, 10, 100, 250, 700, 1200)
 GAMES = {
     "tiger-baccarat": (None, LIMITS),
     "tiger-buffalo": ("A", TableLimits(D(10), D(1000), differential=D(1000))),
-    "tiger-no-commission": (None, LIMITS),
+    # No Commission has no rule on wagers per playing area (MBS 3.7 is not in its text)
+    "tiger-no-commission": (None, TableLimits(D(10), D(1000), differential=D(1000))),
 }
 
 _advance = st.tuples(st.just("advance"))

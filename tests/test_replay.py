@@ -117,13 +117,15 @@ def test_golden_differential_pro_rata_rws_5_1_1() -> None:
     report = _totals(GOLDEN / "tiger_buffalo_differential.json")
     first = report["rounds"][0]["bets"]
     assert [(b["player"], b["settled_stake"], b["clause"]) for b in first] == [
-        ("ann", "1785.71", "5.1.1"),
+        ("ann", "1555.55", "5.1.1"),  # her box held 3000 of 2000: 2000, then pro rata
         ("bob", "500.00", None),
-        ("cy", "595.23", "5.1.1"),
+        ("cy", "777.77", "5.1.1"),
         ("dee", "50.00", None),  # 5.1.2: under the minimum, not pro-rated
-        ("eve", "100.00", "5.1.1"),  # never below the minimum
+        ("eve", "116.66", "5.1.1"),
     ]
-    assert report["house_net"] == "-605.94"
+    # the Player side settles on no more than Banker 500 + differential 2000
+    assert sum(Decimal(b["settled_stake"]) for b in first if b["wager"] == "player") <= 2500
+    assert report["house_net"] == "-574.98"
 
 
 def test_golden_insurance_rws_3_12_and_5_14_1() -> None:

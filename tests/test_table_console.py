@@ -291,7 +291,8 @@ def test_bad_input_is_answered_never_crashes() -> None:
         "stake: stake 'lots' is not an amount of money",
         "there is no playing position 99 at this table",
         "has no wager 'baccarat'",
-        "banker 5000.00 is over the table maximum of 1000.00 (clause 3.5.1)",
+        "banker 5000.00 would take the banker area of position 1 to 5000.00, over its maximum "
+        "of 1000.00 (clause 3.5.1)",
         "bet needs position: ann has no seat",
         "bet takes no colour",
         "draw takes nothing after it",

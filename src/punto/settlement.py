@@ -104,12 +104,18 @@ def check_bets(
     layout: str | None = None,
     cards: Sequence[Any] | None = None,
     table_maximum: Decimal | None = None,
+    insurance_placed: bool = False,
 ) -> None:
     """Refuse, with the clause, any bet the game or layout does not take.
 
     Insurance Plus bets need the cards (to find the offer) and are held to
     the caps of 3.12.2: per hand and moment, no more than the Original Bet
     on that hand, and at 10 to 1 no more than a quarter of the table maximum.
+    ``insurance_placed`` says a table held each Insurance bet to 3.11 and
+    3.12.2 against the Original Bet as it lay when the bet was placed; a
+    later change to that Original Bet (RWS 5.1.1 pro rata, 5.14.2 return)
+    does not undo an Insurance bet placed within them, so they are not
+    checked again here.
     """
     insured: dict[tuple[Side, Moment], list[Bet]] = defaultdict(list)
     for bet in bets:
@@ -128,7 +134,7 @@ def check_bets(
                 hint="say four_cards or player_third_card",
             )
         insured[(wager.insures, bet.moment)].append(bet)
-    if not insured:
+    if not insured or insurance_placed:
         return
     assert game.insurance is not None
     for (side, moment), group in insured.items():
@@ -175,11 +181,20 @@ def settle(
     minor_unit: Decimal = CENT,
     rounding: Rounding = Rounding.DOWN,
     table_maximum: Decimal | None = None,
+    insurance_placed: bool = False,
 ) -> Settlement:
-    """Settle every bet on ``coup``; all are checked before any is settled."""
+    """Settle every bet on ``coup``; all are checked before any is settled
+    (``insurance_placed``: see :func:`check_bets`)."""
     bets = tuple(bets)
     layout = game.check_layout(layout)  # Tiger Buffalo's layouts differ: one must be named
-    check_bets(game, bets, layout=layout, cards=coup.cards, table_maximum=table_maximum)
+    check_bets(
+        game,
+        bets,
+        layout=layout,
+        cards=coup.cards,
+        table_maximum=table_maximum,
+        insurance_placed=insurance_placed,
+    )
     rule = pair_rule or game.pair_rule
     results = []
     for bet in bets:

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from punto.commands import common
-from punto.errors import PuntoError, WagerError
+from punto.errors import LimitError, PuntoError, WagerError
 from punto.money import parse_stake
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
+from punto.table.bet_limits import check_table_limits
 from punto.table.console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.replay import run_replay
@@ -83,6 +84,13 @@ def register(sub: common.SubParsers) -> None:
     table.add_argument("--maximum", metavar="AMOUNT", default="10000", help="table maximum (10000)")
     table.add_argument("--differential", metavar="AMOUNT", help="table differential (none)")
     table.add_argument(
+        "--wagers-per-area",
+        metavar="N",
+        type=int,
+        help="the Pit Manager's fewer wagers per playing area (MBS 3.7.1; "
+        "default: the rules' three, where the game has the rule)",
+    )
+    table.add_argument(
         "--no-insurance",
         action="store_true",
         help="a table displaying the notice that no Insurance is offered (RWS 4.2.2)",
@@ -136,7 +144,14 @@ def run_table(args: argparse.Namespace) -> int:
         differential=None
         if args.differential is None
         else _money("--differential", args.differential),
+        wagers_per_area=args.wagers_per_area,
     )
+    try:
+        check_table_limits(table.game, limits)
+    except LimitError as error:
+        raise LimitError(
+            f"--wagers-per-area: {error.message}", clause=error.clause, hint=error.hint
+        ) from None
     log = open_event_log(args.database or "memory:")
     console = common.console()
     desk = DealerConsole(

@@ -89,6 +89,7 @@ from punto.store.ledger import (
     LedgerError,
     UnknownWalletError,
 )
+from punto.table.bet_limits import positions as table_positions
 from punto.table.events import (
     BetPlaced,
     BetsClosed,
@@ -414,9 +415,7 @@ class TableRuntime:
         return cached
 
     def positions(self) -> tuple[int, int]:
-        if self.table.layout is None:
-            return 1, max(layout.positions[1] for layout in self.game.layouts.values())
-        return self.game.layouts[self.table.layout].positions
+        return table_positions(self.game, self.table.layout)  # the engine's one reading
 
     def wagers_json(self) -> list[dict[str, Any]]:
         out = []
@@ -847,14 +846,22 @@ class TableRuntime:
             )
         return r
 
-    def _default_position(self, r: Round, username: str) -> int:
-        """Where the player's first bet of the round lies (else the first position)."""
+    def _default_position(self, r: Round, username: str, wager: str, stake: Decimal) -> int:
+        """Where the player's first bet of the round lies; for a first bet, the
+        first position whose area takes it (MBS 3.7, 3.5.1: an area holds three
+        wagers within its maximum), else the first position (whose refusal
+        then says why)."""
         mine = self._positions.get((r.round_id, username))
         if mine is None:
             mine = next((b.position for b in r.bets if b.player == username), None)
             if mine is not None:
                 self._positions[(r.round_id, username)] = mine
-        return mine if mine is not None else self.positions()[0]
+        if mine is not None:
+            return mine
+        low, high = self.positions()
+        return next(
+            (p for p in range(low, high + 1) if r.can_place_bet(username, p, wager, stake)), low
+        )
 
     def place_bet(
         self,
@@ -888,9 +895,16 @@ class TableRuntime:
             with self.lock:
                 r = self._live_round()
                 insurance = self.game.wager(wager, self.table.layout).insures is not None
-                where = self._default_position(r, username) if position is None else position
+                where = (
+                    self._default_position(r, username, wager, stake)
+                    if position is None
+                    else position
+                )
+                # The request as asked: a bet with no position is the same request
+                # wherever the first position with room put it (a retry may come
+                # after the round, and the default, moved on).
                 request_hash = _request_hash(
-                    {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
+                    {"table": self.id, "wager": wager, "stake": money(stake), "position": position}
                 )
                 if full_key is not None:
                     answer = self._answer_for(full_key, request_hash, stored, username)
@@ -1174,9 +1188,9 @@ class TableRuntime:
         """Lock held, on the event loop: take the bet if nothing has to wait."""
         r = self._live_round()
         insurance = self.game.wager(wager, self.table.layout).insures is not None
-        where = self._default_position(r, username) if position is None else position
-        request_hash = _request_hash(
-            {"table": self.id, "wager": wager, "stake": money(stake), "position": where}
+        where = self._default_position(r, username, wager, stake) if position is None else position
+        request_hash = _request_hash(  # the request as asked (see place_bet)
+            {"table": self.id, "wager": wager, "stake": money(stake), "position": position}
         )
         if full_key is not None and (full_key in self._answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
@@ -1401,7 +1415,7 @@ class TableRuntime:
             r = self._live_round()
             rejected = []
             if (
-                r.differential_exceeded()
+                r.excess_over_limits()
                 and self.game.limit_policy("differential")
                 == "reject-excess-seated-first-else-pro-rata"
             ):

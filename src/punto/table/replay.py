@@ -54,6 +54,7 @@ from punto.games import all_games, get_game
 from punto.insurance import Moment
 from punto.money import format_money, parse_stake
 from punto.table import handling, irregularities
+from punto.table.bet_limits import check_table_limits
 from punto.table.events import Event, ShoeStarted, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
@@ -788,6 +789,7 @@ class Replay:
     ) -> None:
         self.game = game
         self.layout = game.check_layout(layout)
+        check_table_limits(game, limits)  # e.g. more than MBS 3.7's three per area
         self.limits = limits
         self.pair_rule = pair_rule or game.pair_rule
         self.insurance_offered = insurance_offered

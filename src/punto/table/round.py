@@ -55,6 +55,15 @@ from punto.game import Game
 from punto.insurance import InsuranceOffer, Moment, completions, insurance_event, moment_of
 from punto.money import CENT, format_money
 from punto.settlement import Bet, settle
+from punto.table.bet_limits import (
+    box_excess,
+    check_bet_limits,
+    check_position,
+    check_table_limits,
+    excess_cuts,
+    newly_under_minimum,
+    settled_stakes,
+)
 from punto.table.events import (
     BetPlaced,
     BetReduced,
@@ -79,7 +88,7 @@ from punto.table.events import (
     WithdrawalClosed,
     WithdrawalOffered,
 )
-from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of, pro_rata
+from punto.table.limits import TableLimits, differential_of
 from punto.table.roles import Role
 from punto.wagers import PairRule
 
@@ -192,6 +201,7 @@ class Round:
     ) -> None:
         self.game = game
         self.layout = game.check_layout(layout)
+        check_table_limits(game, limits)
         self.limits = limits
         self.pair_rule = pair_rule or game.pair_rule
         #: False at a private table that displays the no-insurance notice (RWS 4.2.2)
@@ -516,44 +526,20 @@ class Round:
             raise LimitError(f"stake {stake} is not a positive amount of whole cents")
         if not seated:
             self._check_standing(position, wager)
-        per_area = self.limits.wagers_per_area
-        area = [b for b in self.active_bets if b.position == position and b.wager == wager]
-        if per_area is not None and len(area) >= per_area:
-            raise LimitError(
-                f"the {wager} area of position {position} already holds {len(area)} wagers",
-                clause=self._clause("wagers_per_area"),
-                hint=f"at most {per_area} wagers per playing area",
-            )
-        if enforce_limits:
-            limit = self.limits.for_wager(wager)
-            mine = sum((b.stake for b in area if b.player == player), Decimal(0))
-            if stake < limit.minimum:
-                raise LimitError(
-                    f"{wager} {format_money(stake)} is under the table minimum of "
-                    f"{format_money(limit.minimum)}",
-                    clause=self._clause("under_minimum")
-                    if self.game.limit_policy("under_minimum") == "advise-else-settle-as-placed"
-                    else self._clause("bet_limits"),
-                    hint="raise the stake to the minimum, or withdraw it",
-                )
-            if mine + stake > limit.maximum:
-                raise LimitError(
-                    f"{wager} {format_money(mine + stake)} is over the table maximum of "
-                    f"{format_money(limit.maximum)}",
-                    clause=self._clause("bet_limits"),
-                    hint=f"stake at most {format_money(limit.maximum - mine)} more",
-                )
+        check_bet_limits(
+            self.game,
+            self.limits,
+            self.active_bets,
+            player=player,
+            position=position,
+            wager=wager,
+            stake=stake,
+            seated=seated,
+            enforce_limits=enforce_limits,
+        )
 
     def _check_position(self, position: int) -> None:
-        if self.layout is None:
-            low, high = 1, max(layout.positions[1] for layout in self.game.layouts.values())
-        else:
-            low, high = self.game.layouts[self.layout].positions
-        if not low <= position <= high:
-            raise ActionError(
-                f"there is no playing position {position} at this table",
-                hint=f"positions are {low} to {high}",
-            )
+        check_position(self.game, self.layout, position)
 
     def _check_standing(self, position: int, wager: str) -> None:
         clause = self._clause("standing_player")
@@ -625,6 +611,13 @@ class Round:
         limit = self.limits.differential
         return limit is not None and self.differential() > limit
 
+    def excess_over_limits(self) -> bool:
+        """Whether the table differential or a betting box's maximum is
+        exceeded: what the House rejects where the game says so (RWS 5.1)."""
+        return self.differential_exceeded() or bool(
+            box_excess(self.game, self.limits, self.active_bets)
+        )
+
     def check_reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> None:
         bet = self._bet(bet_id)
         if self.phase is not Phase.BETTING:
@@ -671,29 +664,17 @@ class Round:
         return _can(lambda: self.check_reject_excess(role))
 
     def reject_excess(self, role: Role = Role.DEALER) -> list[str]:
-        """RWS 5.1: reject the bets over the differential, standing players'
-        latest bets first, then seated players' latest.  Returns the bets cut
-        (one ``BetReduced`` event each; none when the differential is met)."""
+        """RWS 5.1: reject the bets over a box's maximum and then over the
+        table differential, standing players' latest bets first, then seated
+        players' latest, never leaving a bet under the minimum
+        (:func:`punto.table.bet_limits.excess_cuts`).  Returns the bets cut,
+        in the order cut (one ``BetReduced`` event each; none when nothing is
+        over)."""
         self.check_reject_excess(role)
-        limit = self.limits.differential
-        if limit is None or not self.differential_exceeded():
-            return []
-        totals = self.totals()
-        heavy = max(DIFFERENTIAL_WAGERS, key=lambda w: totals.get(w, Decimal(0)))
-        excess = self.differential() - limit
         cut = []
-        candidates = sorted(
-            (b for b in self.active_bets if b.wager == heavy), key=lambda b: (b.seated, -b.order)
-        )
-        for bet in candidates:
-            if excess <= 0:
-                break
-            take = min(bet.stake, excess)
-            self._emit(
-                BetReduced(bet.bet_id, bet.stake - take, role, self._clause("differential") or "")
-            )
-            excess -= take
-            cut.append(bet.bet_id)
+        for bet_id, stake in excess_cuts(self.game, self.limits, self.active_bets):
+            self._emit(BetReduced(bet_id, stake, role, self._clause("differential") or ""))
+            cut.append(bet_id)
         return cut
 
     # -- no more bets ----------------------------------------------------------------
@@ -714,6 +695,15 @@ class Round:
                 hint="ask the heavier side to decrease, the lighter to increase, or remove wagers"
                 if self.game.limit_policy("differential") == "ask-decrease-increase-remove"
                 else "reject the excess bets, standing players first",
+            )
+        boxes = box_excess(self.game, self.limits, self.active_bets) if differential_noticed else {}
+        if boxes:
+            (position, wager), excess = next(iter(boxes.items()))
+            raise LimitError(
+                f"the {wager} box of position {position} is {format_money(excess)} over its "
+                "maximum",
+                clause=self._clause("differential"),
+                hint="reject the excess bets, standing players first",
             )
 
     def can_close_betting(
@@ -1322,17 +1312,13 @@ class Round:
         return -sum(self.nets().values(), Decimal(0))
 
     def newly_under_minimum(self) -> set[str]:
-        """Players whose under-minimum wager this round was settled once (MBS 5.14)."""
-        if (
-            self.game.limit_policy("under_minimum") != "settle-once-then-return"
-            or self.phase is not Phase.SETTLED
-        ):
+        """Players whose under-minimum wager this round was paid or collected
+        once (MBS 5.14); a push does not count."""
+        if self.phase is not Phase.SETTLED:
             return set()
-        return {
-            s.bet.player
-            for s in self.results()
-            if s.clause == self._clause("under_minimum") and s.outcome not in _NOT_SETTLED
-        }
+        return newly_under_minimum(
+            self.game, ((s.bet.player, s.outcome, s.clause) for s in self.results())
+        )
 
     def _settle_active(self, coup: Coup) -> list[BetSettlement]:
         stakes, clauses, returned = self._settled_stakes()
@@ -1349,7 +1335,16 @@ class Round:
                 by_player[bet.player].append(bet)
         for player_bets in by_player.values():
             bets = [Bet(b.wager, stakes[b.bet_id], b.moment) for b in player_bets]
-            settlement = settle(self.game, coup, bets, layout=self.layout, pair_rule=self.pair_rule)
+            # Each Insurance bet was held to 3.11 and 3.12.2 when it was placed
+            # (check_place_insurance); it settles as placed (docs/interpretations.md).
+            settlement = settle(
+                self.game,
+                coup,
+                bets,
+                layout=self.layout,
+                pair_rule=self.pair_rule,
+                insurance_placed=True,
+            )
             for bet, result in zip(player_bets, settlement.results, strict=True):
                 out.append(
                     BetSettlement(
@@ -1365,49 +1360,12 @@ class Round:
 
     def _settled_stakes(self) -> tuple[dict[str, Decimal], dict[str, str], dict[str, str]]:
         """The stake each active bet settles on, after the game's limit policies."""
-        stakes = {b.bet_id: b.stake for b in self.active_bets}
-        clauses: dict[str, str] = {}
-        returned: dict[str, str] = {}
-        under = self.game.limit_policy("under_minimum")
-        over = self.game.limit_policy("over_maximum")
-        for bet in sorted(self.active_bets, key=lambda b: b.order):
-            if bet.moment is not None:
-                if bet.late:
-                    clauses[bet.bet_id] = self._clause("insurance_forgotten_open") or ""
-                continue
-            limit = self.limits.for_wager(bet.wager)
-            if bet.stake < limit.minimum and under == "settle-once-then-return":
-                clause = self._clause("under_minimum") or ""
-                # "one time only": later rounds return it; within this round every
-                # under-minimum wager of the player is the one time.
-                if bet.player in self.under_minimum_settled:
-                    returned[bet.bet_id] = clause
-                else:
-                    clauses[bet.bet_id] = clause
-            if bet.stake > limit.maximum and over == "settle-to-maximum":
-                stakes[bet.bet_id] = limit.maximum
-                clauses[bet.bet_id] = self._clause("over_maximum") or ""
-        if (
-            self.game.limit_policy("differential") == "reject-excess-seated-first-else-pro-rata"
-            and self.differential_exceeded()
-        ):
-            totals = self.totals()
-            heavy = max(DIFFERENTIAL_WAGERS, key=lambda w: totals.get(w, Decimal(0)))
-            light = "banker" if heavy == "player" else "player"
-            heavy_bets = [b for b in self.active_bets if b.wager == heavy]
-            scaled = pro_rata(
-                [b.stake for b in heavy_bets],
-                lighter=totals.get(light, Decimal(0)),
-                limits=self.limits,
-            )
-            for bet, stake in zip(heavy_bets, scaled, strict=True):
-                if stake != bet.stake:
-                    stakes[bet.bet_id] = stake
-                    clauses[bet.bet_id] = "5.1.1"
-        return stakes, clauses, returned
-
-
-_NOT_SETTLED = frozenset({"returned", "withdrawn", "void"})
+        return settled_stakes(
+            self.game,
+            self.limits,
+            self.active_bets,
+            under_minimum_settled=self.under_minimum_settled,
+        )
 
 
 def _payout(stake: Decimal, offer: InsuranceOffer) -> Decimal:
