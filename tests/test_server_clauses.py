@@ -18,6 +18,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from punto.server.models import BetChangedOut, IrregularityOut
 from punto.table.events import IrregularityNoted, TableConfigured
 from tests import test_server_support as support
 from tests.test_server_support import (
@@ -123,6 +124,7 @@ def test_tiger_baccarat_6_1_shift_manager_voids_and_every_bet_returns(client: Te
     assert voided.status_code == 200, voided.text
     assert voided.json()["void"] == {"reason": "a dispute at the table", "clause": "6.1"}
     assert voided.json()["ruling"]["role"] == "shift_manager"
+    IrregularityOut.model_validate(voided.json())  # as the OpenAPI description says
     _money(client, demo=START)
     audit = client.get("/api/pit/audit", headers=login(client, PIT)).json()
     void = next(a for a in audit if a["action"] == "void")
@@ -157,6 +159,10 @@ def test_tiger_baccarat_6_1_void_refused_to_every_role_below_the_shift_manager(
         refused = _post(client, f"/api/tables/{table}/round/void", login(client, who), void)
         assert refused.status_code == 403, (who, refused.text)
         assert error_of(refused)["clause"] == "6.1", who
+    wrong = {**void, "manager": {"username": SHIFT[0], "password": "not the password"}}
+    refused = _post(client, f"/api/tables/{table}/round/void", login(client, DEALER), wrong)
+    assert refused.status_code == 401, refused.text
+    assert error_of(refused)["clause"] == "6.1"
     _money(client, demo="9000.00")
 
 
@@ -231,6 +237,7 @@ def test_tiger_baccarat_5_18_1_player_decreases_own_wager_and_the_ledger_returns
     decreased = client.post(path, headers=keyed, json={"stake": "600"})
     assert decreased.status_code == 200, decreased.text
     body = decreased.json()
+    BetChangedOut.model_validate(body)  # as the OpenAPI description says
     assert (body["bet"]["stake"], body["returned"], body["balance"]) == (
         "600.00",
         "400.00",
@@ -275,7 +282,8 @@ def test_tiger_baccarat_5_18_1_decrease_refused_outside_its_conditions(
         assert refused.status_code == status, (stake, refused.text)
         assert error_of(refused)["clause"] == clause, stake
         assert words in error_of(refused)["message"], stake
-    for staff in (DEALER, PIT):
+    shift_manager(client)
+    for staff in (DEALER, PIT, SHIFT, ADMIN):
         refused = decrease(login(client, staff), heavy, "600")
         assert refused.status_code == 403, refused.text
         assert error_of(refused)["clause"] == "5.18.1"
@@ -332,6 +340,7 @@ def _pit_manager_removes(client: TestClient, table: str, game: str) -> None:
     removed = client.post(remove, headers=keyed)
     assert removed.status_code == 200, removed.text
     body = removed.json()
+    BetChangedOut.model_validate(body)
     assert (body["bet"]["status"], body["bet"]["clause"], body["returned"]) == (
         "withdrawn",
         "5.18.3",
@@ -346,6 +355,9 @@ def _pit_manager_removes(client: TestClient, table: str, game: str) -> None:
     assert audit[0]["detail"]["clause"] == "5.18.3"
 
     assert _post(client, f"/api/tables/{table}/round/close", dealer).status_code == 200
+    late = _post(client, f"/api/tables/{table}/bets/{light}/remove", pit)
+    assert late.status_code == 409, late.text  # after 'No more bets' nothing is removed
+    assert error_of(late)["clause"] == "5.18.3"
     deal_cards(client, dealer, table, "9H 2C KD 3S")  # Player 9 v Banker 5
     assert _post(client, f"/api/tables/{table}/round/settle", dealer).status_code == 200
     _money(client, demo=START, demo2="10200.00")  # Player 200 won
@@ -435,7 +447,10 @@ def test_tiger_buffalo_4_2_2_pit_manager_sets_a_table_without_insurance_between_
     table = new_table(client, id="private", game="tiger-buffalo", layout="A")
     pit, dealer, player = login(client, PIT), login(client, DEALER), login(client, PLAYER)
     off = {"insurance_offered": False}
-    assert client.patch(f"/api/tables/{table}", headers=dealer, json=off).status_code == 403
+    for who in (dealer, player):
+        refused = client.patch(f"/api/tables/{table}", headers=who, json=off)
+        assert refused.status_code == 403, refused.text
+        assert error_of(refused)["clause"] == "4.2.2"
     assert _post(client, f"/api/tables/{table}/round/open", dealer).status_code == 200
     during = client.patch(f"/api/tables/{table}", headers=pit, json=off)
     assert during.status_code == 409, during.text

@@ -35,6 +35,7 @@ from punto.server.auth import (
 from punto.server.config import ConfigError, TableConfig
 from punto.server.models import (
     BalanceOut,
+    BetChangedOut,
     BetOut,
     CardOut,
     DepositOut,
@@ -230,7 +231,12 @@ def _confirmed_role(
     own = table_role(user, Role.DEALER, action)
     if manager is None:
         return own
-    session = server.accounts.login(manager.username, manager.password)
+    try:
+        session = server.accounts.login(manager.username, manager.password)
+    except PuntoError as refused:  # a wrong password, a locked account: whose confirmation
+        if refused.clause is None:
+            refused.clause = clause
+        raise
     try:
         role = table_role(session.user, confirming, f"confirm: {action}")
     except PermissionDeniedError as refused:
@@ -485,8 +491,13 @@ async def update_table(
     round: open a new table instead."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
-    require_manager_or_admin(user, "change tables")
     old = await asyncio.to_thread(server.store.get, table_id)
+    try:
+        require_manager_or_admin(user, "change tables")
+    except PermissionDeniedError as refused:
+        if "insurance_offered" in body:  # the House's discretion (RWS 4.2.2)
+            refused.clause = old.game_.clause("no_insurance_notice") or refused.clause
+        raise
     config = TableConfig.from_json(body, base=old)
     await server.stop_dealer(table_id)  # no automatic move while the table changes
     try:
@@ -700,7 +711,9 @@ def withdraw_bet(table_id: str, bet_id: str, request: Request) -> dict[str, Any]
     return server.table(table_id).withdraw_bet(user.username, bet_id[:200])
 
 
-@router.post("/tables/{table_id}/bets/{bet_id}/decrease", tags=["players"])
+@router.post(
+    "/tables/{table_id}/bets/{bet_id}/decrease", tags=["players"], **documented(BetChangedOut)
+)
 def decrease_bet(
     table_id: str,
     bet_id: str,
@@ -741,7 +754,9 @@ def decrease_bet(
     )
 
 
-@router.post("/tables/{table_id}/bets/{bet_id}/remove", tags=["dealer"])
+@router.post(
+    "/tables/{table_id}/bets/{bet_id}/remove", tags=["dealer"], **documented(BetChangedOut)
+)
 def remove_bet(
     table_id: str,
     bet_id: str,
