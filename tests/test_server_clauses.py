@@ -14,8 +14,10 @@ cent, through the API and on the ledger.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from punto.server.models import BetChangedOut, IrregularityOut
@@ -34,9 +36,11 @@ from tests.test_server_support import (
     deal_cards,
     error_of,
     login,
+    make_app,
     new_table,
     server_of,
     shift_manager,
+    wait_for,
 )
 
 db_url = support.db_url
@@ -414,6 +418,61 @@ def test_tiger_baccarat_5_18_automatic_dealer_holds_betting_open_until_it_is_met
     assert r.phase.value == "dealing"
     assert runtime.alerts() == []
     _money(client, demo=START, demo2="9800.00")
+
+
+def test_tiger_baccarat_5_18_running_automatic_dealer_waits_for_the_pit_without_retrying(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With its dealer task running: the betting time ends with the
+    differential exceeded; the dealer asks, and no step fails (it used to
+    retry 'No more bets' every second, logging a failure each time); the
+    pit's removal wakes it and the round goes on and settles on the ledger."""
+    with TestClient(make_app(db_url, auto_dealers=True)) as client:
+        pit = login(client, PIT)
+        body = {
+            "id": "held",
+            "game": "tiger-baccarat",
+            "mode": "auto",
+            "limits": DIFFERENTIAL,
+            **QUICK,
+            "betting_seconds": 2.0,
+        }
+        assert client.post("/api/tables", headers=pit, json=body).status_code == 201
+
+        def phase() -> str | None:
+            r = client.get("/api/tables/held").json()["round"]
+            return None if r is None else str(r["phase"])
+
+        wait_for(lambda: phase() == "betting")
+        heavy = _bet(client, "held", PLAYER, "banker", "1000")
+        _bet(client, "held", PLAYER2, "player", "200")
+        wait_for(lambda: client.get("/api/tables/held").json()["round"]["differential"]["asked"])
+        time.sleep(1.5)  # long enough for the old retry loop to fail again
+        assert phase() == "betting"
+        failed = [r for r in caplog.records if "automatic dealer step failed" in r.getMessage()]
+        assert failed == []
+        assert [n.clause for n in _notes(client, "held")] == ["5.18.1"]
+        _money(client, demo="9000.00", demo2="9800.00")
+        removed = _post(client, f"/api/tables/held/bets/{heavy}/remove", pit)
+        assert removed.status_code == 200, removed.text
+        round_id = client.get("/api/tables/held").json()["round"]["id"]
+        wait_for(
+            lambda: (
+                phase() == "settled"
+                or client.get("/api/tables/held").json()["round"]["id"] != round_id
+            )
+        )
+        detail = client.get(f"/api/tables/held/rounds/{round_id}", headers=login(client, DEALER))
+        results = detail.json()["results"]
+        outcomes = {r["player"]: (r["wager"], r["outcome"], r["payout"]) for r in results}
+        assert outcomes["demo"][:2] == ("banker", "withdrawn")  # removed, returned whole
+        assert outcomes["demo2"][:2] == (
+            "player",
+            {"400.00": "win", "200.00": "push"}.get(outcomes["demo2"][2], "lose"),
+        )
+        payout = outcomes["demo2"][2]  # what the cards decided: 400.00, 200.00 or 0.00
+        cents = 980000 + int(payout.replace(".", ""))
+        _money(client, demo=START, demo2=f"{cents // 100}.{cents % 100:02d}")
 
 
 def test_tiger_buffalo_5_1_excess_rejected_at_close_and_nobody_is_asked(
