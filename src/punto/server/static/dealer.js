@@ -333,7 +333,9 @@
     $("#house").textContent = results && results.length ? `Taken ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.stake), 0)))} · paid ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.payout), 0)))} · house ${Punto.signed(Punto.fromCents(house))}` : "";
   }
 
-  Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null));
+  // No countdown while an exceeded differential holds betting open (MBS 5.18).
+  const held = (round) => !!round.differential && round.differential.asked && round.differential.exceeded;
+  Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" && !held(state.round) ? state.round.deadline : null));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
   function eventLine(m) {

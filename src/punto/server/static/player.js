@@ -427,7 +427,10 @@
     rememberBets();
   }
 
-  const bettingDeadline = () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null);
+  // No countdown while an exceeded differential holds betting open (MBS 5.18): it
+  // closes once the players or the pit have met it, not at a time.
+  const held = (round) => !!round.differential && round.differential.asked && round.differential.exceeded;
+  const bettingDeadline = () => (state && state.round && state.round.phase === "betting" && !held(state.round) ? state.round.deadline : null);
   Punto.countdown($("#countdown"), bettingDeadline, () => state && state.table.betting_seconds, $("#timer-bar"));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
