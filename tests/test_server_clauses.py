@@ -228,6 +228,9 @@ def test_tiger_baccarat_5_18_1_player_decreases_own_wager_and_the_ledger_returns
     assert state["request"]["decrease"] == "banker"
     assert state["request"]["increase"] == "player"
     assert state["asked"] is False
+    dealer = login(client, DEALER)
+    can = client.get("/api/tables/dec", headers=dealer).json()["staff"]["can"]
+    assert can["close"] is True  # pressing it is how the Dealer asks
     _close_refused(client, "dec")
     assert [(n.clause, n.role.value) for n in _notes(client, "dec")] == [("5.18.1", "dealer")]
     _close_refused(client, "dec")  # asked once, not at every try
@@ -256,7 +259,6 @@ def test_tiger_baccarat_5_18_1_player_decreases_own_wager_and_the_ledger_returns
     assert error_of(reused)["clause"] == "5.18.1"
     _money(client, demo="9400.00", demo2="9800.00")
 
-    dealer = login(client, DEALER)
     assert _post(client, "/api/tables/dec/round/close", dealer).status_code == 200
     deal_cards(client, dealer, "dec", "9H 2C KD 3S")  # Player 9 v Banker 5
     assert _post(client, "/api/tables/dec/round/settle", dealer).status_code == 200
@@ -491,6 +493,8 @@ def test_tiger_buffalo_5_1_excess_rejected_at_close_and_nobody_is_asked(
     refused = _post(client, f"/api/tables/rws-diff/bets/{heavy}/remove", pit)
     assert refused.status_code == 409, refused.text
     assert error_of(refused)["clause"] == "5.1"
+    can = client.get("/api/tables/rws-diff", headers=dealer).json()["staff"]["can"]
+    assert can["close"] is True  # the console's button rejects the excess (5.1)
     closed = _post(client, "/api/tables/rws-diff/round/close", dealer)
     assert closed.status_code == 200, closed.text
     assert closed.json()["rejected"] == [heavy]

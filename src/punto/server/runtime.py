@@ -587,7 +587,10 @@ class TableRuntime:
             "bets": [_bet_json(b, player=True) for b in r.bets] if r else [],
             "can": {
                 "open": r is None or r.phase in (Phase.SETTLED, Phase.VOID),
-                "close": r is not None and r.can_close_betting(),
+                # An exceeded differential does not disable 'No more bets': at MBS
+                # pressing it is how the Dealer asks (5.18.1) and says why it waits;
+                # at RWS it rejects the excess first (5.1), as close_betting does.
+                "close": r is not None and r.can_close_betting(differential_noticed=False),
                 "deal": r is not None and r.can_deal_card(),
                 "settle": r is not None and r.can_settle(),
                 "close_withdrawal": r is not None and r.can_close_withdrawal(),
