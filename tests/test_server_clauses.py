@@ -19,8 +19,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from punto.server.models import BetChangedOut, IrregularityOut
+from punto.server.schema import server_requests
 from punto.table.events import IrregularityNoted, TableConfigured
 from tests import test_server_support as support
 from tests.test_server_support import (
@@ -263,6 +265,34 @@ def test_tiger_baccarat_5_18_1_player_decreases_own_wager_and_the_ledger_returns
     deal_cards(client, dealer, "dec", "9H 2C KD 3S")  # Player 9 v Banker 5
     assert _post(client, "/api/tables/dec/round/settle", dealer).status_code == 200
     _money(client, demo="9400.00", demo2="10200.00")  # Banker 600 lost; Player 200 won
+
+
+def test_tiger_baccarat_5_18_1_retried_decrease_rebuilt_from_the_round_once_its_answer_is_lost(
+    db_url: str,
+) -> None:
+    """The decrease and its key's reservation are written together; the answer
+    after them.  Should the answer be lost (the process died in between), a
+    retry after a restart gets it rebuilt from the round, never a second
+    decrease."""
+    with TestClient(make_app(db_url)) as client:
+        heavy, _ = _exceeded(client, "lost", "tiger-baccarat")
+        keyed = {**login(client, PLAYER), "Idempotency-Key": "lost-1"}
+        path = f"/api/tables/lost/bets/{heavy}/decrease"
+        first = client.post(path, headers=keyed, json={"stake": "700"})
+        assert first.status_code == 200, first.text
+        assert first.json()["returned"] == "300.00"
+    with TestClient(make_app(db_url)) as client:  # a restart: no answer in memory
+        with server_of(client).engine.begin() as conn:  # and none stored
+            conn.execute(
+                update(server_requests)
+                .where(server_requests.c.key.like("%:decrease:lost-1"))
+                .values(response=None, status_code=None)
+            )
+        keyed = {**login(client, PLAYER), "Idempotency-Key": "lost-1"}
+        again = client.post(path, headers=keyed, json={"stake": "700"})
+        assert again.status_code == 200, again.text
+        assert again.json() == first.json()
+        _money(client, demo="9300.00", demo2="9800.00")
 
 
 def test_tiger_baccarat_5_18_1_decrease_refused_outside_its_conditions(

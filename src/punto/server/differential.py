@@ -25,6 +25,7 @@ from typing import Any
 from punto.errors import ActionError, LimitError, PhaseError, RoleError
 from punto.game import Game
 from punto.money import CENT, format_money
+from punto.table.events import BetPlaced, BetReduced
 from punto.table.limits import DIFFERENTIAL_WAGERS
 from punto.table.roles import Role
 from punto.table.round import Phase, Round, TableBet
@@ -37,6 +38,7 @@ __all__ = [
     "differential_json",
     "heavier_hand",
     "request_text",
+    "stake_before",
 ]
 
 #: The differential policy of the games whose Dealer asks (MBS 5.18).
@@ -212,3 +214,17 @@ def check_remove(game: Game, r: Round, bet: TableBet, role: Role) -> None:
     if bet.status != "active":
         raise ActionError(f"bet {bet.bet_id} is {bet.status}", clause=remove)
     _check_on_heavier(bet, heavy, remove, "the Pit Manager removes")
+
+
+def stake_before(r: Round, bet_id: str, stake: Decimal) -> Decimal:
+    """The stake of ``bet_id`` before it was reduced to ``stake`` (from the
+    round's log: an answer rebuilt for a retried request)."""
+    now = Decimal(0)
+    for event in r.events:
+        if isinstance(event, BetPlaced) and event.bet_id == bet_id:
+            now = event.stake
+        elif isinstance(event, BetReduced) and event.bet_id == bet_id:
+            if event.stake == stake:
+                return now
+            now = event.stake
+    return now

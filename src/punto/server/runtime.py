@@ -92,7 +92,6 @@ from punto.store.ledger import (
 )
 from punto.table.events import (
     BetPlaced,
-    BetReduced,
     BetsClosed,
     BettingReopened,
     CardDealt,
@@ -220,19 +219,6 @@ def _bet_json(bet: TableBet, *, player: bool = False) -> dict[str, Any]:
 
 def _find_bet(r: Round, bet_id: str) -> TableBet | None:
     return next((b for b in r.bets if b.bet_id == bet_id), None)
-
-
-def _stake_before(r: Round, bet_id: str, stake: Decimal) -> Decimal:
-    """The stake of ``bet_id`` before it was reduced to ``stake`` (from the round's log)."""
-    now = Decimal(0)
-    for event in r.events:
-        if isinstance(event, BetPlaced) and event.bet_id == bet_id:
-            now = event.stake
-        elif isinstance(event, BetReduced) and event.bet_id == bet_id:
-            if event.stake == stake:
-                return now
-            now = event.stake
-    return now
 
 
 def _settlement_json(s: BetSettlement, held: int | None = None) -> dict[str, Any]:
@@ -1623,7 +1609,7 @@ class TableRuntime:
             return answer
         # Written, but the answer was lost before it was stored: rebuild it.
         r = next(x for x in self.table.rounds if x.round_id == round_id)
-        before = _stake_before(r, bet_id, stake)
+        before = differential.stake_before(r, bet_id, stake)
         answer = self._change_response(r, bet_id, before)
         self._remember(full_key, request_hash, answer)
         self._store_response(full_key, 200, answer)
