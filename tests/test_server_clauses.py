@@ -119,6 +119,17 @@ def test_tiger_baccarat_6_1_pit_manager_may_not_void_a_decided_coup(client: Test
     _money(client, demo="11000.00")  # Player wins 1 to 1
 
 
+def test_dragon_tiger_6_1_pit_manager_may_not_void_a_decided_coup(client: TestClient) -> None:
+    table = new_table(client, id="natural-dt", game="dragon-tiger")
+    _natural_for_player(client, table)
+    refused = _post(client, f"/api/tables/{table}/round/void", login(client, PIT), {"reason": "x"})
+    assert refused.status_code == 403, refused.text
+    assert error_of(refused)["clause"] == "6.1"
+    dealer = login(client, DEALER)
+    assert _post(client, f"/api/tables/{table}/round/settle", dealer).status_code == 200
+    _money(client, demo="11000.00")
+
+
 def test_tiger_baccarat_6_1_shift_manager_voids_and_every_bet_returns(client: TestClient) -> None:
     table = new_table(client, id="shift", game="tiger-baccarat")
     _natural_for_player(client, table)
@@ -265,6 +276,25 @@ def test_tiger_baccarat_5_18_1_player_decreases_own_wager_and_the_ledger_returns
     deal_cards(client, dealer, "dec", "9H 2C KD 3S")  # Player 9 v Banker 5
     assert _post(client, "/api/tables/dec/round/settle", dealer).status_code == 200
     _money(client, demo="9400.00", demo2="10200.00")  # Banker 600 lost; Player 200 won
+
+
+def test_dragon_tiger_5_18_1_player_decreases_own_wager_and_the_round_closes(
+    client: TestClient,
+) -> None:
+    heavy, _ = _exceeded(client, "dec-dt", "dragon-tiger")
+    _close_refused(client, "dec-dt")
+    decreased = client.post(
+        f"/api/tables/dec-dt/bets/{heavy}/decrease",
+        headers=login(client, PLAYER),
+        json={"stake": "700"},
+    )
+    assert decreased.status_code == 200, decreased.text
+    assert decreased.json()["returned"] == "300.00"
+    dealer = login(client, DEALER)
+    assert _post(client, "/api/tables/dec-dt/round/close", dealer).status_code == 200
+    deal_cards(client, dealer, "dec-dt", "9H 2C KD 3S")  # Player 9 v Banker 5
+    assert _post(client, "/api/tables/dec-dt/round/settle", dealer).status_code == 200
+    _money(client, demo="9300.00", demo2="10200.00")
 
 
 def test_tiger_baccarat_5_18_1_retried_decrease_rebuilt_from_the_round_once_its_answer_is_lost(
@@ -588,7 +618,7 @@ def test_tiger_buffalo_4_2_2_pit_manager_sets_a_table_without_insurance_between_
     assert server_of(client).store.get(table).insurance_offered is False
 
 
-def test_tiger_baccarat_4_2_2_no_insurance_setting_where_the_rules_have_none(
+def test_tiger_buffalo_4_2_2_is_no_setting_at_a_game_without_it(
     client: TestClient,
 ) -> None:
     pit = login(client, PIT)
