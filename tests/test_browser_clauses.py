@@ -1,7 +1,8 @@
 """The pages of issue 11 in Debian's chromium: the player page shows the
 Dealer's request when the differential is exceeded (MBS 5.18.1) and decreases
-a wager from it, the dealer console removes one (5.18.3), and a table without
-Insurance shows its notice (RWS 4.2.2).  Money to the cent, on the ledger."""
+a wager from it, the dealer console removes one (5.18.3), the pit sees the
+table held open and sets a table without Insurance, whose player page shows
+the notice (RWS 4.2.2).  Money to the cent, on the ledger."""
 
 from __future__ import annotations
 
@@ -98,3 +99,33 @@ def test_tiger_buffalo_4_2_2_player_page_shows_the_no_insurance_notice(
         player.check()
     finally:
         player.close()
+
+
+def test_tiger_buffalo_4_2_2_pit_page_sets_a_table_without_insurance_and_shows_alerts(
+    browser: Browser, site: Site
+) -> None:
+    """The pit sets a private Tiger Buffalo table without Insurance between
+    rounds, and sees the alert of a table held open by the differential
+    (MBS 5.18.3 is the pit's)."""
+    site.new_table("pit-private", "tiger-buffalo", "A")
+    before, before2 = site.balance(PLAYER), site.balance(PLAYER2)
+    _exceeded(site, "pit-held")
+    pit = open_page(browser, site, "/pit", "pit")
+    try:
+        pit.login(PIT)
+        pit.wait_text(
+            "pit-alert-pit-held", re.compile(r"betting held open: .* \(clause 5\.18\.3\)$")
+        )
+        pit.testid("edit-table").select_option("pit-private")
+        pit.testid("edit-insurance").select_option("false")
+        pit.testid("edit-submit").click()
+        pit.wait_text("message", re.compile(r"^Table pit-private changed"))
+        pit.wait_text("pit-insurance-pit-private", "No Insurance Plus at this table (clause 4.2.2)")
+        table = site.call("GET", "/api/tables/pit-private", PIT)
+        assert table["table"]["insurance_offered"] is False
+        assert site.ledger_balance(PLAYER[0]) == before - 1000
+        assert site.ledger_balance(PLAYER2[0]) == before2 - 200
+        pit.assert_labelled()
+        pit.check()
+    finally:
+        pit.close()
