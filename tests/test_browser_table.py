@@ -25,6 +25,7 @@ from tests.test_browser_support import (
     signed,
     site,
 )
+from tests.test_server_support import ADMIN, SHIFT
 
 __all__ = ["browser", "site"]
 
@@ -272,13 +273,20 @@ def test_every_game_and_tiger_buffalo_layout_is_drawn_from_the_game_data(
         page.close()
 
 
-def test_dealer_voids_a_round_with_the_pit_managers_confirmation(
+def test_tiger_baccarat_6_1_dealer_voids_a_round_with_the_shift_managers_confirmation(
     browser: Browser, site: Site
 ) -> None:
-    """An irregularity: the dealer voids the round from the console with the
-    pit manager's name and password; the player's page says so, and the
-    stake comes back to the cent."""
+    """An irregularity the rules do not cover: the dealer voids the round from
+    the console with the Gaming Shift Manager's name and password (6.1; a pit
+    manager's confirmation no longer does); the player's page says so, and
+    the stake comes back to the cent."""
     site.new_table("void", "tiger-baccarat")
+    site.call(
+        "POST",
+        "/api/users",
+        ADMIN,
+        {"username": SHIFT[0], "password": SHIFT[1], "role": "shift_manager"},
+    )
     before = site.balance(PLAYER)
     site.call("POST", "/api/tables/void/round/open", DEALER)
     site.call("POST", "/api/tables/void/bets", PLAYER, {"wager": "player", "stake": "100"})
@@ -292,8 +300,8 @@ def test_dealer_voids_a_round_with_the_pit_managers_confirmation(
         dealer.key_card("7H")
         player.wait_cards(1)
         dealer.testid("void-reason").fill("a card was exposed")
-        dealer.testid("manager-username").fill(PIT[0])
-        dealer.testid("manager-password").fill(PIT[1])
+        dealer.testid("manager-username").fill(SHIFT[0])
+        dealer.testid("manager-password").fill(SHIFT[1])
         dealer.testid("btn-void").click()
         dealer.wait_text("message", "The round is void: every bet is returned.")
         assert dealer.testid("manager-password").input_value() == ""
@@ -307,7 +315,8 @@ def test_dealer_voids_a_round_with_the_pit_managers_confirmation(
         player.screenshot("browser-6-player-void")
         audit = site.call("GET", "/api/pit/audit?table_id=void", PIT)
         void = next(a for a in audit if a["action"] == "void")
-        assert void["detail"]["confirmed_by"] == PIT[0]
+        assert void["detail"]["confirmed_by"] == SHIFT[0]
+        assert void["detail"]["clause"] == "6.1"
         dealer.check()
         player.check()
     finally:

@@ -17,12 +17,14 @@ from tests.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    SHIFT,
     balance,
     check_books,
     deal_cards,
     error_of,
     login,
     new_table,
+    shift_manager,
 )
 
 db_url = support.db_url
@@ -35,7 +37,7 @@ client = support.client
 def test_health_openapi_and_pages(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health["status"] == "ok"
-    assert health["revision"] == "0007"
+    assert health["revision"] == "0008"
     assert health["tables"] == 3
     spec = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/bets" in spec["paths"]
@@ -148,11 +150,13 @@ def test_each_action_only_for_its_role(client: TestClient) -> None:
         == 401
     )
     client.post("/api/tables/dragon/bets", headers=player, json={"wager": "banker", "stake": "10"})
-    # Voiding takes a pit manager: the dealer alone may not, nor with a bad confirmation.
+    # A discretionary void is the Gaming Shift Manager's (6.1): the dealer alone may
+    # not, nor with a bad confirmation, nor a pit manager (acting or confirming).
     void = {"reason": "a card fell on the floor"}
     alone = client.post("/api/tables/dragon/round/void", headers=dealer, json=void)
     assert alone.status_code == 403
-    assert "pit manager" in error_of(alone)["hint"]
+    assert error_of(alone)["clause"] == "6.1"
+    assert "shift manager" in error_of(alone)["hint"]
     wrong = {**void, "manager": {"username": "pit", "password": "not the password"}}
     assert (
         client.post("/api/tables/dragon/round/void", headers=dealer, json=wrong).status_code == 401
@@ -162,16 +166,26 @@ def test_each_action_only_for_its_role(client: TestClient) -> None:
         client.post("/api/tables/dragon/round/void", headers=dealer, json=by_dealer).status_code
         == 403
     )
-    confirmed = {**void, "manager": {"username": "pit", "password": PIT[1]}}
+    by_pit = {**void, "manager": {"username": "pit", "password": PIT[1]}}
+    refused = client.post("/api/tables/dragon/round/void", headers=dealer, json=by_pit)
+    assert refused.status_code == 403
+    assert error_of(refused)["clause"] == "6.1"
+    refused = client.post("/api/tables/dragon/round/void", headers=pit, json=void)
+    assert refused.status_code == 403
+    assert error_of(refused)["clause"] == "6.1"
+    shift_manager(client)
+    confirmed = {**void, "manager": {"username": SHIFT[0], "password": SHIFT[1]}}
     voided = client.post("/api/tables/dragon/round/void", headers=dealer, json=confirmed)
     assert voided.status_code == 200, voided.text
+    assert voided.json()["void"]["clause"] == "6.1"
     assert balance(client, player) == "10000.00"
     audit = client.get("/api/pit/audit", headers=pit).json()
     assert audit[0]["action"] == "void"
-    assert audit[0]["detail"]["confirmed_by"] == "pit"
-    # The pit manager voids alone; only the pit sees the pit; only the admin makes users.
+    assert audit[0]["detail"]["confirmed_by"] == SHIFT[0]
+    # The shift manager voids alone; only the pit sees the pit; only the admin makes users.
     client.post("/api/tables/dragon/round/open", headers=dealer)
-    assert client.post("/api/tables/dragon/round/void", headers=pit, json=void).status_code == 200
+    shift = login(client, SHIFT)
+    assert client.post("/api/tables/dragon/round/void", headers=shift, json=void).status_code == 200
     assert client.get("/api/pit", headers=player).status_code == 403
     assert client.get("/api/pit", headers=dealer).status_code == 403
     new_user = {"username": "bob", "password": "bob-password", "role": "player"}

@@ -48,6 +48,8 @@ PLAYER2 = ("demo2", "demo2-password")
 DEALER = ("dealer", "dealer-password")
 PIT = ("pit", "pit-password")
 ADMIN = ("admin", "admin-password")
+#: a Gaming Shift Manager (not in the demo: :func:`shift_manager` makes one)
+SHIFT = ("shift", "shift-password")
 
 
 def make_app(url: str, **options: Any) -> FastAPI:
@@ -81,6 +83,17 @@ def balance(client: TestClient, headers: dict[str, str]) -> str:
     assert response.status_code == 200, response.text
     value: str = response.json()["balance"]
     return value
+
+
+def shift_manager(client: TestClient) -> dict[str, str]:
+    """Log in the Gaming Shift Manager (MBS 6.1; RWS 5.19), made by the admin first."""
+    made = client.post(
+        "/api/users",
+        headers=login(client, ADMIN),
+        json={"username": SHIFT[0], "password": SHIFT[1], "role": "shift_manager"},
+    )
+    assert made.status_code in (201, 409), made.text
+    return login(client, SHIFT)
 
 
 def server_of(client: TestClient) -> Server:

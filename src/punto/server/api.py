@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
 from punto.cards import Card
-from punto.errors import PuntoError, WagerError
+from punto.errors import PhaseError, PuntoError, WagerError
 from punto.games import all_games, get_game
 from punto.money import parse_stake
 from punto.server import errors
@@ -35,6 +35,7 @@ from punto.server.auth import (
 from punto.server.config import ConfigError, TableConfig
 from punto.server.models import (
     BalanceOut,
+    BetChangedOut,
     BetOut,
     CardOut,
     DepositOut,
@@ -73,6 +74,7 @@ from punto.store.accounts import (
 from punto.store.ledger import MAX_AMOUNT, LedgerError
 from punto.table.replay import IRREGULARITIES, KIND_HELP, ActionInputError, Param, read_action
 from punto.table.roles import Role
+from punto.table.round import Phase
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
 
@@ -122,9 +124,24 @@ class ManagerIn(Strict):
 
 class VoidIn(Strict):
     reason: Annotated[str, Field(min_length=1, max_length=500)]
-    clause: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+    #: not taken: the clause of a void is its procedure's (refused with a hint if sent)
+    clause: Annotated[str, Field(max_length=32)] | None = None
+    #: a Gaming Shift Manager's (or higher) confirmation, when the person at the console is below
+    manager: ManagerIn | None = None
+
+
+class DecreaseIn(Strict):
+    #: the wager's new, smaller stake
+    stake: Annotated[Amount, Field(examples=["400", "250.50"])]
+    #: or the Idempotency-Key header
+    idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+
+class RemoveIn(Strict):
     #: a pit manager's (or higher) confirmation, when the person at the console is below
     manager: ManagerIn | None = None
+    #: or the Idempotency-Key header
+    idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
 
 
 class PowerFailureIn(Strict):
@@ -132,8 +149,9 @@ class PowerFailureIn(Strict):
 
 
 class ReplaceShoeIn(Strict):
-    #: the clause the cards are replaced under (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2)
-    clause: Annotated[str, Field(min_length=1, max_length=32, examples=["5.12.2"])]
+    #: the clause the cards are replaced under (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2),
+    #: checked by the engine; left out, the one that applies now
+    clause: Annotated[str, Field(min_length=1, max_length=32, examples=["5.12.2"])] | None = None
 
 
 class DepositIn(Strict):
@@ -181,6 +199,14 @@ def _actor(server: Server, user: User, runtime: TableRuntime, action: str, **det
     )
 
 
+def _role_under(user: User, required: Role, action: str, clause: str | None) -> Role:
+    """:func:`table_role`, a refusal citing ``clause`` (the clause of the action)."""
+    try:
+        return table_role(user, required, action)
+    except PermissionDeniedError as refused:
+        raise PermissionDeniedError(refused.message, clause=clause, hint=refused.hint) from None
+
+
 def _confirm_manager(server: Server, user: User, manager: ManagerIn | None, action: str) -> Role:
     """The position to act in: the user's own, or a confirming manager's if higher
     (a pit manager or above; asked only of a user below one)."""
@@ -191,16 +217,32 @@ def _confirm_manager(server: Server, user: User, manager: ManagerIn | None, acti
 
 
 def _confirmed_role(
-    server: Server, user: User, manager: ManagerIn | None, action: str, confirming: Role
+    server: Server,
+    user: User,
+    manager: ManagerIn | None,
+    action: str,
+    confirming: Role,
+    clause: str | None = None,
 ) -> Role:
     """The position to act in: the user's own, or that of the ``manager`` who
-    confirms (``confirming`` or above, logged in and out again) when higher."""
+    confirms (``confirming`` or above, logged in and out again) when higher.
+    ``clause``: the clause that names the confirming position, cited when the
+    manager holds a lower one (else MBS 6.2's)."""
     own = table_role(user, Role.DEALER, action)
     if manager is None:
         return own
-    session = server.accounts.login(manager.username, manager.password)
+    try:
+        session = server.accounts.login(manager.username, manager.password)
+    except PuntoError as refused:  # a wrong password, a locked account: whose confirmation
+        if refused.clause is None:
+            refused.clause = clause
+        raise
     try:
         role = table_role(session.user, confirming, f"confirm: {action}")
+    except PermissionDeniedError as refused:
+        raise PermissionDeniedError(
+            refused.message, clause=clause or refused.clause, hint=refused.hint
+        ) from None
     finally:
         server.accounts.logout(session.token)
     return role if role.rank > own.rank else own
@@ -441,13 +483,21 @@ async def update_table(
     table_id: str, request: Request, body: Annotated[dict[str, Any], Body()]
 ) -> dict[str, Any]:
     """Change a table's name, limits, timings, mode or activity (pit manager or
-    higher, or the admin).  New limits apply from the next round.  The game
+    higher, or the admin).  New limits apply from the next round.
+    ``insurance_offered`` false: a private Tiger Buffalo table where the House
+    allows a player's request that Insurance is not offered (RWS 4.2.2), its
+    notice shown to every player; changed only between rounds.  The game
     and layout never change, and the decks and seed only before the first
     round: open a new table instead."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
-    require_manager_or_admin(user, "change tables")
     old = await asyncio.to_thread(server.store.get, table_id)
+    try:
+        require_manager_or_admin(user, "change tables")
+    except PermissionDeniedError as refused:
+        if "insurance_offered" in body:  # the House's discretion (RWS 4.2.2)
+            refused.clause = old.game_.clause("no_insurance_notice") or refused.clause
+        raise
     config = TableConfig.from_json(body, base=old)
     await server.stop_dealer(table_id)  # no automatic move while the table changes
     try:
@@ -488,6 +538,8 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 f"the {fixed[0]} of table {table_id} cannot change once it has dealt",
                 hint="set up a new table for another shoe",
             )
+        if config.insurance_offered != old.insurance_offered and runtime is not None:
+            _check_between_rounds(runtime, config)
         server.store.save(config)
         if runtime is not None:
             if fixed or not config.active:
@@ -497,10 +549,24 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
             else:
                 runtime.config = config
                 runtime.table.hlga = config.hlga  # logged with the limits, next line
+                runtime.table.insurance_offered = config.insurance_offered  # likewise
                 runtime.table.limits = config.limits
     if runtime is None and config.active:
         runtime = server.start_table(config)
     return runtime
+
+
+def _check_between_rounds(runtime: TableRuntime, config: TableConfig) -> None:
+    """Whether Insurance is offered changes only between rounds (RWS 4.2.2:
+    "all subsequent Players to the game" -- not a round in play)."""
+    r = runtime.round
+    if r is not None and r.phase not in (Phase.SETTLED, Phase.VOID):
+        raise PhaseError(
+            f"round {r.round_id} is {r.phase.value}: whether Insurance is offered changes "
+            "between rounds",
+            clause=runtime.game.clause("no_insurance_notice"),
+            hint="change it once the round in play is settled or void",
+        )
 
 
 @router.post("/tables/{table_id}/device-token", tags=["tables"], **documented(DeviceTokenOut))
@@ -570,7 +636,6 @@ def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, An
     """One round: its events (the audit trail) and results (dealer or higher)."""
     from punto.server.runtime import _settlement_json
     from punto.table.events import event_to_json
-    from punto.table.round import Phase
 
     server = server_of(request)
     user = user_of(request)
@@ -646,6 +711,92 @@ def withdraw_bet(table_id: str, bet_id: str, request: Request) -> dict[str, Any]
     return server.table(table_id).withdraw_bet(user.username, bet_id[:200])
 
 
+@router.post(
+    "/tables/{table_id}/bets/{bet_id}/decrease", tags=["players"], **documented(BetChangedOut)
+)
+def decrease_bet(
+    table_id: str,
+    bet_id: str,
+    body: DecreaseIn,
+    request: Request,
+    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+) -> dict[str, Any]:
+    """Decrease one's own wager when the table differential is exceeded (MBS
+    5.18.1: the Dealer asks the players on the hand with the highest total;
+    Tiger Baccarat, Dragon Tiger).  Only while betting is open, only a wager
+    on the heavier hand, to a smaller stake not under the minimum (to take it
+    off, withdraw it).  The difference goes back to the wallet on the ledger
+    (``returned``).  The players on the other hand may increase theirs with
+    a new bet (5.18.2).  An ``Idempotency-Key`` makes a retry get the first
+    answer.  At Tiger Buffalo the House rejects the excess itself (RWS 5.1):
+    refused."""
+    server = server_of(request)
+    user = user_of(request)
+    runtime = server.table(table_id)
+    clause = runtime.game.clause("differential_decrease") or runtime.game.clause("differential")
+    if user.role is not UserRole.PLAYER:
+        raise PermissionDeniedError(
+            f"a {user.role.words} may not decrease a player's wager",
+            clause=clause,
+            hint="the players decrease their own wagers; the Pit Manager removes wagers "
+            "(POST .../remove)",
+        )
+    try:
+        stake = _stake(body.stake)
+    except WagerError as bad:
+        raise WagerError(
+            f"{bad.message}: a decrease is to a smaller stake",
+            clause=clause,
+            hint="to take the wager off, withdraw it (DELETE the bet)",
+        ) from None
+    return runtime.decrease_bet(
+        user.id, user.username, bet_id[:200], stake, idempotency_key or body.idempotency_key
+    )
+
+
+@router.post(
+    "/tables/{table_id}/bets/{bet_id}/remove", tags=["dealer"], **documented(BetChangedOut)
+)
+def remove_bet(
+    table_id: str,
+    bet_id: str,
+    request: Request,
+    body: RemoveIn | None = None,
+    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+) -> dict[str, Any]:
+    """The Pit Manager removes a wager when the decreases and increases the
+    Dealer asked for are not enough to meet the table differential (MBS
+    5.18.3; Tiger Baccarat, Dragon Tiger): a pit manager or above, or a
+    dealer with a pit manager's confirmation in ``manager``; only while
+    betting is open, after the Dealer's request (5.18.1, logged when 'No more
+    bets' is refused or the betting time ends), and only a wager on the
+    heavier hand.  The whole stake goes back to the player on the ledger.
+    An ``Idempotency-Key`` makes a retry get the first answer."""
+    server = server_of(request)
+    user = user_of(request)
+    runtime = server.table(table_id)
+    clause = runtime.game.clause("differential_remove") or runtime.game.clause("differential")
+    manager = body.manager if body is not None else None
+    action = "remove a wager to meet the differential"
+    _role_under(user, Role.DEALER, action, clause)
+    role = _confirmed_role(server, user, manager, action, Role.PIT_MANAGER, clause)
+    key = idempotency_key or (body.idempotency_key if body is not None else None)
+    result = runtime.remove_bet(user.id, bet_id[:200], role, key)
+    _actor(
+        server,
+        user,
+        runtime,
+        "remove_bet",
+        bet=bet_id[:200],
+        player=result["bet"]["player"],
+        returned=result["returned"],
+        clause=clause,
+        acting_role=role.value,
+        confirmed_by=manager.username if manager else None,
+    )
+    return result
+
+
 @router.post("/tables/{table_id}/withdrawal", tags=["players"], **documented(BalanceOut))
 def take_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
     """Take the withdrawal option open now (e.g. after a power failure): all
@@ -711,22 +862,44 @@ def settle(table_id: str, request: Request) -> dict[str, Any]:
     return result
 
 
-@router.post("/tables/{table_id}/round/void", tags=["dealer"])
+@router.post("/tables/{table_id}/round/void", tags=["dealer"], **documented(IrregularityOut))
 def void(table_id: str, body: VoidIn, request: Request) -> dict[str, Any]:
-    """Void the round: every bet returned (pit manager or higher; a dealer
-    needs a pit manager's confirmation in ``manager``)."""
+    """A discretionary void: an irregularity the rules do not cover, referred
+    to the Gaming Shift Manager, who voids the round (MBS 6.1; RWS 5.19, the
+    Table Game Shift Manager or above): every bet is returned.  It is the
+    ``unforeseen`` procedure with ``void`` true: a shift manager acts alone;
+    anyone below needs a shift manager's confirmation in ``manager``.  No
+    clause is taken from the request: a void the rules provide for (a
+    foreign card, insufficient cards, ...) is applied through its own
+    procedure, ``POST .../irregularities/{name}``, which checks its conditions
+    and cites its clause."""
     server = server_of(request)
     user = user_of(request)
-    role = _confirm_manager(server, user, body.manager, "void the round")
+    action = "void the round"
     runtime = server.table(table_id)
-    result = runtime.void(body.reason, body.clause, role)
+    clause = runtime.game.clause("unforeseen")
+    _role_under(user, Role.DEALER, action, clause)
+    if body.clause is not None:
+        raise ActionInputError(
+            f"a void's clause is not chosen by hand ({body.clause[:32]!r} given)",
+            clause=clause,
+            hint="leave it out for a void the Gaming Shift Manager decides; apply a void the "
+            "rules provide for through its procedure: POST "
+            f"/api/tables/{runtime.id}/irregularities/{{name}}",
+        )
+    role = _confirmed_role(server, user, body.manager, action, Role.SHIFT_MANAGER, clause)
+    _, args = read_action(
+        {"action": "unforeseen", "reason": body.reason, "void": True, "role": role.value}
+    )
+    result = runtime.irregularity(IRREGULARITIES["unforeseen"], args)
     _actor(
         server,
         user,
         runtime,
         "void",
         reason=body.reason,
-        clause=result["void"]["clause"],
+        clause=result["ruling"]["clause"],
+        acting_role=role.value,
         confirmed_by=body.manager.username if body.manager else None,
     )
     return result
@@ -756,18 +929,22 @@ def power_failure(
 
 
 @router.post("/tables/{table_id}/shoe/replace", tags=["dealer"], **documented(ShoeReplacedOut))
-def replace_shoe(table_id: str, body: ReplaceShoeIn, request: Request) -> dict[str, Any]:
+def replace_shoe(
+    table_id: str, request: Request, body: ReplaceShoeIn | None = None
+) -> dict[str, Any]:
     """Replace the cards with a new shuffled set, where the rules say so: before
     the next round after a player left with cards or a Method C void (MBS
     5.11.5, 5.12.2; a dealer or above), after a void (MBS 5.13), or after a
     simultaneous draw, even mid-round (RWS 5.11.2; a pit supervisor or above).
-    The new shoe's commitment is published and the roads start again."""
+    The clause is the one that applies now (the replacement due first); a
+    ``clause`` given must be one the engine finds applies.  The new shoe's
+    commitment is published and the roads start again."""
     server = server_of(request)
     user = user_of(request)
     role = table_role(user, Role.DEALER, "replace the cards")
     runtime = server.table(table_id)
-    result = runtime.replace_shoe(body.clause, role)
-    _actor(server, user, runtime, "replace_shoe", clause=body.clause, shoe=result["shoe_id"])
+    result = runtime.replace_shoe(body.clause if body is not None else None, role)
+    _actor(server, user, runtime, "replace_shoe", clause=result["clause"], shoe=result["shoe_id"])
     return result
 
 
@@ -1009,6 +1186,7 @@ def pit(request: Request) -> list[dict[str, Any]]:
                 )
                 entry["rounds"] = len(runtime.table.rounds)
             entry["figures"] = runtime.figures()
+            entry["alerts"] = runtime.alerts()
             entry["recovered"] = runtime.recovered
         out.append(entry)
     return out

@@ -101,6 +101,9 @@ class TableConfig:
     #: the table is in HLGA: when the cut card comes out as the first card of a
     #: round, the players may withdraw their wagers (MBS 3.22.1)
     hlga: bool = False
+    #: Insurance is offered (RWS 4.2.2: at a private table the House may allow a
+    #: player's request that it is not; a notice is then displayed to all)
+    insurance_offered: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _TABLE_ID.fullmatch(self.id):
@@ -127,6 +130,11 @@ class TableConfig:
             check_hlga(game, self.hlga)
         except TableConfigError as error:
             raise ConfigError(error.message, clause=error.clause, hint=error.hint) from None
+        if not self.insurance_offered and game.clause("no_insurance_notice") is None:
+            raise ConfigError(
+                f"the {game.title} rules have no table without Insurance",
+                hint="insurance_offered false is for a private Tiger Buffalo table (RWS 4.2.2)",
+            )
         if not self.name:
             object.__setattr__(self, "name", f"{game.title} {self.id}")
         if len(self.name) > 200:
@@ -151,6 +159,7 @@ class TableConfig:
             decks=self.decks,
             seed=self.seed,
             hlga=self.hlga,
+            insurance_offered=self.insurance_offered,
             recover=recover,
         )
 
@@ -175,6 +184,7 @@ class TableConfig:
             "seed",
             "active",
             "hlga",
+            "insurance_offered",
         }
         unknown = sorted(set(data) - known)
         if unknown:
@@ -207,7 +217,7 @@ class TableConfig:
             if data["seed"] is not None and not isinstance(data["seed"], str | int):
                 raise ConfigError("seed must be a string")
             values["seed"] = None if data["seed"] is None else str(data["seed"])[:200]
-        for name in ("active", "hlga"):
+        for name in ("active", "hlga", "insurance_offered"):
             if name in data:
                 if not isinstance(data[name], bool):
                     raise ConfigError(f"{name} must be true or false")
@@ -237,7 +247,17 @@ class TableConfig:
             "active": self.active,
             "hlga": self.hlga,
             "insurance": game.insurance is not None,
+            "insurance_offered": self.insurance_offered and game.insurance is not None,
+            "insurance_notice": self.insurance_notice,
         }
+
+    @property
+    def insurance_notice(self) -> dict[str, str] | None:
+        """The notice displayed at a table where Insurance is not offered (RWS 4.2.2)."""
+        clause = self.game_.clause("no_insurance_notice")
+        if self.insurance_offered or clause is None:
+            return None
+        return {"clause": clause, "text": "No Insurance Plus at this table"}
 
 
 def _row_to_config(row: RowMapping) -> TableConfig:
@@ -257,6 +277,7 @@ def _row_to_config(row: RowMapping) -> TableConfig:
         seed=row["seed"],
         active=bool(row["active"]),
         hlga=bool(row["hlga"]),
+        insurance_offered=bool(row["insurance_offered"]),
     )
 
 
@@ -311,6 +332,7 @@ class TableStore:
             "seed": config.seed,
             "active": config.active,
             "hlga": config.hlga,
+            "insurance_offered": config.insurance_offered,
             "updated_at": db.utc_now(),
         }
 

@@ -97,6 +97,49 @@ class WithdrawnOut(Out):
     balance: Money
 
 
+class PlayerBetJson(BetJson):
+    player: str
+
+
+class DifferentialRequestJson(Out):
+    """The Dealer's request (MBS 5.18.1, 5.18.2) while the differential is exceeded."""
+
+    #: the hand asked to decrease (the highest total) and the one that may increase
+    decrease: str | None
+    increase: str | None
+    #: decrease (5.18.1), increase (5.18.2), remove (5.18.3)
+    clauses: dict[str, str | None]
+    text: str
+
+
+class DifferentialJson(Out):
+    """The table differential of the round (MBS 5.18; RWS 5.1)."""
+
+    limit: Money
+    now: Money
+    exceeded: bool
+    clause: str | None
+    policy: str | None
+    heavier: str | None
+    lighter: str | None
+    #: whether the Dealer has asked (logged under 5.18.1 in the round)
+    asked: bool
+    request: DifferentialRequestJson | None
+
+
+class BetChangedOut(Out):
+    """A wager decreased (5.18.1) or removed (5.18.3); the difference is back on the ledger."""
+
+    table_id: str
+    round_id: str
+    bet: PlayerBetJson
+    #: what went back to the player's wallet
+    returned: Money
+    #: the player's balance after it
+    balance: Money
+    differential: DifferentialJson | None
+
+
 class BalanceOut(Out):
     balance: Money
 

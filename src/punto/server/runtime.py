@@ -70,6 +70,7 @@ from punto.game import Game
 from punto.insurance import InsuranceOffer
 from punto.money import CENT, format_money
 from punto.roads import Result, Scoreboard
+from punto.server import differential
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
 from punto.server.journal import (
@@ -496,6 +497,7 @@ class TableRuntime:
             "bets": len(r.active_bets),
             "players": len(r.players),
             "insurance": self._insurance_json(r),
+            "differential": differential.differential_json(self.game, r),
             "withdrawal": None,
             "power_failed": r.power_failed,
             "void": None,
@@ -570,7 +572,10 @@ class TableRuntime:
             "bets": [_bet_json(b, player=True) for b in r.bets] if r else [],
             "can": {
                 "open": r is None or r.phase in (Phase.SETTLED, Phase.VOID),
-                "close": r is not None and r.can_close_betting(),
+                # An exceeded differential does not disable 'No more bets': at MBS
+                # pressing it is how the Dealer asks (5.18.1) and says why it waits;
+                # at RWS it rejects the excess first (5.1), as close_betting does.
+                "close": r is not None and r.can_close_betting(differential_noticed=False),
                 "deal": r is not None and r.can_deal_card(),
                 "settle": r is not None and r.can_settle(),
                 "close_withdrawal": r is not None and r.can_close_withdrawal(),
@@ -1398,21 +1403,47 @@ class TableRuntime:
         self.scoreboard = Scoreboard(pair_rule=self.table.pair_rule)
         self.publish({"type": "scoreboard", "scoreboard": self.scoreboard.to_dict()})
 
-    def replace_shoe(self, clause: str, role: Role) -> dict[str, Any]:
+    def replace_shoe(self, clause: str | None, role: Role) -> dict[str, Any]:
         """Replace the cards with a new shuffled set where the rules say so
         (MBS 5.11.5, 5.12.2, 5.13; RWS 5.11.2): a new shoe, its commitment
-        published, the roads started again."""
+        published, the roads started again.  ``clause`` None: the one that
+        applies now (the replacement due first); a clause given is checked
+        by the engine like any other."""
         with self.lock:
             self._quiesce()
+            if clause is None:
+                clause = self._replacement_clause(role)
             shoe = self.table.replace_shoe(role, clause)
             self._new_board()
             self._changed()
             return {"shoe_id": self.table.shoe_id, "clause": clause, "commitment": shoe.commitment}
 
+    def _replacement_clause(self, role: Role) -> str:
+        """The clause under which the cards may be replaced now (lock held)."""
+        game = self.game
+        candidates = [self.table.replacement_due]
+        candidates += [game.clause(key) for key in ("replace_cards", "cards_replaced")]
+        for clause in candidates:
+            if clause is not None and self.table.can_replace_shoe(role, clause):
+                return clause
+        named = [c for c in candidates if c is not None]
+        raise PhaseError(
+            "no rule calls for the cards to be replaced now",
+            clause=named[0] if named else None,
+            hint="the cards are replaced after a void "
+            + (f"({', '.join(named)}) " if named else "")
+            + "or when a round calls for it; a shoe whose cutting card came out is "
+            "changed by the next new round",
+        )
+
     def close_betting(self, role: Role = Role.DEALER, user: Any = None) -> dict[str, Any]:
+        """'No more bets'.  An exceeded differential: at RWS the excess is
+        rejected first (5.1); at MBS the Dealer asks the players instead
+        (5.18.1, logged once) and the engine refuses to close (5.18)."""
         with self.lock:
             self._quiesce()
             r = self._live_round()
+            self.ask_differential(r)
             rejected = []
             if (
                 r.excess_over_limits()
@@ -1426,6 +1457,177 @@ class TableRuntime:
             users = [b.player for b in r.bets if b.bet_id in rejected]
             self._changed(users)
             return {"round_id": r.round_id, "rejected": rejected}
+
+    # -- the differential (MBS 5.18; punto.server.differential) -------------------------
+
+    def ask_differential(self, r: Round) -> bool:
+        """Lock held: whether an exceeded differential holds betting open at
+        this MBS table.  The first time in the round, the Dealer's request to
+        the heavier hand (5.18.1) is logged in the round and the pit is
+        alerted (5.18.3 is theirs if the players do not meet it)."""
+        if (
+            r.phase is not Phase.BETTING
+            or not r.differential_exceeded()
+            or self.game.limit_policy("differential") != differential.ASK_POLICY
+        ):
+            return False
+        if not differential.asked(self.game, r):
+            text = differential.request_text(self.game, r)
+            asks = self.game.clause("differential_decrease") or self.game.clause("differential")
+            assert asks is not None
+            r.note_irregularity(asks, text, Role.DEALER)
+            self._audit_event("differential_exceeded", round_id=r.round_id, clause=asks, text=text)
+            self.publish(
+                {
+                    "type": "alert",
+                    "round_id": r.round_id,
+                    "clause": self.game.clause("differential_remove"),
+                    "text": f"betting held open: {text}",
+                },
+                STAFF,
+            )
+            self._changed(r.players)
+        return True
+
+    def alerts(self) -> list[dict[str, Any]]:
+        """What the pit must see at this table now: betting held open by an
+        exceeded differential (the Pit Manager removes wagers, 5.18.3)."""
+        with self.lock:
+            r = self.round
+            if r is None or not differential.asked(self.game, r):
+                return []
+            if r.phase is not Phase.BETTING or not r.differential_exceeded():
+                return []
+            return [
+                {
+                    "round_id": r.round_id,
+                    "clause": self.game.clause("differential_remove"),
+                    "text": "betting held open: " + differential.request_text(self.game, r),
+                }
+            ]
+
+    def decrease_bet(
+        self, user_id: int, username: str, bet_id: str, stake: Decimal, key: str | None
+    ) -> dict[str, Any]:
+        """A player decreases their own wager on the heavier hand (MBS 5.18.1)."""
+        clause = self.game.clause("differential_decrease")
+        return self._differential_change(
+            user_id, "decrease", bet_id, stake, Role.PLAYER, key, owner=username, clause=clause
+        )
+
+    def remove_bet(self, user_id: int, bet_id: str, role: Role, key: str | None) -> dict[str, Any]:
+        """The Pit Manager removes a wager the request did not bring down (MBS 5.18.3)."""
+        clause = self.game.clause("differential_remove")
+        return self._differential_change(
+            user_id, "remove", bet_id, Decimal(0), role, key, owner=None, clause=clause
+        )
+
+    def _differential_change(
+        self,
+        user_id: int,
+        kind: str,
+        bet_id: str,
+        stake: Decimal,
+        role: Role,
+        key: str | None,
+        *,
+        owner: str | None,
+        clause: str | None,
+    ) -> dict[str, Any]:
+        """A wager decreased (``owner``'s own) or removed, checked under its
+        clause (:mod:`punto.server.differential`); the ledger returns the
+        difference.  With ``key``, the event and the key's reservation are
+        written together and a retry gets the first answer."""
+        with self.lock:
+            self._quiesce()
+            r = self._live_round()
+            full_key = f"{user_id}:{kind}:{key}" if key is not None else None
+            request_hash = _request_hash(
+                {"table": self.id, "kind": kind, "bet": bet_id, "stake": money(stake)}
+            )
+            if full_key is not None:
+                answer = self._change_answer(full_key, request_hash, bet_id, stake, clause)
+                if answer is not None:
+                    return answer
+            bet = _find_bet(r, bet_id)
+            if bet is None or (owner is not None and bet.player != owner):
+                raise BetNotFoundError(
+                    f"{'you have' if owner else 'there is'} no bet {bet_id!r} in round "
+                    f"{r.round_id}",
+                    clause=clause,
+                    hint="name a bet of the round in play" + (" that is your own" if owner else ""),
+                )
+            if owner is not None:
+                differential.check_decrease(self.game, r, bet, stake)
+            else:
+                differential.check_remove(self.game, r, bet, role)
+            request = None
+            if full_key is not None:
+                request = {
+                    "key": full_key,
+                    "account_id": user_id,
+                    "request_hash": request_hash,
+                    "table_id": self.id,
+                    "round_id": r.round_id,
+                    "bet_id": bet_id,
+                }
+            self.log.attach([], request)  # the key is reserved with the event, or not at all
+            try:
+                r.reduce_bet(bet_id, stake, role)
+            finally:
+                self.log.detach()
+            self.reconcile()  # the difference goes back to the player's wallet
+            response = self._change_response(r, bet_id, bet.stake)
+            if full_key is not None:
+                self._remember(full_key, request_hash, response)
+                self._store_response(full_key, 200, response)
+            self._changed([bet.player])
+            return response
+
+    def _change_response(self, r: Round, bet_id: str, before: Decimal) -> dict[str, Any]:
+        bet = _find_bet(r, bet_id)
+        assert bet is not None
+        return {
+            "table_id": self.id,
+            "round_id": r.round_id,
+            "bet": _bet_json(bet, player=True),
+            "returned": money(before - (bet.stake if bet.status == "active" else 0)),
+            "balance": money(self.balance(bet.player)),
+            "differential": differential.differential_json(self.game, r),
+        }
+
+    def _change_answer(
+        self, full_key: str, request_hash: str, bet_id: str, stake: Decimal, clause: str | None
+    ) -> dict[str, Any] | None:
+        """Lock held: the answer already given to this key (a change request),
+        or None to go ahead."""
+        different = IdempotencyKeyError(
+            "this Idempotency-Key was already used for a different request",
+            clause=clause,
+            hint="use a new key for a new request; repeat a key only to retry the same one",
+        )
+        given = self._answers.get(full_key)
+        if given is not None:
+            if given[0] != request_hash:
+                raise different
+            answer: dict[str, Any] = json.loads(given[1])
+            return answer
+        stored = self._request_row(full_key)
+        if stored is None:
+            return None
+        stored_hash, table_id, round_id, _, _, response = stored
+        if stored_hash != request_hash or table_id != self.id:
+            raise different
+        if response is not None:
+            answer = json.loads(response)
+            return answer
+        # Written, but the answer was lost before it was stored: rebuild it.
+        r = next(x for x in self.table.rounds if x.round_id == round_id)
+        before = differential.stake_before(r, bet_id, stake)
+        answer = self._change_response(r, bet_id, before)
+        self._remember(full_key, request_hash, answer)
+        self._store_response(full_key, 200, answer)
+        return answer
 
     def deal(self, card: Card | None = None, *, source: str = "shoe") -> dict[str, Any]:
         """The next card: from the server's shoe (``card`` None), or keyed or
@@ -1468,22 +1670,6 @@ class TableRuntime:
             self.next_round_at = self.clock() + self.config.result_seconds
             self._changed(r.players)
             return {"round_id": r.round_id, **self._result_json(r)}
-
-    def void(self, reason: str, clause: str | None, role: Role) -> dict[str, Any]:
-        with self.lock:
-            self._quiesce()
-            r = self._live_round()
-            clause = (
-                clause
-                or self.game.clause("void_returns")
-                or self.game.clause("unforeseen")
-                or "5.1"
-            )
-            r.void_round(reason, clause, role, required=Role.PIT_MANAGER)
-            self.reconcile()
-            self.next_round_at = self.clock() + self.config.result_seconds
-            self._changed(r.players)
-            return {"round_id": r.round_id, "void": {"reason": reason, "clause": clause}}
 
     def power_failure(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:
@@ -1701,6 +1887,10 @@ class TableRuntime:
                     self._changed()
                 if now < self.deadline:
                     return self.deadline - now
+                if self.ask_differential(r):
+                    # Betting stays open until the players (5.18.1, 5.18.2) or the
+                    # pit (5.18.3) meet the differential: wait for their next move.
+                    return None
                 self.close_betting(Role.DEALER)
                 self.next_card_at = now + self.config.card_delay
                 return self.config.card_delay

@@ -68,6 +68,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    true,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
@@ -359,6 +360,8 @@ server_tables = Table(
     Column("updated_at", UTCDateTime, nullable=False),
     #: the table is in HLGA (MBS 3.22.1: the withdrawal option when the cut card comes first)
     Column("hlga", Boolean, nullable=False, server_default=false()),
+    #: Insurance is offered (revision 0008; RWS 4.2.2: not, at a private table on request)
+    Column("insurance_offered", Boolean, nullable=False, server_default=true()),
     CheckConstraint("mode IN ('auto', 'dealer')", name="mode"),
     CheckConstraint("card_source IN ('virtual', 'device')", name="card_source"),
 )

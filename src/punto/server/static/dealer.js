@@ -95,8 +95,8 @@
       $("#void-reason").focus();
       return say("Give the reason for the void.");
     }
-    const clause = $("#void-clause").value.trim() || undefined;
-    const data = await act("/round/void", { reason, clause, manager: manager() }, "The round is void: every bet is returned.");
+    // The Gaming Shift Manager's decision (MBS 6.1; RWS 5.19): no clause by hand.
+    const data = await act("/round/void", { reason, manager: manager() }, "The round is void: every bet is returned.");
     $("#manager-password").value = "";
     if (data) $("#void-reason").value = "";
   });
@@ -230,12 +230,27 @@
     render();
   }
 
+  // MBS 5.18.3: once the Dealer has asked and the differential is still
+  // exceeded, the Pit Manager removes wagers on the heavier hand.
+  function removable(b) {
+    const d = state && state.round && state.round.differential;
+    return !!d && d.asked && !!d.request && d.request.decrease === b.wager && b.status === "active";
+  }
+
+  async function removeBet(b) {
+    const data = await act(`/bets/${encodeURIComponent(b.bet_id)}/remove`, { manager: manager(), idempotency_key: Punto.newKey() },
+      `${b.player}'s ${nameOf(b.wager)} ${money(b.stake)} removed (clause 5.18.3): returned to the player.`);
+    $("#manager-password").value = "";
+    return data;
+  }
+
   function betRows(bets) {
     return bets.map((b) => el("tr", { testid: "bet-row", dataset: { bet: b.bet_id } },
       el("td", { text: b.player }),
       el("td", { text: nameOf(b.wager) + (b.moment ? ` (${Punto.eventWords(b.moment)})` : "") }),
       el("td", { class: "num", text: money(b.stake) }),
-      el("td", { text: b.status })));
+      el("td", {}, b.status + (b.clause ? ` (${b.clause})` : ""),
+        removable(b) ? el("button", { type: "button", class: "danger small", testid: `remove-${b.bet_id}`, text: "Remove", "aria-label": `remove ${b.player}'s ${nameOf(b.wager)} ${money(b.stake)}`, onclick: () => removeBet(b) }) : null)));
   }
 
   function resultRows(results) {
@@ -302,7 +317,10 @@
     const step = can.open ? "#btn-open" : can.close ? "#btn-close" : can.settle ? "#btn-settle" : can.deal ? "#btn-draw" : "";
     for (const id of ["#btn-open", "#btn-close", "#btn-draw", "#btn-settle"]) $(id).classList.toggle("next-step", id === step);
 
-    $("#differential").textContent = staff && staff.differential ? `differential ${money(staff.differential)}` : "";
+    const d = round && round.differential;
+    $("#differential").textContent = d && d.exceeded
+      ? `differential ${money(d.now)} over ${money(d.limit)} (clause ${d.clause})${d.request ? (d.asked ? ` · asked: ${nameOf(d.request.decrease)} to decrease (${d.request.clauses.decrease}); remove wagers (${d.request.clauses.remove})` : " · 'No more bets' asks the players") : ""}`
+      : staff && staff.differential ? `differential ${money(staff.differential)}` : "";
     const totals = (round && round.totals) || {};
     $("#totals").replaceChildren(...Object.entries(totals).map(([w, v]) => el("li", { testid: `dealer-total-${w}`, text: `${nameOf(w)} ${money(v)}` })));
     const head = ["Player", "Wager", "Stake", results ? "Outcome" : "Status", ...(results ? ["Pays"] : [])];
@@ -315,7 +333,9 @@
     $("#house").textContent = results && results.length ? `Taken ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.stake), 0)))} · paid ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.payout), 0)))} · house ${Punto.signed(Punto.fromCents(house))}` : "";
   }
 
-  Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null));
+  // No countdown while an exceeded differential holds betting open (MBS 5.18).
+  const held = (round) => !!round.differential && round.differential.asked && round.differential.exceeded;
+  Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" && !held(state.round) ? state.round.deadline : null));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
   function eventLine(m) {

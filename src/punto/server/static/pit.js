@@ -123,7 +123,9 @@
         el("td", { testid: `pit-round-${t.id}` },
           round ? el("span", { class: `pill ${round.phase}`, text: words(round.phase) }) : "–",
           round ? ` ${round.id} · ${round.bets} bet${round.bets === 1 ? "" : "s"}` : "",
-          t.recovered ? el("div", { class: "muted", text: `recovered: ${t.recovered}` }) : ""),
+          t.recovered ? el("div", { class: "muted", text: `recovered: ${t.recovered}` }) : "",
+          ...(t.alerts || []).map((a) => el("div", { class: "notice", role: "alert", testid: `pit-alert-${t.id}`, text: `${a.text} (clause ${a.clause})` })),
+          t.insurance_notice ? el("div", { class: "muted", testid: `pit-insurance-${t.id}`, text: `${t.insurance_notice.text} (clause ${t.insurance_notice.clause})` }) : ""),
         numCell(t.rounds ?? "–", `pit-rounds-${t.id}`),
         numCell(money(f.drop), `pit-drop-${t.id}`),
         numCell(money(f.win), `pit-win-${t.id}`, c(f.win || "0") < 0),
@@ -198,6 +200,8 @@
     $("#edit-betting").value = String(t.betting_seconds);
     $("#edit-mode").value = t.mode;
     $("#edit-active").value = String(t.active);
+    $("#edit-insurance").value = String(t.insurance_offered);
+    $("#edit-insurance").disabled = !t.insurance;
   }
   $("#edit-table").addEventListener("change", () => fillEdit(true));
 
@@ -226,6 +230,9 @@
     const body = { limits, mode: $("#edit-mode").value, active: $("#edit-active").value === "true" };
     const betting = $("#edit-betting").value.trim();
     if (betting) body.betting_seconds = Number(betting);
+    // RWS 4.2.2: only sent when changed (it changes between rounds only).
+    const offered = $("#edit-insurance").value === "true";
+    if (t.insurance && offered !== t.insurance_offered) body.insurance_offered = offered;
     const result = await api("PATCH", `/api/tables/${encodeURIComponent(id)}`, body);
     say(result.ok ? `Table ${id} changed (new limits apply from the next round).` : errorText(result), result.ok);
     edited = "";

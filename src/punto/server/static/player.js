@@ -86,6 +86,20 @@
     }
   }
 
+  // MBS 5.18.1: the Dealer asks the players on the heavier hand to decrease
+  // their wagers; a decrease comes back to the wallet.
+  async function decrease(betId, stake) {
+    if (!stake) return say("Give the smaller stake.");
+    const result = await api("POST", `${base}/bets/${encodeURIComponent(betId)}/decrease`, { stake: String(stake) }, { "Idempotency-Key": newKey() });
+    if (!result.ok) return say(errorText(result));
+    $("#balance").textContent = money(result.data.balance);
+    say(`Decreased to ${money(result.data.bet.stake)}: ${money(result.data.returned)} back.`, true);
+    if (me) {
+      me = { ...me, balance: result.data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, stake: result.data.bet.stake } : b)) };
+      render();
+    }
+  }
+
   async function withdraw(betId) {
     const result = await api("DELETE", `${base}/bets/${encodeURIComponent(betId)}`);
     if (!result.ok) {
@@ -224,6 +238,19 @@
 
   // -- my bets and results ------------------------------------------------------------------------
 
+  // Whether the Dealer asks this wager's hand to decrease now (5.18.1).
+  function asked(b) {
+    const request = state && state.round && state.round.differential && state.round.differential.request;
+    return !!request && request.decrease === b.wager;
+  }
+
+  const drafts = {}; // the stakes being typed, kept across renders
+  function decreaseControl(b) {
+    const input = el("input", { type: "number", class: "small", min: "0.01", step: "0.01", value: drafts[b.bet_id] || "", testid: `decrease-stake-${b.bet_id}`, "aria-label": `new stake for ${nameOf(b.wager)} ${money(b.stake)}`, oninput: () => { drafts[b.bet_id] = input.value; } });
+    return el("span", { class: "decrease" }, input,
+      el("button", { type: "button", class: "small", testid: `decrease-${b.bet_id}`, text: "Decrease", onclick: () => decrease(b.bet_id, input.value.trim()) }));
+  }
+
   function renderMine() {
     const list = $("#my-bets");
     const round = state && state.round;
@@ -249,7 +276,8 @@
           el("td", { class: "num", text: money(b.stake) }),
           el("td", { text: b.status }),
           el("td", { class: "num" }, round && round.phase === "betting" && b.status === "active" && !isInsurance(b.wager)
-            ? el("button", { type: "button", class: "ghost small", testid: `withdraw-${b.bet_id}`, text: "Take back", "aria-label": `take back ${nameOf(b.wager)} ${money(b.stake)}`, onclick: async () => { if (await withdraw(b.bet_id)) say("Bet taken back.", true); } })
+            ? [el("button", { type: "button", class: "ghost small", testid: `withdraw-${b.bet_id}`, text: "Take back", "aria-label": `take back ${nameOf(b.wager)} ${money(b.stake)}`, onclick: async () => { if (await withdraw(b.bet_id)) say("Bet taken back.", true); } }),
+              asked(b) ? decreaseControl(b) : null]
             : "")));
       }
     }
@@ -384,6 +412,12 @@
     const withdrawal = round && round.withdrawal;
     $("#withdrawal").classList.toggle("hidden", !withdrawal || !(me && me.may_withdraw));
     if (withdrawal) $("#withdrawal-text").textContent = `${withdrawal.reason} (clause ${withdrawal.clause}): you may withdraw all your wagers.`;
+    const request = round && round.differential && round.differential.request;
+    $("#differential").classList.toggle("hidden", !request);
+    if (request) $("#differential-text").textContent = `${request.text.charAt(0).toUpperCase()}${request.text.slice(1)}.`;
+    const notice = t.insurance_notice;
+    $("#insurance-notice").classList.toggle("hidden", !notice);
+    $("#insurance-notice").textContent = notice ? `${notice.text} (clause ${notice.clause}).` : "";
     if (me) $("#balance").textContent = money(me.balance);
     const betting = !!round && round.phase === "betting" && !!user;
     for (const id of ["#btn-undo", "#btn-clear", "#btn-rebet"]) $(id).disabled = !betting;
@@ -393,7 +427,10 @@
     rememberBets();
   }
 
-  const bettingDeadline = () => (state && state.round && state.round.phase === "betting" ? state.round.deadline : null);
+  // No countdown while an exceeded differential holds betting open (MBS 5.18): it
+  // closes once the players or the pit have met it, not at a time.
+  const held = (round) => !!round.differential && round.differential.asked && round.differential.exceeded;
+  const bettingDeadline = () => (state && state.round && state.round.phase === "betting" && !held(state.round) ? state.round.deadline : null);
   Punto.countdown($("#countdown"), bettingDeadline, () => state && state.table.betting_seconds, $("#timer-bar"));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
