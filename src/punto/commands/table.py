@@ -21,6 +21,7 @@ from typing import Any
 
 from punto.commands import common
 from punto.errors import PuntoError, WagerError
+from punto.inputs import InputError, read_json
 from punto.money import parse_stake
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
@@ -105,18 +106,16 @@ def run_replay_command(args: argparse.Namespace) -> int:
 
 
 def _read_json(name: str) -> Any:
+    where = "standard input" if name == "-" else name
     try:
         text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ReplayInputError(f"cannot read {name}: {error}") from None
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ReplayInputError(f"cannot read {where}: {reason}") from None
     try:
-        return json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as error:
-        where = "standard input" if name == "-" else name
-        raise ReplayInputError(
-            f"{where} is not JSON: {error.msg} at line {error.lineno} column {error.colno}",
-            hint="see docs/replay.md for the format",
-        ) from None
+        return read_json(text, where)
+    except InputError as error:
+        raise ReplayInputError(error.message, hint=error.hint) from None
 
 
 # -- table ----------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ The action vocabulary (:data:`ACTIONS`) is shared with the dealer console
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,10 +52,11 @@ from punto.coup import Side
 from punto.errors import ActionError, LimitError, PhaseError, PuntoError, WagerError
 from punto.game import Game
 from punto.games import all_games, get_game
+from punto.inputs import quoted, read_count, read_name, read_text
 from punto.insurance import Moment
 from punto.money import format_money, parse_stake
 from punto.table import irregularities
-from punto.table.events import Event, WithdrawalOffered, event_to_json
+from punto.table.events import CARD_SOURCES, Event, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.roles import Role
@@ -107,18 +109,23 @@ class ReplayError(PuntoError):
 
 # -- parameters --------------------------------------------------------------------------------
 
-#: The most decks any game's rules allow in a shoe.
+#: The most decks any game's rules allow in a shoe, and the cards they hold.
 _MOST_DECKS = max(game.decks.maximum for game in all_games())
+_MOST_CARDS = len(DECK) * _MOST_DECKS
+#: A number no playing position comes near: one above it is refused as input; the
+#: table's own range (its layout's positions) is the round's to check, and to name.
+_ABSURD_POSITION = 9999
 
 #: Kinds of parameter, what each accepts in JSON, and how it reads as text at the console.
 KIND_HELP: dict[str, str] = {
-    "text": "a string",
-    "int": "a whole number",
+    "text": "text on one line",
+    "name": 'a name, e.g. "ann" (at most 64 characters, no control characters)',
+    "int": f"a whole number of cards, 0 to {_MOST_CARDS}",
     "flag": "true or false",
     "role": "player, dealer, pit_supervisor, pit_manager or shift_manager",
-    "stake": 'an amount of money, e.g. "100" or "12.50"',
+    "stake": 'an amount of money: ASCII digits, at most one decimal point, e.g. "100" or "12.50"',
     "amount": 'an amount of money, 0 or more, e.g. "50"',
-    "position": "a playing position (a whole number)",
+    "position": "a playing position: a whole number from 1 (the layout gives the range)",
     "card": 'a card, e.g. "QH", "10S", "TS"',
     "card?": "a card, or null",
     "cards": 'cards in order: "QH 9C" or ["QH", "9C"]',
@@ -131,6 +138,7 @@ KIND_HELP: dict[str, str] = {
     "moment?": "four_cards or player_third_card, or null",
     "sides?": 'player -> hand: {"ann": "player"}, or null',
     "bet_id": 'a bet id, e.g. "b2"',
+    "source": f"where the card came from: {', '.join(sorted(CARD_SOURCES))}",
 }
 
 
@@ -156,20 +164,22 @@ class Param:
             ) from None
         except (TypeError, ValueError, AttributeError, InvalidOperation):
             raise ActionInputError(
-                f"{self.name}: cannot read {value!r}", hint=f"give {KIND_HELP[self.kind]}"
+                f"{self.name}: cannot read {quoted(value)}", hint=f"give {KIND_HELP[self.kind]}"
             ) from None
 
 
 def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(value)
-    return value
+    return read_text(value)
 
 
 def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TypeError(value)
-    return int(value)
+    # the one count an action takes is of cards (insufficient_cards' remaining):
+    # none is below 0, nor above the cards of the largest shoe
+    return read_count(value, most=_MOST_CARDS)
+
+
+def _position(value: Any) -> int:
+    return read_count(value, least=1, most=_ABSURD_POSITION)
 
 
 def _flag(value: Any) -> bool:
@@ -179,23 +189,27 @@ def _flag(value: Any) -> bool:
 
 
 def _money(value: Any) -> Decimal:
-    if isinstance(value, bool | float) or not isinstance(value, int | str | Decimal):
+    # A JSON number with a fraction arrives as a Decimal (or a float from Python):
+    # money in a file is a string or a whole number, so that no reader anywhere
+    # can take it for a binary float.
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        shown = format(value, "f") if isinstance(value, Decimal) and value.is_finite() else None
         raise WagerError(
-            f"money {value!r} must be written exactly",
-            hint='give it as a string such as "12.50" (a JSON number with a fraction is a '
-            "float and could be inexact)",
+            f"money {quoted(value)} is not a string or a whole number",
+            hint=f'write it as a string, e.g. "{shown}"' if shown else 'write it like "12.50"',
         )
     return parse_stake(value)
 
 
 def _amount(value: Any) -> Decimal:
-    if isinstance(value, int | str | Decimal) and not isinstance(value, bool):
-        try:
-            if Decimal(str(value).strip()) == 0:
-                return Decimal(0)
-        except InvalidOperation:
-            pass
+    if (isinstance(value, int) and not isinstance(value, bool) and value == 0) or (
+        isinstance(value, str) and _ZERO.fullmatch(value.strip(" \t"))
+    ):
+        return Decimal(0)
     return _money(value)
+
+
+_ZERO = re.compile(r"0+(?:\.0+)?", re.ASCII)
 
 
 def _card(value: Any) -> Card:
@@ -204,16 +218,28 @@ def _card(value: Any) -> Card:
 
 def _cards(value: Any) -> tuple[Card, ...]:
     if isinstance(value, str):
-        return parse_cards(value)
-    if isinstance(value, list | tuple):
-        return tuple(_card(v) for v in value)
-    raise TypeError(value)
+        cards = parse_cards(_text(value))
+    elif isinstance(value, list | tuple):
+        cards = tuple(_card(v) for v in value[: _MOST_CARDS + 1])
+    else:
+        raise TypeError(value)
+    _few_enough(len(value) if isinstance(value, list | tuple) else len(cards))
+    return cards
+
+
+def _few_enough(count: int) -> None:
+    if count > _MOST_CARDS:
+        raise ActionInputError(
+            f"{count} cards are more than any shoe holds",
+            hint=f"no game deals from more than {_MOST_CARDS} cards ({_MOST_DECKS} decks)",
+        )
 
 
 def _cards_with_gaps(value: Any) -> tuple[Card | None, ...]:
-    items = value.replace(",", " ").split() if isinstance(value, str) else value
+    items = _text(value).replace(",", " ").split() if isinstance(value, str) else value
     if not isinstance(items, list | tuple):
         raise TypeError(value)
+    _few_enough(len(items))
     return tuple(None if v is None or v == "?" else _card(v) for v in items)
 
 
@@ -229,26 +255,38 @@ def _shoe(value: Any) -> tuple[Card, ...]:
 
 def _players(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
-        return (value,)
+        return (read_name(value),)
     if not isinstance(value, list | tuple):
         raise TypeError(value)
-    return tuple(_text(v) for v in value)
+    if len(value) > _ABSURD_POSITION:
+        raise ActionInputError(f"{len(value)} players are more than a table seats")
+    return tuple(read_name(v) for v in value)
 
 
 def _sides(value: Any) -> dict[str, Side]:
     if not isinstance(value, Mapping):
         raise TypeError(value)
-    return {_text(player): Side(_text(side)) for player, side in value.items()}
+    return {read_name(player): Side(_text(side)) for player, side in value.items()}
+
+
+def _source(value: Any) -> str:
+    if value not in CARD_SOURCES:
+        raise ActionInputError(
+            f"there is no card source {quoted(value)}",
+            hint=f"give one of {', '.join(sorted(CARD_SOURCES))}",
+        )
+    return typing.cast(str, value)
 
 
 _READERS: dict[str, Callable[[Any], Any]] = {
     "text": _text,
+    "name": read_name,
     "int": _int,
     "flag": _flag,
     "role": lambda v: Role(_text(v)),
     "stake": _money,
     "amount": _amount,
-    "position": _int,
+    "position": _position,
     "card": _card,
     "card?": _card,
     "cards": _cards,
@@ -259,7 +297,8 @@ _READERS: dict[str, Callable[[Any], Any]] = {
     "players?": _players,
     "moment?": lambda v: Moment(_text(v)),
     "sides?": _sides,
-    "bet_id": _text,
+    "bet_id": read_name,
+    "source": _source,
 }
 
 
@@ -367,7 +406,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
             "bet",
             "a bet placed by a player at a playing position (or on their behalf: role)",
             (
-                _P("player", "text"),
+                _P("player", "name"),
                 _P("position", "position"),
                 _P("wager", "text", required=True),
                 _P("stake", "stake", required=True),
@@ -384,7 +423,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
             "a bet taken back before 'No more bets' (by bet_id, or all of a player's on a wager)",
             (
                 _P("bet_id", "bet_id"),
-                _P("player", "text"),
+                _P("player", "name"),
                 _P("wager", "text"),
                 _role(Role.PLAYER),
             ),
@@ -417,7 +456,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ActionSpec(
             "card",
             "the next card(s), each to the hand the Table of Play gives it",
-            (_P("card", "card?"), _P("cards", "cards?"), _P("source", "text", default="shoe")),
+            (_P("card", "card?"), _P("cards", "cards?"), _P("source", "source", default="shoe")),
             _run_cards,
             positional=("cards",),
         ),
@@ -425,7 +464,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
             "insurance",
             "an Insurance Plus bet on the open offer (moment: a neglected offer made again)",
             (
-                _P("player", "text", required=True),
+                _P("player", "name", required=True),
                 _P("wager", "text", required=True),
                 _P("stake", "stake", required=True),
                 _P("moment", "moment?"),
@@ -455,7 +494,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ActionSpec(
             "withdraw_player",
             "a player takes the withdrawal option open: all their wagers are returned",
-            (_P("player", "text", required=True), _role(Role.PLAYER)),
+            (_P("player", "name", required=True), _role(Role.PLAYER)),
             lambda r, a: r.withdraw_player(a["player"], a["role"]),
             positional=("player",),
         ),
@@ -547,29 +586,44 @@ class Seats:
         return found[0] if len(found) == 1 else None
 
 
+#: The keys of a seat in a replay file's ``seats``.
+SEAT_KEYS = frozenset({"position", "player", "seated"})
+
+
 def read_seats(value: Any) -> Seats:
     seats = Seats()
     if value is None:
         return seats
+    example = 'a seat is {"position": 1, "player": "ann", "seated": true}'
     if not isinstance(value, list):
-        raise ActionInputError("seats: a list of {position, player, seated}")
+        raise ActionInputError("seats: a list of {position, player, seated}", hint=example)
     for n, entry in enumerate(value):
-        if not isinstance(entry, Mapping) or set(entry) - {"position", "player", "seated"}:
-            raise ActionInputError(
-                f"seats[{n}]: {entry!r} is not a seat",
-                hint='a seat is {"position": 1, "player": "ann", "seated": true}',
-            )
+        if not isinstance(entry, Mapping):
+            raise ActionInputError(f"seats[{n}]: {quoted(entry)} is not a seat", hint=example)
+        _known_keys(entry, SEAT_KEYS, f"seats[{n}]")
+        for key in ("player", "position"):
+            if key not in entry:
+                raise ActionInputError(f"seats[{n}] needs {key}", hint=example)
         try:
-            player = _text(entry["player"])
-            position = _int(entry["position"])
+            player = read_name(entry["player"], "player")
+            position = _position(entry["position"])
             seated = _flag(entry.get("seated", True))
-        except (KeyError, TypeError, ValueError):
-            raise ActionInputError(
-                f"seats[{n}]: {entry!r} is not a seat",
-                hint='a seat is {"position": 1, "player": "ann", "seated": true}',
-            ) from None
+        except PuntoError as error:
+            raise ActionInputError(f"seats[{n}]: {error.message}", hint=error.hint) from None
+        except TypeError:
+            raise ActionInputError(f"seats[{n}]: seated is true or false", hint=example) from None
         seats.add(player, position, seated)
     return seats
+
+
+def _known_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+    """Refuse a key that is not one of ``allowed``: a misspelt key would be ignored."""
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise ActionInputError(
+            f"{where} takes no {', '.join(quoted(key) for key in unknown[:5])}",
+            hint=f"{where} takes {', '.join(sorted(allowed)) or 'nothing'}",
+        )
 
 
 # -- reading an action --------------------------------------------------------------------------
@@ -580,19 +634,15 @@ def read_action(data: Any, seats: Seats | None = None) -> tuple[ActionSpec, dict
     every required parameter given, no unknown one."""
     if not isinstance(data, Mapping):
         raise ActionInputError(
-            f"{data!r} is not an action", hint='an action is an object: {"action": "open"}'
+            f"{quoted(data)} is not an action", hint='an action is an object: {"action": "open"}'
         )
     name = data.get("action")
     spec = ACTIONS.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise ActionInputError(f"unknown action {name!r}", hint=f"actions: {', '.join(ACTIONS)}")
-    known = {p.name for p in spec.params}
-    unknown = sorted(set(data) - known - _COMMON_KEYS)
-    if unknown:
         raise ActionInputError(
-            f"{name} takes no {', '.join(unknown)}",
-            hint=f"{name} takes {', '.join(sorted(known)) or 'nothing'}",
+            f"unknown action {quoted(name)}", hint=f"actions: {', '.join(ACTIONS)}"
         )
+    _known_keys(data, {p.name for p in spec.params} | _COMMON_KEYS, spec.name)
     args: dict[str, Any] = {}
     for param in spec.params:
         if param.name in data:
@@ -629,12 +679,25 @@ def _seat_bet(args: dict[str, Any], seats: Seats) -> None:
     args["player"], args["position"] = player, position
 
 
-def read_limits(value: Any) -> TableLimits:
-    """The table limits of a replay file's ``limits`` object."""
+def read_limits(value: Any, game: Game | None = None, layout: str | None = None) -> TableLimits:
+    """The table limits of a replay file's ``limits`` object.  Given the game
+    (and layout), a wager with limits of its own must be one it offers: a
+    misspelt wager would leave the real one at the table's limits (MBS 3.5.1)."""
     try:
-        return TableLimits.from_json(value)
+        limits = TableLimits.from_json(value)
     except LimitError as bad:
         raise ActionInputError(f"limits: {bad.message}", clause=bad.clause, hint=bad.hint) from None
+    if game is not None:
+        offered = game.offered(layout)
+        unknown = [w for w in limits.wagers if w not in offered]
+        if unknown:
+            raise ActionInputError(
+                f"limits.wagers: {game.id} offers no {', '.join(quoted(w) for w in unknown[:5])}"
+                + (f" on layout {layout}" if layout else ""),
+                clause=game.clause("bet_limits"),
+                hint=f"wagers: {', '.join(offered)}",
+            )
+    return limits
 
 
 # -- the replay ---------------------------------------------------------------------------------
@@ -678,12 +741,7 @@ class Replay:
         try:
             if not isinstance(data, Mapping):
                 raise ActionInputError("a replay file is a JSON object")
-            unknown = sorted(set(data) - FILE_KEYS)
-            if unknown:
-                raise ActionInputError(
-                    f"unknown keys {', '.join(unknown)}",
-                    hint=f"keys: {', '.join(sorted(FILE_KEYS))}",
-                )
+            _known_keys(data, FILE_KEYS, "a replay file")
             for key in ("game", "limits", "actions"):
                 if key not in data:
                     raise ActionInputError(f"{key} is missing", hint="see docs/replay.md")
@@ -712,7 +770,7 @@ class Replay:
                 ) from None
             return cls(
                 game,
-                limits=read_limits(data["limits"]),
+                limits=read_limits(data["limits"], game, game.check_layout(layout)),
                 layout=layout,
                 pair_rule=pair_rule,
                 insurance_offered=offered,
@@ -949,10 +1007,7 @@ def _is_taking_option(data: Any) -> bool:
 
 
 def _text_field(data: Mapping[str, Any], key: str) -> str:
-    value = data[key]
-    if not isinstance(value, str):
-        raise ActionInputError(f"{key}: a string")
-    return value
+    return read_text(data[key], key)
 
 
 def ruling_json(index: int | None, name: str, role: Role, ruling: Ruling) -> dict[str, Any]:
