@@ -64,11 +64,13 @@ def register(sub: common.SubParsers) -> None:
     table.add_argument(
         "--seed", metavar="S", help="shuffle reproducibly from this seed (default: secure shuffle)"
     )
-    table.add_argument("--decks", metavar="N", type=int, default=8, help="decks (default 8)")
+    table.add_argument(
+        "--decks", metavar="N", type=common.whole_number, default=8, help="decks (default 8)"
+    )
     table.add_argument(
         "--cut-card",
         metavar="N",
-        type=int,
+        type=common.whole_number,
         default=14,
         help="cards left behind the cut card (default 14)",
     )
