@@ -115,7 +115,7 @@ def test_tiger_buffalo_2_1_1_limits_for_a_wager_the_layout_does_not_offer_are_re
 @pytest.mark.parametrize(
     ("where", "data", "message"),
     [
-        ("the file", table([], limit=LIMITS), "a replay file takes no 'limit'"),
+        ("the file", table([], limit=LIMITS), "a replay file takes no limit"),
         (
             "limits",
             table([], limits={**LIMITS, "maximun": "500"}),
@@ -129,12 +129,17 @@ def test_tiger_buffalo_2_1_1_limits_for_a_wager_the_layout_does_not_offer_are_re
         (
             "a seat",
             table([], seats=[{"position": 1, "player": "ann", "chair": 2}]),
-            "seats[0] takes no 'chair'; seats[0] takes player, position, seated",
+            "seats[0] takes no chair; seats[0] takes player, position, seated",
+        ),
+        (
+            "a key that is no word",
+            table([], **{"comment\u0007": "x"}),
+            "a replay file takes no 'comment\\x07'",
         ),
         (
             "an action",
             table([{"action": "open"}, bet(wagr="tie")]),
-            "bet takes no 'wagr'",
+            "bet takes no wagr",
         ),
     ],
 )

@@ -120,7 +120,7 @@ _ABSURD_POSITION = 9999
 KIND_HELP: dict[str, str] = {
     "text": "text on one line",
     "name": 'a name, e.g. "ann" (at most 64 characters, no control characters)',
-    "int": f"a whole number of cards, 0 to {_MOST_CARDS}",
+    "int": "a whole number",
     "flag": "true or false",
     "role": "player, dealer, pit_supervisor, pit_manager or shift_manager",
     "stake": 'an amount of money: ASCII digits, at most one decimal point, e.g. "100" or "12.50"',
@@ -616,12 +616,17 @@ def read_seats(value: Any) -> Seats:
     return seats
 
 
+def _key(key: str) -> str:
+    """A key as a refusal names it: as it is, or quoted when it is not a plain word."""
+    return key if key.isascii() and key.isidentifier() else quoted(key)
+
+
 def _known_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
     """Refuse a key that is not one of ``allowed``: a misspelt key would be ignored."""
     unknown = sorted(set(data) - set(allowed))
     if unknown:
         raise ActionInputError(
-            f"{where} takes no {', '.join(quoted(key) for key in unknown[:5])}",
+            f"{where} takes no {', '.join(_key(key) for key in unknown[:5])}",
             hint=f"{where} takes {', '.join(sorted(allowed)) or 'nothing'}",
         )
 
