@@ -107,6 +107,18 @@ def parse_stake(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decima
     return amount
 
 
+def parse_amount(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decimal:
+    """An amount of money that may be nothing: 0, or what :func:`parse_stake` reads.
+
+    >>> parse_amount("0.00"), parse_amount("12.50")
+    (Decimal('0'), Decimal('12.50'))
+    """
+    amount = _amount(text)
+    if amount == 0 and not amount.is_signed():
+        return Decimal(0)
+    return parse_stake(text, minor_unit)
+
+
 def _amount(text: str | int | Decimal) -> Decimal:
     """``text`` as a Decimal, if it is written the way money is."""
     if isinstance(text, Decimal):

@@ -40,7 +40,6 @@ The action vocabulary (:data:`ACTIONS`) is shared with the dealer console
 from __future__ import annotations
 
 import inspect
-import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +53,7 @@ from punto.game import Game
 from punto.games import all_games, get_game
 from punto.inputs import quoted, read_count, read_name, read_text
 from punto.insurance import Moment
-from punto.money import format_money, parse_stake
+from punto.money import format_money, parse_amount, parse_stake
 from punto.table import irregularities
 from punto.table.events import CARD_SOURCES, Event, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
@@ -202,14 +201,9 @@ def _money(value: Any) -> Decimal:
 
 
 def _amount(value: Any) -> Decimal:
-    if (isinstance(value, int) and not isinstance(value, bool) and value == 0) or (
-        isinstance(value, str) and _ZERO.fullmatch(value.strip(" \t"))
-    ):
-        return Decimal(0)
-    return _money(value)
-
-
-_ZERO = re.compile(r"0+(?:\.0+)?", re.ASCII)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return _money(value)  # which refuses it, saying how money is written
+    return parse_amount(value)
 
 
 def _card(value: Any) -> Card:
