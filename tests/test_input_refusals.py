@@ -379,6 +379,8 @@ def test_tiger_baccarat_3_5_1_settle_lines_not_written_as_money_are_refused(
         (["table", "tiger-baccarat", "--cut-card", "99999"], "shoe of 416 cards"),
         (["table", "tiger-baccarat", "--cut-card", "1_4"], "argument --cut-card: '1_4'"),
         (["play", "tiger-baccarat", "--decks", "1_0"], "argument --decks: '1_0'"),
+        (["serve", "--port", "٨٠"], "argument --port: '٨٠' is not a whole number"),
+        (["simulate", "tiger-baccarat", "--shoes", "٣"], "not a whole number in ASCII digits"),
     ],
 )
 def test_tiger_baccarat_3_5_1_command_line_money_and_counts_are_ascii_digits(
