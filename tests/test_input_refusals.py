@@ -15,13 +15,14 @@ import pytest
 from rich.console import Console
 
 import punto.commands.games as games
+from punto.cards import DECK
 from punto.cli import main
 from punto.games import get_game
 from punto.playtable import console_input
 from punto.store import MemoryEventLog
 from punto.table.console import DealerConsole
 from punto.table.limits import TableLimits
-from punto.table.replay import ReplayError, run_replay
+from punto.table.replay import ACTIONS, ActionInputError, ReplayError, run_replay
 
 LIMITS = {"minimum": "10", "maximum": "1000"}
 #: Player QH 2D + 3H = 5; Banker 2C KS + 4D = 6: Banker wins (0.95 to 1).
@@ -491,3 +492,15 @@ def test_tiger_baccarat_5_11_console_refuses_a_shoe_of_superscript_decks() -> No
     assert r.void is None
     assert [str(c) for c in r.deal.cards] == ["QH"]
     assert [b.stake for b in r.active_bets] == [Decimal(100)]
+
+
+def test_tiger_baccarat_5_11_a_shoe_written_out_card_by_card_is_read_whole() -> None:
+    """5.11.2 sorts every card of the decks in use: a shoe of the most decks any
+    game allows (10) written as text is read, one card more is refused."""
+    shoe = ACTIONS["left_with_cards"].param("shoe")
+    assert shoe is not None
+    text = ", ".join(str(card).replace("T", "10") for card in DECK * 10)
+    assert len(text) > 2000
+    assert shoe.read(text) == DECK * 10
+    with pytest.raises(ActionInputError, match="521 cards are more than any shoe holds"):
+        shoe.read(text + ", QH")

@@ -168,15 +168,18 @@ def read_name(value: Any, what: str = "") -> str:
 
 def read_count(value: Any, what: str = "", *, least: int = 0, most: int) -> int:
     """A whole number from ``least`` to ``most``: a JSON integer, or ASCII digits."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value.strip()) if len(value.strip()) <= 20 else most + 1
-    if number is None:
+    text = value.strip() if isinstance(value, str) else None
+    if isinstance(value, bool) or not (
+        isinstance(value, int) or (text is not None and text.isascii() and text.isdigit())
+    ):
         raise InputError(
             f"{_label(what, value)} is not a whole number", hint="write ASCII digits, e.g. 3"
         )
-    if not least <= number <= most:
-        raise InputError(f"{_label(what, number)} is out of range", hint=f"give {least} to {most}")
+    # a string of more digits than ``most`` has is out of range without reading it
+    too_long = text is not None and len(text.lstrip("0")) > len(str(most))
+    number = 0 if too_long or text is None else int(text)
+    if isinstance(value, int):
+        number = value
+    if too_long or not least <= number <= most:
+        raise InputError(f"{_label(what, value)} is out of range", hint=f"give {least} to {most}")
     return number

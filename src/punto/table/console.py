@@ -53,6 +53,7 @@ from rich.text import Text
 from punto.cards import DECK, Card, format_cards
 from punto.errors import PhaseError, PuntoError, ShoeError
 from punto.game import Game
+from punto.inputs import quoted
 from punto.money import format_money
 from punto.roads import Scoreboard
 from punto.store.eventlog import EventLog
@@ -227,13 +228,13 @@ class DealerConsole:
             command, words = _name(words[0]), words[1:]
             if command not in IRREGULARITIES:
                 raise ActionInputError(
-                    f"there is no irregularity {command!r}",
+                    f"there is no irregularity {quoted(command)}",
                     hint="type 'irregularities' to list them",
                 )
         spec = ACTIONS.get(command)
         if spec is None:
             raise ActionInputError(
-                f"unknown command {command!r}", hint="type help for the commands"
+                f"unknown command {quoted(command)}", hint="type help for the commands"
             )
         data = self._arguments(spec, words)
         if spec.irregularity:

@@ -44,6 +44,8 @@ class ActionInputError(PuntoError):
 #: The most decks any game's rules allow in a shoe, and the cards they hold.
 _MOST_DECKS = max(game.decks.maximum for game in all_games())
 _MOST_CARDS = len(DECK) * _MOST_DECKS
+#: The longest a string of cards may be: the largest shoe, each card "10S, ".
+_CARDS_TEXT = _MOST_CARDS * 5
 #: A number no playing position comes near: one above it is refused as input; the
 #: table's own range (its layout's positions) is the round's to check, and to name.
 _ABSURD_POSITION = 9999
@@ -141,7 +143,7 @@ def _card(value: Any) -> Card:
 
 def _cards(value: Any) -> tuple[Card, ...]:
     if isinstance(value, str):
-        cards = parse_cards(read_text(value))
+        cards = parse_cards(read_text(value, longest=_CARDS_TEXT))
     elif isinstance(value, list | tuple):
         cards = tuple(_card(v) for v in value[: _MOST_CARDS + 1])
     else:
@@ -159,7 +161,8 @@ def _few_enough(count: int) -> None:
 
 
 def _cards_with_gaps(value: Any) -> tuple[Card | None, ...]:
-    items = read_text(value).replace(",", " ").split() if isinstance(value, str) else value
+    text = read_text(value, longest=_CARDS_TEXT) if isinstance(value, str) else None
+    items = text.replace(",", " ").split() if text is not None else value
     if not isinstance(items, list | tuple):
         raise TypeError(value)
     _few_enough(len(items))
