@@ -154,6 +154,16 @@ def test_tiger_baccarat_3_5_1_unknown_keys_are_refused_everywhere(
     assert message in refused(data, tmp_path, capsys), where
 
 
+def test_a_header_that_cannot_be_read_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = refused({**table([]), "game": {}}, tmp_path, capsys)
+    assert err == (
+        "punto: error: replay file cannot be read: InputError: game {} is not text; "
+        "give it as a string\n"
+    )
+
+
 def test_a_key_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = '{"game": "tiger-baccarat", "limits": {"minimum": "10", "maximum": "1000", '
     text += '"maximum": "9000"}, "actions": []}'
@@ -191,7 +201,7 @@ def test_tiger_baccarat_3_9_card_from_an_unknown_source_is_refused(
         ("ann\u200b", "has the control character U+200B"),
         (" ann", "begins or ends with a space; write it as 'ann'"),
         ("x" * 65, "is 65 characters long; at most 64"),
-        (7, "player: 7 is not text"),
+        (7, "player: 7 is not a name"),
     ],
 )
 def test_tiger_baccarat_3_5_1_a_player_without_a_name_is_refused(

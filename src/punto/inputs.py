@@ -134,7 +134,7 @@ def read_text(value: Any, what: str = "", *, longest: int = MAX_TEXT) -> str:
     """Free text (a reason, a clause): a string with something in it, on one
     line, of printable characters."""
     if not isinstance(value, str):
-        raise InputError(f"{_label(what, value)} is not text", hint='give a string, e.g. "ann"')
+        raise InputError(f"{_label(what, value)} is not text", hint="give it as a string")
     if not value.strip():
         raise InputError(f"{_label(what, value)} is empty", hint="write something in it")
     if len(value) > longest:
@@ -155,8 +155,9 @@ def read_name(value: Any, what: str = "") -> str:
     """A name (a player, a bet id): text of at most :data:`MAX_NAME` characters
     that does not begin or end with a space ("ann" and "ann " would be two
     players nobody could tell apart)."""
-    if isinstance(value, str) and not value.strip():
-        raise InputError(f"{_label(what, value)} is empty", hint='give a name, e.g. "ann"')
+    if not isinstance(value, str) or not value.strip():
+        missing = "is empty" if isinstance(value, str) else "is not a name"
+        raise InputError(f"{_label(what, value)} {missing}", hint='give a name, e.g. "ann"')
     name = read_text(value, what, longest=MAX_NAME)
     if name != name.strip():
         raise InputError(

@@ -20,7 +20,7 @@ from punto.cards import DECK, Card, parse_cards
 from punto.coup import Side
 from punto.errors import PuntoError, WagerError
 from punto.games import all_games
-from punto.inputs import quoted, read_count, read_name, read_text
+from punto.inputs import InputError, quoted, read_count, read_name, read_text
 from punto.insurance import Moment
 from punto.money import parse_amount, parse_stake
 from punto.table.events import CARD_SOURCES
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-class ActionInputError(PuntoError):
+class ActionInputError(InputError):
     """An action that cannot be read: unknown, a field missing or of the wrong kind."""
 
 

@@ -51,7 +51,7 @@ from punto.coup import Side
 from punto.errors import ActionError, LimitError, PhaseError, PuntoError, WagerError
 from punto.game import Game
 from punto.games import get_game
-from punto.inputs import quoted, read_name, read_text
+from punto.inputs import InputError, quoted, read_name, read_text
 from punto.insurance import Moment
 from punto.money import format_money
 from punto.table import irregularities
@@ -102,7 +102,7 @@ class ReplayError(PuntoError):
         where = "replay file" if index is None else f"actions[{index}]"
         if action:
             where += f" ({action})"
-        verb = "cannot be read" if isinstance(error, ActionInputError) else "refused"
+        verb = "cannot be read" if isinstance(error, InputError) else "refused"
         super().__init__(
             f"{where} {verb}: {type(error).__name__}: {error.message}",
             clause=error.clause,
