@@ -29,6 +29,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from punto.errors import WagerError
+from punto.inputs import quoted
 
 #: The default minor unit (cents).
 CENT = Decimal("0.01")
@@ -83,10 +84,10 @@ def parse_stake(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decima
     """
     amount = _amount(text)
     if not amount.is_finite() or amount <= 0:
-        raise WagerError(f"stake {_shown(text)} must be a positive amount", hint=_HOW)
+        raise WagerError(f"stake {quoted(text)} must be a positive amount", hint=_HOW)
     if amount.adjusted() >= MONEY_DIGITS:
         raise WagerError(
-            f"stake {_shown(text)} is more than {MONEY_DIGITS} digits of money",
+            f"stake {quoted(text)} is more than {MONEY_DIGITS} digits of money",
             hint="no table holds that much; check the amount",
         )
     try:
@@ -95,13 +96,13 @@ def parse_stake(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decima
         whole = False
     if not whole:
         raise WagerError(
-            f"stake {_shown(text)} is not a whole number of minor units ({minor_unit})",
+            f"stake {quoted(text)} is not a whole number of minor units ({minor_unit})",
             hint=f"round it to {minor_unit}",
         )
     places = _decimals(minor_unit)
     if isinstance(text, str) and _decimals(amount) > places:
         raise WagerError(
-            f"stake {_shown(text)} has more than {places} decimals",
+            f"stake {quoted(text)} has more than {places} decimals",
             hint=f"write it as {amount.quantize(minor_unit)}",
         )
     return amount
@@ -126,7 +127,7 @@ def _amount(text: str | int | Decimal) -> Decimal:
     if isinstance(text, int) and not isinstance(text, bool):
         if text.bit_length() > 64:  # str() of a huge int can be refused outright
             raise WagerError(
-                f"stake of {text.bit_length()} bits is more than {MONEY_DIGITS} digits of money",
+                f"stake {quoted(text)} is more than {MONEY_DIGITS} digits of money",
                 hint="no table holds that much; check the amount",
             )
         return Decimal(text)
@@ -134,7 +135,7 @@ def _amount(text: str | int | Decimal) -> Decimal:
         stripped = text.strip(" \t")
         if _MONEY_TEXT.fullmatch(stripped):
             return Decimal(stripped)
-    raise WagerError(f"stake {_shown(text)} is not an amount of money", hint=_HOW)
+    raise WagerError(f"stake {quoted(text)} is not an amount of money", hint=_HOW)
 
 
 def _decimals(amount: Decimal) -> int:
@@ -142,14 +143,6 @@ def _decimals(amount: Decimal) -> int:
     exponent = amount.as_tuple().exponent
     assert isinstance(exponent, int)
     return max(0, -exponent)
-
-
-def _shown(value: object) -> str:
-    """``value`` as an error message quotes it: its repr, cut short."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"<a number of {value.bit_length()} bits>"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def winnings(
