@@ -391,6 +391,7 @@ def test_tiger_baccarat_3_5_1_settle_lines_not_written_as_money_are_refused(
         (["table", "tiger-baccarat", "--cut-card", "1_4"], "argument --cut-card: '1_4'"),
         (["play", "tiger-baccarat", "--decks", "1_0"], "argument --decks: '1_0'"),
         (["serve", "--port", "٨٠"], "argument --port: '٨٠' is not a whole number"),
+        (["table", "tiger-baccarat", "--table-id", "t\x07"], "--table-id 't\\x07' has the control"),
         (["simulate", "tiger-baccarat", "--shoes", "٣"], "not a whole number in ASCII digits"),
     ],
 )

@@ -21,7 +21,7 @@ from typing import Any
 
 from punto.commands import common
 from punto.errors import PuntoError, WagerError
-from punto.inputs import InputError, read_json
+from punto.inputs import InputError, read_json, read_name
 from punto.money import parse_stake
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
@@ -140,7 +140,7 @@ def run_table(args: argparse.Namespace) -> int:
         log=log,
         console=console,
         input_fn=console_input(console),
-        table_id=args.table_id,
+        table_id=None if args.table_id is None else read_name(args.table_id, "--table-id"),
         layout=table.layout,
         pair_rule=table.pair_rule,
         decks=args.decks,
