@@ -111,7 +111,7 @@ def test_rounding_round(units: Fraction, down: int, half_up: int, half_even: int
         (" 7 ", Decimal("7")),
         (25, Decimal("25")),
         (Decimal("3.10"), Decimal("3.10")),
-        ("1E+2", Decimal("100")),
+        ("12.5", Decimal("12.5")),
     ],
 )
 def test_parse_stake_accepts_whole_minor_units(text: str | int | Decimal, amount: Decimal) -> None:
@@ -205,3 +205,43 @@ def test_tiger_no_commission_banker_wins_on_six_pays_1_to_2_rounded(
     assert r.event == "win_on_six"
     assert r.outcome is Outcome.WIN
     assert r.net == Decimal(net)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1E+2", "1e2", "1_000", "١٠٠", "１００", "+5", "1.", ".5", "1..2", "12,50", "0x10", "½"],
+)
+def test_tiger_baccarat_3_5_1_stake_is_ascii_digits_with_one_decimal_point(text: str) -> None:
+    """A wager's amount (MBS 3.5.1: within the displayed minimum and maximum) is
+    read only as a cage writes money: ASCII digits and at most one point.
+    ``Decimal()`` alone would read every one of these as some number."""
+    with pytest.raises(WagerError, match="is not an amount of money") as caught:
+        parse_stake(text)
+    assert "ASCII digits" in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [True, False, 12.5, 100.0, None, [100], {"a": 1}])
+def test_tiger_baccarat_3_5_1_stake_is_not_a_bool_or_a_float(value: object) -> None:
+    with pytest.raises(WagerError, match="is not an amount of money"):
+        parse_stake(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["12.500", "100.00000"])
+def test_tiger_baccarat_3_5_1_stake_has_at_most_two_decimals(text: str) -> None:
+    with pytest.raises(WagerError, match="has more than 2 decimals") as caught:
+        parse_stake(text)
+    assert "write it as" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["1" + "0" * 15, 10**15, 10**5000, "9" * 5000],
+    ids=["16 digits", "10**15", "10**5000", "5000 nines"],
+)
+def test_tiger_baccarat_3_5_1_stake_of_more_than_fifteen_digits_is_refused(
+    value: str | int,
+) -> None:
+    with pytest.raises(WagerError) as caught:
+        parse_stake(value)
+    assert len(str(caught.value)) < 200, "the refusal quotes the amount cut short"
+    assert parse_stake("9" * 15 + ".99") == Decimal("999999999999999.99")

@@ -691,9 +691,12 @@ def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPat
     assert json.loads(out) == json.loads(path.with_suffix(".out.json").read_text())
 
 
-def test_json_numbers_with_fractions_are_read_exactly(
+def test_tiger_baccarat_3_5_1_json_number_with_a_fraction_is_refused_as_money(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Money in a file is a string or a whole JSON number: ``12.5`` would be a
+    float to most JSON readers, so the command line refuses it too (exit 2, one
+    line saying what to write) rather than read it differently from them."""
     data = (
         '{"game": "tiger-baccarat", "limits": {"minimum": 10, "maximum": 1000}, "actions": ['
         '{"action": "open"},'
@@ -702,10 +705,19 @@ def test_json_numbers_with_fractions_are_read_exactly(
         '{"action": "settle"}]}'
     )
     monkeypatch.setattr("sys.stdin", io.StringIO(data))
+    code, out, err = cli(capsys, "replay", "-")
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "actions[1] (bet) cannot be read" in err
+    assert 'write it as a string, e.g. "12.5"' in err
+    whole = data.replace('"stake": 12.5', '"stake": "12.50"')
+    monkeypatch.setattr("sys.stdin", io.StringIO(whole))
     code, out, _ = cli(capsys, "replay", "-")
     assert code == 0
-    (bet,) = json.loads(out)["rounds"][0]["bets"]
+    report = json.loads(out)
+    (bet,) = report["rounds"][0]["bets"]
     assert (bet["stake"], bet["net"]) == ("12.50", "11.87")  # 0.95 x 12.50 = 11.875, down
+    assert (report["players"], report["house_net"]) == ({"a": "11.87"}, "-11.87")
 
 
 def _events(report_lines: str) -> Iterator[dict[str, Any]]:

@@ -194,3 +194,17 @@ def test_floats_are_refused_for_money() -> None:
 
 def test_registry_files_are_the_formats() -> None:
     assert set(_registry()) == {p.stem for p in FORMATS.glob("*.toml")}
+
+
+@pytest.mark.parametrize("fee", ["1_000", "١٠٠", "1E+2", "12.500", True, "-5"])
+def test_t2_entry_fee_is_money_written_as_money(fee: Any) -> None:
+    """Fees and prizes are read as every amount is (punto.money.parse_amount):
+    Decimal() alone read "1_000" and "١٠٠" as fees of 1,000 and 100."""
+    with pytest.raises(FormatError, match=r'entry_fee: an amount of money such as "100.00"'):
+        load_format(edit("daily", "registration.entry_fee", fee), "daily.toml")
+    free = load_format(edit("daily", "registration.entry_fee", "0"), "daily.toml")
+    paid = load_format(edit("daily", "registration.entry_fee", "12.50"), "daily.toml")
+    assert (free.registration.entry_fee, paid.registration.entry_fee) == (
+        Decimal("0.00"),
+        Decimal("12.50"),
+    )

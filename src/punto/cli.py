@@ -2,7 +2,8 @@
 
 Each subcommand lives in a module of :mod:`punto.commands` that registers
 itself; this module only builds the parser and turns errors into one line on
-standard error with exit code 2.  Output is built in full before anything is
+standard error with exit code 2 -- never a traceback (a bug is one line too,
+with exit code 70).  Output is built in full before anything is
 printed, so a refused command prints nothing on standard output.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -70,19 +72,42 @@ def _command(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_command(arguments))
     try:
+        parser = build_parser(_command(arguments))
         args = parser.parse_args(arguments)
         code: int = args.run(args)
         return code
     except PuntoError as error:
-        print(f"punto: error: {error}", file=sys.stderr)
+        _say(f"punto: error: {error}")
+        return 2
+    except UnicodeError as error:  # standard input that is not text in its encoding
+        _say(
+            f"punto: error: cannot read the input: {getattr(error, 'reason', error)}; give UTF-8 text"
+        )
+        return 2
+    except (RecursionError, MemoryError) as error:
+        _say(f"punto: error: the input is too large to read ({type(error).__name__})")
         return 2
     except KeyboardInterrupt:
-        print("punto: interrupted", file=sys.stderr)
+        _say("punto: interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:
+        # A bug, not bad input: still one line (a traceback is for developers, who
+        # get it with PUNTO_TRACEBACK=1), and not exit 2, which means "refused".
+        if os.environ.get("PUNTO_TRACEBACK"):
+            raise
+        _say(
+            f"punto: internal error: {type(error).__name__}: {str(error)[:200]}; "
+            "please report it (PUNTO_TRACEBACK=1 shows where)"
+        )
+        return 70
+
+
+def _say(line: str) -> None:
+    """One line on standard error, whatever characters it holds."""
+    print(" ".join(line.splitlines()), file=sys.stderr)
 
 
 if __name__ == "__main__":

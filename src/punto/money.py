@@ -14,7 +14,7 @@ Decimal('0.10')
 >>> parse_stake("1e400")
 Traceback (most recent call last):
 ...
-punto.errors.WagerError: stake '1e400' is not a whole number of minor units (0.01); round it to 0.01
+punto.errors.WagerError: stake '1e400' is not an amount of money; write it like 100 or 12.50 (ASCII digits, at most one decimal point)
 >>> parse_stake("12.345")
 Traceback (most recent call last):
 ...
@@ -24,10 +24,12 @@ punto.errors.WagerError: stake '12.345' is not a whole number of minor units (0.
 from __future__ import annotations
 
 import enum
+import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from punto.errors import WagerError
+from punto.inputs import quoted
 
 #: The default minor unit (cents).
 CENT = Decimal("0.01")
@@ -54,28 +56,93 @@ class Rounding(enum.Enum):
         return floor + 1 if self is Rounding.HALF_UP else floor + floor % 2
 
 
+#: Money is written as ASCII digits, an optional sign and at most one decimal point.
+#: ``Decimal()`` alone would also read "1_000", "1E+2", "NaN" and digits of other
+#: scripts ("١٠٠"), which no cage or dealer writes for an amount.
+_MONEY_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?", re.ASCII)
+
+#: The most digits before the decimal point: any amount up to this, in minor units,
+#: fits the ledger's 64-bit integers and ``Decimal``'s 28 significant digits exactly.
+MONEY_DIGITS = 15
+
+_HOW = "write it like 100 or 12.50 (ASCII digits, at most one decimal point)"
+
+
 def parse_stake(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decimal:
-    """A positive amount of money in whole minor units."""
-    try:
-        amount = Decimal(str(text).strip())
-    except InvalidOperation:
-        raise WagerError(
-            f"stake {text!r} is not an amount of money", hint="write it like 100 or 12.50"
-        ) from None
+    """A positive amount of money in whole minor units.
+
+    Text is ASCII digits with at most one decimal point and no more decimals
+    than the minor unit has (``"100"``, ``"12.50"``); a whole number is an
+    ``int``; a ``Decimal`` is taken as it is.  Anything else -- a ``bool``, a
+    ``float``, ``"1_000"``, ``"1e2"``, ``"١٠٠"`` -- is refused with the way to
+    write it.
+
+    >>> parse_stake("1_000")
+    Traceback (most recent call last):
+    ...
+    punto.errors.WagerError: stake '1_000' is not an amount of money; write it like 100 or 12.50 (ASCII digits, at most one decimal point)
+    """
+    amount = _amount(text)
     if not amount.is_finite() or amount <= 0:
+        raise WagerError(f"stake {quoted(text)} must be a positive amount", hint=_HOW)
+    if amount.adjusted() >= MONEY_DIGITS:
         raise WagerError(
-            f"stake {text!r} must be a positive amount", hint="write it like 100 or 12.50"
+            f"stake {quoted(text)} is more than {MONEY_DIGITS} digits of money",
+            hint="no table holds that much; check the amount",
         )
     try:
         whole = amount % minor_unit == 0
-    except InvalidOperation:  # e.g. 1e400: too large to divide into minor units
+    except InvalidOperation:  # too many digits to divide into minor units
         whole = False
     if not whole:
         raise WagerError(
-            f"stake {text!r} is not a whole number of minor units ({minor_unit})",
+            f"stake {quoted(text)} is not a whole number of minor units ({minor_unit})",
             hint=f"round it to {minor_unit}",
         )
+    places = _decimals(minor_unit)
+    if isinstance(text, str) and _decimals(amount) > places:
+        raise WagerError(
+            f"stake {quoted(text)} has more than {places} decimals",
+            hint=f"write it as {amount.quantize(minor_unit)}",
+        )
     return amount
+
+
+def parse_amount(text: str | int | Decimal, minor_unit: Decimal = CENT) -> Decimal:
+    """An amount of money that may be nothing: 0, or what :func:`parse_stake` reads.
+
+    >>> parse_amount("0.00"), parse_amount("12.50")
+    (Decimal('0'), Decimal('12.50'))
+    """
+    amount = _amount(text)
+    if amount == 0 and not amount.is_signed():
+        return Decimal(0)
+    return parse_stake(text, minor_unit)
+
+
+def _amount(text: str | int | Decimal) -> Decimal:
+    """``text`` as a Decimal, if it is written the way money is."""
+    if isinstance(text, Decimal):
+        return text
+    if isinstance(text, int) and not isinstance(text, bool):
+        if text.bit_length() > 64:  # str() of a huge int can be refused outright
+            raise WagerError(
+                f"stake {quoted(text)} is more than {MONEY_DIGITS} digits of money",
+                hint="no table holds that much; check the amount",
+            )
+        return Decimal(text)
+    if isinstance(text, str):
+        stripped = text.strip(" \t")
+        if _MONEY_TEXT.fullmatch(stripped):
+            return Decimal(stripped)
+    raise WagerError(f"stake {quoted(text)} is not an amount of money", hint=_HOW)
+
+
+def _decimals(amount: Decimal) -> int:
+    """How many digits ``amount`` (finite) is written with after the point."""
+    exponent = amount.as_tuple().exponent
+    assert isinstance(exponent, int)
+    return max(0, -exponent)
 
 
 def winnings(

@@ -27,6 +27,19 @@ class Table:
     pair_rule: PairRule
 
 
+def whole_number(text: str) -> int:
+    """An argparse ``type``: a whole number in ASCII digits (a sign allowed, so
+    that the command can say why a negative one does not do).
+
+    ``int()`` alone would also take "1_000", " 8" and digits of other scripts
+    ("٨"); a refusal here is argparse's one line with exit code 2.
+    """
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number (ASCII digits)")
+    return int(text)
+
+
 def add_game_arguments(parser: argparse.ArgumentParser, *, pair_rule: bool = True) -> None:
     parser.add_argument("game", metavar="GAME", help="game id (see 'punto games')")
     parser.add_argument("--layout", metavar="L", help="table layout (Appendix letter)")

@@ -25,13 +25,10 @@ from punto.commands.common import (
 )
 from punto.coup import Coup
 from punto.errors import PuntoError, WagerError
+from punto.inputs import InputError, quoted, read_json, read_text
 from punto.insurance import Moment
 from punto.money import Rounding, format_money, parse_stake
 from punto.settlement import Bet, Settlement, settle
-
-
-class InputError(PuntoError):
-    """A line of batch input that cannot be read."""
 
 
 def register(sub: SubParsers) -> None:
@@ -140,13 +137,25 @@ def run_settle(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = read_json(line, "the line")
             if not isinstance(record, dict) or "cards" not in record:
                 raise InputError('expected an object with "cards" and "bets"')
-            bets = [_bet_from_json(b) for b in record.get("bets", [])]
-            lines.append(json.dumps(_settle(table, record["cards"], bets, args).to_json()))
-        except json.JSONDecodeError as bad:
-            raise InputError(f"line {number}: not JSON ({bad.msg})") from None
+            unknown = sorted(set(record) - {"cards", "bets"})
+            if unknown:
+                raise InputError(
+                    f"a line takes no {', '.join(quoted(k) for k in unknown[:5])}",
+                    hint="a line takes cards and bets",
+                )
+            bets_data = record.get("bets", [])
+            if not isinstance(bets_data, list):
+                raise InputError('"bets" is a list, e.g. [{"wager": "banker", "stake": "100"}]')
+            cards = record["cards"]
+            if not isinstance(cards, str | list):
+                raise InputError('"cards" is a string or a list, e.g. "QH 9C 2D 6S"')
+            cards = read_text(cards, "cards") if isinstance(cards, str) else cards
+            cards = cards if isinstance(cards, str) else [read_text(c, "card") for c in cards]
+            bets = [_bet_from_json(b) for b in bets_data]
+            lines.append(json.dumps(_settle(table, cards, bets, args).to_json()))
         except PuntoError as error:
             raise InputError(f"line {number}: {error}") from None
     sys.stdout.write("".join(line + "\n" for line in lines))
@@ -154,12 +163,29 @@ def run_settle(args: argparse.Namespace) -> int:
 
 
 def _bet_from_json(data: Any) -> Bet:
+    keys = {"wager", "stake", "moment"}
     if not isinstance(data, dict) or "wager" not in data or "stake" not in data:
         raise InputError(
             'each bet needs "wager" and "stake", e.g. {"wager": "banker", "stake": "100"}'
         )
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise InputError(
+            f"a bet takes no {', '.join(quoted(k) for k in unknown[:5])}",
+            hint="a bet takes wager, stake and moment",
+        )
     moment = data.get("moment")
-    return Bet(str(data["wager"]).lower(), parse_stake(str(data["stake"])), _moment(moment))
+    if moment is not None and not isinstance(moment, str):
+        raise InputError(
+            f"moment {quoted(moment)} is not text", hint="four_cards or player_third_card"
+        )
+    stake = data["stake"]
+    if isinstance(stake, bool) or not isinstance(stake, str | int):
+        raise WagerError(
+            f"stake {quoted(stake)} is not a string or a whole number",
+            hint='write money as a string, e.g. "12.50"',
+        )
+    return Bet(read_text(data["wager"], "wager").lower(), parse_stake(stake), _moment(moment))
 
 
 def show(result: Settlement) -> None:

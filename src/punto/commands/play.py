@@ -43,7 +43,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--decks",
         metavar="N",
-        type=int,
+        type=common.whole_number,
         default=DEFAULT_DECKS,
         help=f"decks in the shoe (default {DEFAULT_DECKS})",
     )
@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--cut-card",
         metavar="N",
-        type=int,
+        type=common.whole_number,
         default=DEFAULT_CUT_CARD,
         help=f"cards left behind the cut card (default {DEFAULT_CUT_CARD}); the coup in "
         "which it comes out is the last of the shoe",

@@ -11,6 +11,7 @@ import argparse
 import logging
 from typing import Any
 
+from punto.commands.common import whole_number
 from punto.errors import PuntoError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -32,7 +33,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"address (default {DEFAULT_HOST})")
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+        "--port", type=whole_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
     )
     parser.add_argument(
         "--database",

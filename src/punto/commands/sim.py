@@ -152,6 +152,8 @@ def _non_negative(text: str) -> int:
 def _integer(text: str) -> int:
     """A whole number: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``."""
     cleaned = text.replace("_", "").replace(",", "")
+    if not cleaned.isascii():  # int() would read digits of other scripts ("٣") too
+        raise argparse.ArgumentTypeError(f"not a whole number in ASCII digits: {text!r}")
     try:
         return int(cleaned)
     except ValueError:

@@ -21,6 +21,7 @@ from typing import Any
 
 from punto.commands import common
 from punto.errors import LimitError, PuntoError, WagerError
+from punto.inputs import InputError, read_json, read_name
 from punto.money import parse_stake
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
@@ -64,11 +65,13 @@ def register(sub: common.SubParsers) -> None:
     table.add_argument(
         "--seed", metavar="S", help="shuffle reproducibly from this seed (default: secure shuffle)"
     )
-    table.add_argument("--decks", metavar="N", type=int, default=8, help="decks (default 8)")
+    table.add_argument(
+        "--decks", metavar="N", type=common.whole_number, default=8, help="decks (default 8)"
+    )
     table.add_argument(
         "--cut-card",
         metavar="N",
-        type=int,
+        type=common.whole_number,
         default=14,
         help="cards left behind the cut card (default 14)",
     )
@@ -119,18 +122,16 @@ def run_replay_command(args: argparse.Namespace) -> int:
 
 
 def _read_json(name: str) -> Any:
+    where = "standard input" if name == "-" else name
     try:
         text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ReplayInputError(f"cannot read {name}: {error}") from None
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ReplayInputError(f"cannot read {where}: {reason}") from None
     try:
-        return json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as error:
-        where = "standard input" if name == "-" else name
-        raise ReplayInputError(
-            f"{where} is not JSON: {error.msg} at line {error.lineno} column {error.colno}",
-            hint="see docs/replay.md for the format",
-        ) from None
+        return read_json(text, where)
+    except InputError as error:
+        raise ReplayInputError(error.message, hint=error.hint) from None
 
 
 # -- table ----------------------------------------------------------------------------------
@@ -160,7 +161,7 @@ def run_table(args: argparse.Namespace) -> int:
         log=log,
         console=console,
         input_fn=console_input(console),
-        table_id=args.table_id,
+        table_id=None if args.table_id is None else read_name(args.table_id, "--table-id"),
         layout=table.layout,
         pair_rule=table.pair_rule,
         decks=args.decks,

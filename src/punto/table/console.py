@@ -50,9 +50,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from punto.cards import Card, format_cards
-from punto.errors import PhaseError, PuntoError
+from punto.cards import DECK, Card, format_cards
+from punto.errors import PhaseError, PuntoError, ShoeError
 from punto.game import Game
+from punto.inputs import quoted
 from punto.money import format_money
 from punto.roads import Scoreboard
 from punto.store.eventlog import EventLog
@@ -153,6 +154,13 @@ class DealerConsole:
     ) -> None:
         layout = game.check_layout(layout)
         game.decks.check(decks)
+        total = len(DECK) * decks
+        if not 0 <= cut_card <= total:
+            # refused before the session starts: the first 'open' would find it
+            raise ShoeError(
+                f"the cut card cannot go {cut_card} cards from the end of a shoe of {total} cards",
+                hint=f"choose from 0 to {total} cards behind the cut card",
+            )
         self.console = console
         self._input = input_fn
         self.where = where
@@ -231,13 +239,13 @@ class DealerConsole:
             command, words = _name(words[0]), words[1:]
             if command not in IRREGULARITIES:
                 raise ActionInputError(
-                    f"there is no irregularity {command!r}",
+                    f"there is no irregularity {quoted(command)}",
                     hint="type 'irregularities' to list them",
                 )
         spec = ACTIONS.get(command)
         if spec is None:
             raise ActionInputError(
-                f"unknown command {command!r}", hint="type help for the commands"
+                f"unknown command {quoted(command)}", hint="type help for the commands"
             )
         data = self._arguments(spec, words)
         if spec.irregularity:
@@ -845,12 +853,9 @@ def _from_text(param: Param, text: str) -> Any:
             return False
         raise ActionInputError(f"{param.name}: answer yes or no, not {text!r}")
     if kind in ("int", "position"):
-        try:
-            return int(text)
-        except ValueError:
-            raise ActionInputError(f"{param.name}: {text!r} is not a whole number") from None
-    if kind == "shoe" and text.isdigit():
-        return int(text)
+        return text  # the action reads it: ASCII digits, in range
+    if kind == "shoe" and text.isascii() and text.isdigit():
+        return int(text) if len(text) <= 9 else text  # a number of decks; the action checks it
     if kind in ("players", "players?"):
         return text.replace(",", " ").split()
     if kind == "role":

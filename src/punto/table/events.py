@@ -114,6 +114,14 @@ class CardDealt(Event):
     source: str = "shoe"
 
 
+#: Every ``CardDealt.source`` the engine and the tables write (its docstring
+#: says what each means); a card action naming any other is refused.
+CARD_SOURCES = frozenset(
+    {"shoe", "reconstructed", "simultaneous", "held", "set_aside", "table", "replacement"}
+    | {"keyed", "device"}
+)
+
+
 @_event("insurance_placed")
 @dataclasses.dataclass(frozen=True, slots=True)
 class InsurancePlaced(Event):

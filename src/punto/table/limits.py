@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from punto.errors import LimitError
-from punto.money import CENT, format_money
+from punto.errors import LimitError, WagerError
+from punto.money import format_money, parse_stake
 
 #: The wagers whose totals make the table differential (MBS 1.1.10; RWS 1.10).
 DIFFERENTIAL_WAGERS = ("player", "banker")
@@ -139,19 +139,16 @@ class TableLimits:
 
 
 def _money(value: Any, what: str) -> Decimal:
+    """Money as :func:`punto.money.parse_stake` reads it (one reading of money everywhere)."""
     if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
         raise LimitError(
             f"the {what} {value!r} is not an amount of money",
             hint='write money as a decimal string like "12.50" or a whole number',
         )
     try:
-        amount = Decimal(str(value).strip())
-        whole = amount.is_finite() and amount > 0 and amount % CENT == 0
-    except (InvalidOperation, ValueError):
-        whole = False
-    if not whole:
-        raise LimitError(f"the {what} {value!r} must be a positive amount in whole cents")
-    return amount
+        return parse_stake(value)
+    except WagerError as bad:
+        raise LimitError(f"the {what}: {bad.message}", hint=bad.hint) from None
 
 
 def _ordered(low: Decimal, high: Decimal, what: str) -> None:

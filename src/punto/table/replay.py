@@ -43,21 +43,29 @@ import inspect
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from punto.cards import DECK, Card, parse_cards
+from punto.cards import Card
 from punto.coup import Side
 from punto.errors import ActionError, LimitError, PhaseError, PuntoError, WagerError
 from punto.game import Game
-from punto.games import all_games, get_game
+from punto.games import get_game
+from punto.inputs import InputError, quoted, read_name, read_text
 from punto.insurance import Moment
-from punto.money import format_money, parse_stake
+from punto.money import format_money
 from punto.table import handling, irregularities
 from punto.table.bet_limits import check_table_limits
 from punto.table.events import Event, ShoeStarted, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
+from punto.table.params import (
+    KIND_HELP,
+    ActionInputError,
+    Param,
+    read_flag,
+    read_position,
+)
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
 from punto.table.shoe_state import ShoeState, shoe_json, shoe_started
@@ -67,6 +75,7 @@ __all__ = [
     "ACTIONS",
     "HANDLING",
     "IRREGULARITIES",
+    "KIND_HELP",
     "SHOE_ACTIONS",
     "ActionInputError",
     "ActionSpec",
@@ -83,10 +92,6 @@ __all__ = [
 ]
 
 
-class ActionInputError(PuntoError):
-    """An action that cannot be read: unknown, a field missing or of the wrong kind."""
-
-
 class ReplayError(PuntoError):
     """The first action of a replay that could not be read or was refused.
 
@@ -101,7 +106,7 @@ class ReplayError(PuntoError):
         where = "replay file" if index is None else f"actions[{index}]"
         if action:
             where += f" ({action})"
-        verb = "cannot be read" if isinstance(error, ActionInputError) else "refused"
+        verb = "cannot be read" if isinstance(error, InputError) else "refused"
         super().__init__(
             f"{where} {verb}: {type(error).__name__}: {error.message}",
             clause=error.clause,
@@ -111,165 +116,7 @@ class ReplayError(PuntoError):
 
 # -- parameters --------------------------------------------------------------------------------
 
-#: The most decks any game's rules allow in a shoe.
-_MOST_DECKS = max(game.decks.maximum for game in all_games())
-
-#: Kinds of parameter, what each accepts in JSON, and how it reads as text at the console.
-KIND_HELP: dict[str, str] = {
-    "text": "a string",
-    "int": "a whole number",
-    "flag": "true or false",
-    "role": "player, dealer, pit_supervisor, pit_manager or shift_manager",
-    "stake": 'an amount of money, e.g. "100" or "12.50"',
-    "amount": 'an amount of money, 0 or more, e.g. "50"',
-    "position": "a playing position (a whole number)",
-    "card": 'a card, e.g. "QH", "10S", "TS"',
-    "card?": "a card, or null",
-    "cards": 'cards in order: "QH 9C" or ["QH", "9C"]',
-    "cards?": "cards in order, or null",
-    "cards_with_gaps": 'cards in order, null (or "?" in a string) for a card that left the table',
-    "shoe": "every card of the decks in use: cards, or a number of complete decks "
-    f"(1 to {_MOST_DECKS})",
-    "players": 'players: ["ann", "bob"]',
-    "players?": "players, or null",
-    "moment?": "four_cards or player_third_card, or null",
-    "sides?": 'player -> hand: {"ann": "player"}, or null',
-    "bet_id": 'a bet id, e.g. "b2"',
-}
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of an action."""
-
-    name: str
-    kind: str
-    required: bool = False
-    #: the value when it is not given (already converted)
-    default: Any = None
-
-    def read(self, value: Any) -> Any:
-        """The JSON ``value`` as the Python value the action takes."""
-        if value is None and (self.kind.endswith("?") or self.kind == "cards_with_gaps"):
-            return None
-        try:
-            return _READERS[self.kind](value)
-        except PuntoError as error:
-            raise ActionInputError(
-                f"{self.name}: {error.message}", clause=error.clause, hint=error.hint
-            ) from None
-        except (TypeError, ValueError, AttributeError, InvalidOperation):
-            raise ActionInputError(
-                f"{self.name}: cannot read {value!r}", hint=f"give {KIND_HELP[self.kind]}"
-            ) from None
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(value)
-    return value
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TypeError(value)
-    return int(value)
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(value)
-    return value
-
-
-def _money(value: Any) -> Decimal:
-    if isinstance(value, bool | float) or not isinstance(value, int | str | Decimal):
-        raise WagerError(
-            f"money {value!r} must be written exactly",
-            hint='give it as a string such as "12.50" (a JSON number with a fraction is a '
-            "float and could be inexact)",
-        )
-    return parse_stake(value)
-
-
-def _amount(value: Any) -> Decimal:
-    if isinstance(value, int | str | Decimal) and not isinstance(value, bool):
-        try:
-            if Decimal(str(value).strip()) == 0:
-                return Decimal(0)
-        except InvalidOperation:
-            pass
-    return _money(value)
-
-
-def _card(value: Any) -> Card:
-    return Card.parse(_text(value))
-
-
-def _cards(value: Any) -> tuple[Card, ...]:
-    if isinstance(value, str):
-        return parse_cards(value)
-    if isinstance(value, list | tuple):
-        return tuple(_card(v) for v in value)
-    raise TypeError(value)
-
-
-def _cards_with_gaps(value: Any) -> tuple[Card | None, ...]:
-    items = value.replace(",", " ").split() if isinstance(value, str) else value
-    if not isinstance(items, list | tuple):
-        raise TypeError(value)
-    return tuple(None if v is None or v == "?" else _card(v) for v in items)
-
-
-def _shoe(value: Any) -> tuple[Card, ...]:
-    if isinstance(value, int) and not isinstance(value, bool):
-        # No game deals from more decks than this (2.1; RWS 2.2.1): a larger number is a
-        # mistake, and building it would take memory without bound.
-        if not 1 <= value <= _MOST_DECKS:
-            raise ValueError(value)
-        return DECK * value
-    return _cards(value)
-
-
-def _players(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if not isinstance(value, list | tuple):
-        raise TypeError(value)
-    return tuple(_text(v) for v in value)
-
-
-def _sides(value: Any) -> dict[str, Side]:
-    if not isinstance(value, Mapping):
-        raise TypeError(value)
-    return {_text(player): Side(_text(side)) for player, side in value.items()}
-
-
-_READERS: dict[str, Callable[[Any], Any]] = {
-    "text": _text,
-    "int": _int,
-    "flag": _flag,
-    "role": lambda v: Role(_text(v)),
-    "stake": _money,
-    "amount": _amount,
-    "position": _int,
-    "card": _card,
-    "card?": _card,
-    "cards": _cards,
-    "cards?": _cards,
-    "cards_with_gaps": _cards_with_gaps,
-    "shoe": _shoe,
-    "players": _players,
-    "players?": _players,
-    "moment?": lambda v: Moment(_text(v)),
-    "sides?": _sides,
-    "bet_id": _text,
-}
-
-
-# -- actions -----------------------------------------------------------------------------------
-
-#: What an action does to a round, given its parameters read.
+#: The most decks any game'sround, given its parameters read.
 RunFn = Callable[[Round, Mapping[str, Any]], Any]
 
 
@@ -371,7 +218,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
             "bet",
             "a bet placed by a player at a playing position (or on their behalf: role)",
             (
-                _P("player", "text"),
+                _P("player", "name"),
                 _P("position", "position"),
                 _P("wager", "text", required=True),
                 _P("stake", "stake", required=True),
@@ -388,7 +235,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
             "a bet taken back before 'No more bets' (by bet_id, or all of a player's on a wager)",
             (
                 _P("bet_id", "bet_id"),
-                _P("player", "text"),
+                _P("player", "name"),
                 _P("wager", "text"),
                 _role(Role.PLAYER),
             ),
@@ -421,7 +268,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ActionSpec(
             "card",
             "the next card(s), each to the hand the Table of Play gives it",
-            (_P("card", "card?"), _P("cards", "cards?"), _P("source", "text", default="shoe")),
+            (_P("card", "card?"), _P("cards", "cards?"), _P("source", "source", default="shoe")),
             _run_cards,
             positional=("cards",),
         ),
@@ -429,7 +276,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
             "insurance",
             "an Insurance Plus bet on the open offer (moment: a neglected offer made again)",
             (
-                _P("player", "text", required=True),
+                _P("player", "name", required=True),
                 _P("wager", "text", required=True),
                 _P("stake", "stake", required=True),
                 _P("moment", "moment?"),
@@ -459,7 +306,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ActionSpec(
             "withdraw_player",
             "a player takes the withdrawal option open: all their wagers are returned",
-            (_P("player", "text", required=True), _role(Role.PLAYER)),
+            (_P("player", "name", required=True), _role(Role.PLAYER)),
             lambda r, a: r.withdraw_player(a["player"], a["role"]),
             positional=("player",),
         ),
@@ -675,29 +522,49 @@ class Seats:
         return found[0] if len(found) == 1 else None
 
 
+#: The keys of a seat in a replay file's ``seats``.
+SEAT_KEYS = frozenset({"position", "player", "seated"})
+
+
 def read_seats(value: Any) -> Seats:
     seats = Seats()
     if value is None:
         return seats
+    example = 'a seat is {"position": 1, "player": "ann", "seated": true}'
     if not isinstance(value, list):
-        raise ActionInputError("seats: a list of {position, player, seated}")
+        raise ActionInputError("seats: a list of {position, player, seated}", hint=example)
     for n, entry in enumerate(value):
-        if not isinstance(entry, Mapping) or set(entry) - {"position", "player", "seated"}:
-            raise ActionInputError(
-                f"seats[{n}]: {entry!r} is not a seat",
-                hint='a seat is {"position": 1, "player": "ann", "seated": true}',
-            )
+        if not isinstance(entry, Mapping):
+            raise ActionInputError(f"seats[{n}]: {quoted(entry)} is not a seat", hint=example)
+        _known_keys(entry, SEAT_KEYS, f"seats[{n}]")
+        for key in ("player", "position"):
+            if key not in entry:
+                raise ActionInputError(f"seats[{n}] needs {key}", hint=example)
         try:
-            player = _text(entry["player"])
-            position = _int(entry["position"])
-            seated = _flag(entry.get("seated", True))
-        except (KeyError, TypeError, ValueError):
-            raise ActionInputError(
-                f"seats[{n}]: {entry!r} is not a seat",
-                hint='a seat is {"position": 1, "player": "ann", "seated": true}',
-            ) from None
+            player = read_name(entry["player"], "player")
+            position = read_position(entry["position"])
+            seated = read_flag(entry.get("seated", True))
+        except PuntoError as error:
+            raise ActionInputError(f"seats[{n}]: {error.message}", hint=error.hint) from None
+        except TypeError:
+            raise ActionInputError(f"seats[{n}]: seated is true or false", hint=example) from None
         seats.add(player, position, seated)
     return seats
+
+
+def _key(key: str) -> str:
+    """A key as a refusal names it: as it is, or quoted when it is not a plain word."""
+    return key if key.isascii() and key.isidentifier() else quoted(key)
+
+
+def _known_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+    """Refuse a key that is not one of ``allowed``: a misspelt key would be ignored."""
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise ActionInputError(
+            f"{where} takes no {', '.join(_key(key) for key in unknown[:5])}",
+            hint=f"{where} takes {', '.join(sorted(allowed)) or 'nothing'}",
+        )
 
 
 # -- reading an action --------------------------------------------------------------------------
@@ -708,19 +575,15 @@ def read_action(data: Any, seats: Seats | None = None) -> tuple[ActionSpec, dict
     every required parameter given, no unknown one."""
     if not isinstance(data, Mapping):
         raise ActionInputError(
-            f"{data!r} is not an action", hint='an action is an object: {"action": "open"}'
+            f"{quoted(data)} is not an action", hint='an action is an object: {"action": "open"}'
         )
     name = data.get("action")
     spec = ACTIONS.get(name) if isinstance(name, str) else None
     if spec is None:
-        raise ActionInputError(f"unknown action {name!r}", hint=f"actions: {', '.join(ACTIONS)}")
-    known = {p.name for p in spec.params}
-    unknown = sorted(set(data) - known - _COMMON_KEYS)
-    if unknown:
         raise ActionInputError(
-            f"{name} takes no {', '.join(unknown)}",
-            hint=f"{name} takes {', '.join(sorted(known)) or 'nothing'}",
+            f"unknown action {quoted(name)}", hint=f"actions: {', '.join(ACTIONS)}"
         )
+    _known_keys(data, {p.name for p in spec.params} | _COMMON_KEYS, spec.name)
     args: dict[str, Any] = {}
     for param in spec.params:
         if param.name in data:
@@ -757,12 +620,25 @@ def _seat_bet(args: dict[str, Any], seats: Seats) -> None:
     args["player"], args["position"] = player, position
 
 
-def read_limits(value: Any) -> TableLimits:
-    """The table limits of a replay file's ``limits`` object."""
+def read_limits(value: Any, game: Game | None = None, layout: str | None = None) -> TableLimits:
+    """The table limits of a replay file's ``limits`` object.  Given the game
+    (and layout), a wager with limits of its own must be one it offers: a
+    misspelt wager would leave the real one at the table's limits (MBS 3.5.1)."""
     try:
-        return TableLimits.from_json(value)
+        limits = TableLimits.from_json(value)
     except LimitError as bad:
         raise ActionInputError(f"limits: {bad.message}", clause=bad.clause, hint=bad.hint) from None
+    if game is not None:
+        offered = game.offered(layout)
+        unknown = [w for w in limits.wagers if w not in offered]
+        if unknown:
+            raise ActionInputError(
+                f"limits.wagers: {game.id} offers no {', '.join(quoted(w) for w in unknown[:5])}"
+                + (f" on layout {layout}" if layout else ""),
+                clause=game.clause("bet_limits"),
+                hint=f"wagers: {', '.join(offered)}",
+            )
+    return limits
 
 
 # -- the replay ---------------------------------------------------------------------------------
@@ -812,12 +688,7 @@ class Replay:
         try:
             if not isinstance(data, Mapping):
                 raise ActionInputError("a replay file is a JSON object")
-            unknown = sorted(set(data) - FILE_KEYS)
-            if unknown:
-                raise ActionInputError(
-                    f"unknown keys {', '.join(unknown)}",
-                    hint=f"keys: {', '.join(sorted(FILE_KEYS))}",
-                )
+            _known_keys(data, FILE_KEYS, "a replay file")
             for key in ("game", "limits", "actions"):
                 if key not in data:
                     raise ActionInputError(f"{key} is missing", hint="see docs/replay.md")
@@ -846,7 +717,7 @@ class Replay:
                 ) from None
             return cls(
                 game,
-                limits=read_limits(data["limits"]),
+                limits=read_limits(data["limits"], game, game.check_layout(layout)),
                 layout=layout,
                 pair_rule=pair_rule,
                 insurance_offered=offered,
@@ -1152,10 +1023,7 @@ def _is_taking_option(data: Any) -> bool:
 
 
 def _text_field(data: Mapping[str, Any], key: str) -> str:
-    value = data[key]
-    if not isinstance(value, str):
-        raise ActionInputError(f"{key}: a string")
-    return value
+    return read_text(data[key], key)
 
 
 def ruling_json(index: int | None, name: str, role: Role, ruling: Ruling) -> dict[str, Any]:

@@ -29,13 +29,13 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from punto.errors import PuntoError, UnknownGameError
+from punto.errors import PuntoError, UnknownGameError, WagerError
 from punto.game import Game
 from punto.games import get_game
-from punto.money import CENT, format_money
+from punto.money import CENT, format_money, parse_amount
 from punto.tournament.errors import FormatError
 
 #: The competition rules (docs/tournament.md), by what they govern.
@@ -543,18 +543,14 @@ def _int(
 
 def _money(data: Mapping[str, Any], key: str, fail: Fail) -> Decimal:
     value = data.get(key)
-    try:
-        amount = Decimal(str(value)) if isinstance(value, str | int) else None
-    except InvalidOperation:
-        amount = None
-    if (
-        amount is None
-        or isinstance(value, bool)
-        or not amount.is_finite()
-        or amount < 0
-        or amount % CENT
-    ):
-        raise fail(f'{key}: an amount of money such as "100.00" is required, not {value!r}')
+    try:  # one reading of money everywhere: ASCII digits, at most two decimals
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise WagerError("not money")
+        amount = parse_amount(value)
+    except WagerError:
+        raise fail(
+            f'{key}: an amount of money such as "100.00" is required, not {value!r}'
+        ) from None
     return amount.quantize(CENT)
 
 

@@ -387,12 +387,13 @@ class Runner:
         out = []
         for wager, amount in zip(words[::2], words[1::2], strict=True):
             name = aliases.get(wager.replace("-", "_"), wager)
-            try:
-                stake = int(amount.replace("_", ""))
-            except ValueError:
+            digits = amount.replace("_", "")  # 5_000 chips, as people group them
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 15):
+                # int() alone would take digits of other scripts ("٥٠٠٠") too
                 raise TournamentError(
                     f"{amount!r} is not a number of chips", hint="e.g. banker 5000"
-                ) from None
+                )
+            stake = int(digits)
             out.append((name, stake))
         return out
 
