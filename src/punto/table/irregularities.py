@@ -312,6 +312,12 @@ def insufficient_cards(round_: Round, *, remaining: int, role: Role = Role.DEALE
     is what the device holds; the void stands only if the coup needs more."""
     clause = _clause(round_, "insufficient_cards", "insufficient cards")
     _check_in_play(round_, clause)
+    if remaining < 0:
+        raise ActionError(
+            f"a device cannot hold {remaining} cards",
+            clause=clause,
+            hint="give the number of cards left in the device: 0 or more",
+        )
     dealt = round_.deal.cards
     needed = 0 if round_.deal.is_complete else cards_needed(dealt) - len(dealt)
     if remaining >= needed:
@@ -348,9 +354,12 @@ def incorrect_number_of_cards(
     key = "incorrect_number" if game.clause("incorrect_number") else "wrong_order"
     clause = _clause(round_, key, "an incorrect number of cards")
     if next_round_commenced:
+        # The clause itself sets the proviso ("provided this is noticed before
+        # the commencement of play of the next game"): it is what refuses.
         raise PhaseError(
             "the next round has commenced: the outcome of this round stands",
-            clause=_stands_clause(round_, clause),
+            clause=clause,
+            hint=f"previous rounds stand ({_stands_clause(round_, clause)})",
         )
     if round_.phase is not Phase.SETTLED or reconstructable:
         _check_dealing(round_, clause)
@@ -975,12 +984,15 @@ def _place_missing(
 
 
 @_atomic
-def squeeze_waiver(round_: Round, reason: str, *, role: Role = Role.DEALER) -> Ruling:
-    """RWS 3.14: the House lets the highest bettor squeeze (or expose) the
-    Banker's third card before the Player's: every player's Insurance after
-    the Player's third card is waived this round."""
+def squeeze_waiver(
+    round_: Round, reason: str, *, requester: str | None = None, role: Role = Role.DEALER
+) -> Ruling:
+    """RWS 3.14: the House lets the highest bettor (``requester``, checked
+    when named) squeeze (or expose) the Banker's third card before the
+    Player's is opened: every player's Insurance after the Player's third
+    card is waived this round."""
     clause = _clause(round_, "squeeze_waiver", "a squeeze waiver")
-    round_.waive_insurance(reason, role)
+    round_.waive_insurance(reason, role, requester=requester)
     return Ruling(clause, "continue")
 
 
@@ -1015,7 +1027,7 @@ def forgotten_insurance(
             hint=f"{clause} does not apply",
         )
     when = moment or _last_missed(round_, clause)
-    if not round_.outcome_established():
+    if not round_.insured_outcome_established():
         open_clause = _clause(round_, "insurance_forgotten_open", "a neglected Insurance offer")
         sides = {o.insures for o in round_.missed_insurance_offers(when)}
         offer_to = (

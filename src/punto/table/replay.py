@@ -113,6 +113,7 @@ _MOST_DECKS = max(game.decks.maximum for game in all_games())
 #: Kinds of parameter, what each accepts in JSON, and how it reads as text at the console.
 KIND_HELP: dict[str, str] = {
     "text": "a string",
+    "text?": "a string, or null",
     "int": "a whole number",
     "flag": "true or false",
     "role": "player, dealer, pit_supervisor, pit_manager or shift_manager",
@@ -243,6 +244,7 @@ def _sides(value: Any) -> dict[str, Side]:
 
 _READERS: dict[str, Callable[[Any], Any]] = {
     "text": _text,
+    "text?": _text,
     "int": _int,
     "flag": _flag,
     "role": lambda v: Role(_text(v)),
@@ -477,6 +479,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
 #: Parameter kinds of the irregularity procedures, by type hint.
 _HINT_KINDS: dict[object, str] = {
     str: "text",
+    str | None: "text?",
     int: "int",
     bool: "flag",
     Role: "role",

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
@@ -78,11 +78,20 @@ from punto.table.events import (
     WithdrawalClosed,
     WithdrawalOffered,
 )
+from punto.table.grants import check_grant
 from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of, pro_rata
 from punto.table.roles import Role
 from punto.wagers import PairRule
 
-__all__ = ["BetSettlement", "Phase", "Round", "TableBet", "deal_after", "parse_cards"]
+__all__ = [
+    "ORIGINAL_BETS",
+    "BetSettlement",
+    "Phase",
+    "Round",
+    "TableBet",
+    "deal_after",
+    "parse_cards",
+]
 
 
 class Phase(enum.Enum):
@@ -93,6 +102,9 @@ class Phase(enum.Enum):
     SETTLED = "settled"
     VOID = "void"
 
+
+#: The wagers of the Original Bet (RWS 1.16): the Player and Banker hands.
+ORIGINAL_BETS = frozenset({Side.PLAYER.value, Side.BANKER.value})
 
 #: The phases in which a round is in play (opened, not yet settled or void).
 IN_PLAY = (Phase.BETTING, Phase.DEALING, Phase.RESULT)
@@ -319,9 +331,10 @@ class Round:
             case PlayerWithdrew(player=player):
                 s.withdrawn_players.add(player)
                 option = s.withdrawal.clause if s.withdrawal is not None else None
-                for bet in list(s.bets.values()):
-                    if bet.player == player and bet.status == "active":
-                        s.bets[bet.bet_id] = replace(bet, status="returned", clause=option)
+                # Only wagers still undecided come back: one the cards have
+                # won or lost stays and settles (docs/interpretations.md, "Grants").
+                for bet in self.undecided_bets(player):
+                    s.bets[bet.bet_id] = replace(bet, status="returned", clause=option)
             case WithdrawalClosed():
                 s.withdrawal = None
             case RoundVoided():
@@ -421,14 +434,32 @@ class Round:
                 out[bet.bet_id] = events.pop()
         return out
 
-    def outcome_established(self) -> bool:
+    def outcome_established(self, wagers: Collection[str] | None = None) -> bool:
         """Whether any of the wagers in play this round has conclusively won
-        or lost, computed from the cards (MBS 5.17; RWS 5.4, 5.8.1, 5.10, 5.14).
+        or lost, computed from the cards (MBS 5.17; RWS 5.4, 5.8.1, 5.10).
+        ``wagers``: only bets on these wagers count (RWS 5.14: the Original
+        Bets on the Player and Banker hands).
 
         "The available wagers" are read as the wagers the players have on
         the layout: a wager nobody placed can neither win nor lose anything.
         """
-        return bool(self.decided_bets())
+        found = self.decided_bets()
+        if wagers is None:
+            return bool(found)
+        return any(self._s.bets[bet_id].wager in wagers for bet_id in found)
+
+    def insured_outcome_established(self) -> bool:
+        """RWS 5.14: whether the cards have decided the Original Bets on the
+        Player and Banker hands -- what Insurance insures -- so that a
+        neglected offer is remedied by 5.14.2, not made again (5.14.1).
+        Other wagers (a pair decided by the fourth card) do not count."""
+        return self.outcome_established(ORIGINAL_BETS)
+
+    def undecided_bets(self, player: str) -> list[TableBet]:
+        """``player``'s bets in play whose result the cards do not tell yet:
+        what a withdrawal option returns."""
+        found = self.decided_bets()
+        return [b for b in self.active_bets if b.player == player and b.bet_id not in found]
 
     def _clause(self, name: str) -> str | None:
         return self.game.clause(name)
@@ -588,6 +619,20 @@ class Round:
 
     def check_withdraw_bet(self, bet_id: str) -> None:
         bet = self._bet(bet_id)
+        option = self._s.withdrawal
+        if option is not None:
+            grant = self.game.grant("withdrawal", option.clause)
+            which = (
+                "all their wagers"
+                if grant and grant.returns == "every"
+                else "all their remaining wagers"
+            )
+            raise ActionError(
+                f"under the option of {option.clause} a player withdraws {which} or none, "
+                f"not one wager ({bet_id})",
+                clause=option.clause,
+                hint=f"take the option for {bet.player} (withdraw_player), or play on",
+            )
         if self.phase is not Phase.BETTING:
             raise BettingClosedError(
                 "no wager may be withdrawn after 'No more bets'",
@@ -595,7 +640,9 @@ class Round:
                 hint="the wager wins or loses on the outcome of the round",
             )
         if bet.status != "active":
-            raise ActionError(f"bet {bet_id} is already {bet.status}")
+            raise ActionError(
+                f"bet {bet_id} is already {bet.status}", clause=self._clause("place_bets")
+            )
 
     def can_withdraw_bet(self, bet_id: str) -> bool:
         return _can(lambda: self.check_withdraw_bet(bet_id))
@@ -823,12 +870,9 @@ class Round:
         self._emit(CardsHeld(tuple(cards), clause, role))
 
     def check_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
-        self._check_role(role, Role.DEALER, "reopen betting", clause)
-        if self.phase is not Phase.DEALING:
-            raise PhaseError(
-                "betting is reopened only after 'No more bets' and before the result",
-                clause=clause,
-            )
+        """Why betting may not be reopened under ``clause`` now: only a clause
+        of this game's ``[grants.reopen_betting]`` reopens it (MBS 5.9)."""
+        check_grant(self, "reopen_betting", clause, role)
         self._check_no_option_open()
 
     def can_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> bool:
@@ -935,10 +979,7 @@ class Round:
         offers = [o for o in self.insurance_offers() if o.insures is chosen.insures]
         if not offers:
             raise InsuranceError(
-                f"no {chosen.name} is offered now",
-                clause="4.1.15",
-                hint="Insurance is offered after four cards or after the Player's third card, "
-                "on the rows of the pay table, before the next card",
+                f"no {chosen.name} is offered now", **self._no_offer_why(chosen.insures)
             )
         cap = self.insurance_cap(player, offers[0])
         if stake <= 0 or stake > cap or stake % CENT:
@@ -948,6 +989,39 @@ class Round:
                 hint="Insurance needs an Original Bet on the hand and may not exceed it "
                 "(nor, at 10 to 1, a quarter of the table maximum)",
             )
+
+    def _no_offer_why(self, side: Side) -> dict[str, str | None]:
+        """The clause and hint of a refused Insurance bet with no offer open:
+        waived (3.14), forgone once the next card is drawn (5.3), not yet
+        or no longer a moment of Insurance (3.12), or a row the pay table
+        does not offer (4.1.15)."""
+        now = moment_of(self.deal) if self.phase is Phase.DEALING else None
+        waiver = self._clause("squeeze_waiver")
+        if now is Moment.PLAYER_THIRD_CARD and self._s.insurance_waived:
+            return {
+                "clause": waiver,
+                "hint": "the highest bettor squeezed or exposed the Banker's third card first: "
+                "Insurance after the Player's third card is waived for everyone this round",
+            }
+        for moment in Moment:
+            if moment is not now and any(
+                o.insures is side for o in self.missed_insurance_offers(moment)
+            ):
+                return {
+                    "clause": self._clause("insurance_forfeit"),
+                    "hint": f"Insurance {moment.words} was open until the next card was drawn; "
+                    f"a player who had not bet by then has forgone it",
+                }
+        if now is None:
+            return {
+                "clause": self._clause("insurance_moments"),
+                "hint": "Insurance is bet after the initial four cards, and after the Player's "
+                "third card, before the next card is drawn",
+            }
+        return {
+            "clause": self._clause("insurance_pay_table"),
+            "hint": "Insurance is offered on the rows of the pay table only",
+        }
 
     def _check_late_insurance(self, player: str, side: Side, stake: Decimal, when: Moment) -> None:
         late = self._s.late_insurance
@@ -1009,26 +1083,77 @@ class Round:
         self._emit(InsurancePlaced(bet_id, player, position, wager, stake, moment, seated, role))
         return bet_id
 
-    def check_waive_insurance(self, role: Role = Role.DEALER) -> None:
+    def check_waive_insurance(
+        self, role: Role = Role.DEALER, *, requester: str | None = None
+    ) -> None:
+        """Why the House may not consent now to the highest bettor squeezing
+        (or having exposed) the Banker's third card before the Player's third
+        card is opened (RWS 3.14).  The Player's third card may already be
+        out face down -- that is 3.14's own scenario -- so the waiver is
+        possible until the Banker's third card is dealt, as long as nobody
+        has bet Insurance after the Player's third card (which would show it
+        was opened).  ``requester``, if named, must be a player with the
+        highest Bet: the largest total on the Player or the Banker hand."""
         clause = self._clause("squeeze_waiver")
         if clause is None:
-            raise ActionError(f"{self.game.title} has no Insurance to waive")
+            raise ActionError(
+                f"{self.game.title} has no Insurance to waive",
+                clause=self._clause("unforeseen") or self.game.layout_clause,
+            )
         self._check_role(role, Role.DEALER, "waive Insurance", clause)
         if self.phase is not Phase.DEALING:
             raise PhaseError("the waiver applies during the deal", clause=clause)
-        if len(self.deal.cards) > Moment.FOUR_CARDS.cards:
+        dealt = len(self.deal.cards)
+        third = moment_of(self.deal) is Moment.PLAYER_THIRD_CARD
+        if (
+            dealt < Moment.FOUR_CARDS.cards
+            or dealt > Moment.PLAYER_THIRD_CARD.cards
+            or (dealt == Moment.PLAYER_THIRD_CARD.cards and not third)
+        ):
             raise PhaseError(
-                "the waiver is given before the Player's third card is opened", clause=clause
+                "the waiver is given after the initial four cards and before the Banker's "
+                "third card is dealt",
+                clause=clause,
+                hint="it concerns a Banker third card still to come",
             )
+        if third and any(b.moment is Moment.PLAYER_THIRD_CARD for b in self.active_bets):
+            raise PhaseError(
+                "Insurance after the Player's third card has been bet: the card was opened",
+                clause=clause,
+            )
+        if requester is not None:
+            highest = self._highest_bettors()
+            if requester not in highest:
+                raise ActionError(
+                    f"{requester} does not have the highest Bet",
+                    clause=clause,
+                    hint=f"the highest Bet is {', '.join(highest) or 'nobody'}'s",
+                )
 
-    def can_waive_insurance(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_waive_insurance(role))
+    def _highest_bettors(self) -> list[str]:
+        """The players with the highest Bet (RWS 3.14): the largest total on
+        the Player or the Banker hand."""
+        best = {
+            p: max(self.original_bet(p, Side.PLAYER), self.original_bet(p, Side.BANKER))
+            for p in self.players
+        }
+        top = max(best.values(), default=Decimal(0))
+        return [p for p, amount in best.items() if top and amount == top]
 
-    def waive_insurance(self, reason: str, role: Role = Role.DEALER) -> None:
+    def can_waive_insurance(
+        self, role: Role = Role.DEALER, *, requester: str | None = None
+    ) -> bool:
+        return _can(lambda: self.check_waive_insurance(role, requester=requester))
+
+    def waive_insurance(
+        self, reason: str, role: Role = Role.DEALER, *, requester: str | None = None
+    ) -> None:
         """RWS 3.14: the highest bettor squeezes the Banker's third card first,
         or has it exposed first -- Insurance after the Player's third card is
         waived for everyone this round."""
-        self.check_waive_insurance(role)
+        self.check_waive_insurance(role, requester=requester)
+        if requester is not None:
+            reason = f"{reason} (requested by {requester})"
         self._emit(InsuranceWaived(reason, role))
 
     def check_reoffer_insurance(
@@ -1047,9 +1172,10 @@ class Round:
         if self.phase is not Phase.DEALING:
             raise PhaseError("Insurance is offered again while the coup is dealt", clause=clause)
         self._check_no_option_open()
-        if self.outcome_established():
+        if self.insured_outcome_established():
             raise PhaseError(
-                "an outcome is established: a neglected Insurance is not offered again",
+                "an outcome is established (the Player and Banker hands are decided): "
+                "a neglected Insurance is not offered again",
                 clause=clause,
                 hint="return the Original Bet of players whose Insurance would have won "
                 f"({self._clause('insurance_forgotten_established')})",
@@ -1090,9 +1216,10 @@ class Round:
     # -- withdrawal options ------------------------------------------------------------------
 
     def check_offer_withdrawal(self, clause: str, role: Role = Role.DEALER) -> None:
-        self._check_role(role, Role.DEALER, "give a withdrawal option", clause)
-        if self.phase not in IN_PLAY:
-            raise PhaseError("a withdrawal option is given while the round is in play")
+        """Why players may not be given the option to withdraw under
+        ``clause`` now: only a clause of this game's ``[grants.withdrawal]``
+        gives it, with its conditions met (:mod:`punto.table.grants`)."""
+        check_grant(self, "withdrawal", clause, role)
         if self._s.withdrawal is not None:
             raise PhaseError(
                 "a withdrawal option is already open", clause=self._s.withdrawal.clause
@@ -1102,7 +1229,8 @@ class Round:
         return _can(lambda: self.check_offer_withdrawal(clause, role))
 
     def offer_withdrawal(self, clause: str, reason: str, role: Role = Role.DEALER) -> None:
-        """Give every player the option to withdraw all their wagers."""
+        """Give every player the option to withdraw their wagers still
+        undecided (all of them, where the clause applies only when none is)."""
         self.check_offer_withdrawal(clause, role)
         self._emit(WithdrawalOffered(clause, reason, role))
 
@@ -1113,16 +1241,22 @@ class Round:
                 clause=self._clause("late_withdrawal"),
                 hint="after 'No more bets' wagers win or lose on the outcome",
             )
-        if not any(b.player == player for b in self.active_bets):
+        if not self.undecided_bets(player):
+            decided = any(b.player == player for b in self.active_bets)
             raise ActionError(
-                f"{player} has no wager to withdraw", clause=self._s.withdrawal.clause
+                f"the cards have decided every wager of {player}: they win or lose on the outcome"
+                if decided
+                else f"{player} has no wager to withdraw",
+                clause=self._s.withdrawal.clause,
+                hint="a withdrawal option returns only wagers still undecided",
             )
 
     def can_withdraw_player(self, player: str) -> bool:
         return _can(lambda: self.check_withdraw_player(player))
 
     def withdraw_player(self, player: str, role: Role = Role.PLAYER) -> None:
-        """The player takes the option: all their wagers are returned."""
+        """The player takes the option: all their wagers still undecided are
+        returned; those the cards have decided settle."""
         self.check_withdraw_player(player)
         self._emit(PlayerWithdrew(player, role))
 
@@ -1159,13 +1293,11 @@ class Round:
         self._emit(IrregularityNoted(clause, reason, role))
 
     def check_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> None:
-        self._check_role(role, Role.PIT_MANAGER, "return a bet after 'No more bets'", clause)
+        """Why bet ``bet_id`` may not be returned under ``clause`` now: only a
+        clause of this game's ``[grants.return_bet]`` returns one, with its
+        conditions met."""
         bet = self._bet(bet_id)
-        if self.phase not in (Phase.DEALING, Phase.RESULT):
-            raise PhaseError(
-                "a bet is returned this way after 'No more bets' and before settlement",
-                clause=clause,
-            )
+        check_grant(self, "return_bet", clause, role, bet=bet)
         if bet.status != "active":
             raise ActionError(f"bet {bet_id} is already {bet.status}", clause=clause)
 
@@ -1175,7 +1307,8 @@ class Round:
     def return_bet(
         self, bet_id: str, clause: str, reason: str, role: Role = Role.PIT_MANAGER
     ) -> None:
-        """Return one bet in play (RWS 5.14.2, or a Shift Manager's decision)."""
+        """Return one bet in play (RWS 5.14.2, or a Shift Manager's decision:
+        MBS 6.1, RWS 5.19)."""
         self.check_return_bet(bet_id, clause, role)
         self._emit(BetReturned(bet_id, clause, reason, role))
 
@@ -1187,18 +1320,17 @@ class Round:
         required: Role = Role.DEALER,
         settled: bool = False,
     ) -> None:
-        """``settled``: the clause voids a round already settled, if it is
-        noticed before the next round commences (MBS 5.2 of No Commission and
-        Tournament; RWS 5.5.3)."""
-        self._check_role(role, required, "void the round", clause)
-        if self.phase is Phase.SETTLED and settled:
-            return
-        if self.phase not in IN_PLAY:
-            raise PhaseError(
-                f"the round is {self.phase.value}"
-                + ("; previous rounds stand" if self.phase is not Phase.NEW else ""),
-                clause=clause,
-            )
+        """Why the round may not be voided under ``clause`` now: only a clause
+        of this game's ``[grants.void]`` voids it, with its conditions met;
+        ``required`` is a higher position the caller asks for.  ``settled``:
+        the caller means to void a round already settled, which only a clause
+        granting it in the settled phase does, if it is noticed before the
+        next round commences (MBS 5.2 of No Commission and Tournament; RWS
+        5.5.3)."""
+        if self.phase is Phase.SETTLED and not settled and self.game.grant("void", clause):
+            self._check_role(role, required, "void the round", clause)
+            raise PhaseError("the round is settled; previous rounds stand", clause=clause)
+        check_grant(self, "void", clause, role, required=required)
 
     def can_void(
         self, role: Role, clause: str, *, required: Role = Role.DEALER, settled: bool = False
