@@ -130,10 +130,18 @@ def _atomic(
         if wanted and isinstance(trial, Ruling):
             refused = [p for p in wanted if p not in trial.withdrawn]
             if refused:
+                # The procedure's clause refuses when it is one (RWS 5.8.1: no
+                # option with an outcome established); where the rules have none
+                # ("not covered"), the game's "no withdrawal after No more bets"
+                # does (No Commission and Tournament 5.7).
+                covered = trial.clause[:1].isdigit()
                 raise ActionError(
-                    f"{', '.join(refused)} cannot withdraw: this procedure gives no "
+                    f"{', '.join(refused)} cannot withdraw: "
+                    f"{f'{trial.clause} gives' if covered else 'the rules give'} no "
                     f"withdrawal option here ({trial.consequence})",
-                    clause=trial.clause,
+                    clause=trial.clause
+                    if covered
+                    else round_.game.clause("late_withdrawal") or trial.clause,
                     hint="after 'No more bets' wagers win or lose on the outcome",
                 )
         with round_.checked():
