@@ -414,7 +414,14 @@ class Round:
 
     def decided(self) -> dict[str, str | None]:
         """Every wager offered at this table that the cards so far have decided."""
-        return decided(self.game, self.deal, layout=self.layout, pair_rule=self.pair_rule)
+        key = (id(self.game), self.layout, self.pair_rule, self.deal.cards)
+        cached = _DECIDED.get(key)
+        if cached is None or cached[0] is not self.game:
+            if len(_DECIDED) >= _DECIDED_SIZE:
+                _DECIDED.clear()
+            found = decided(self.game, self.deal, layout=self.layout, pair_rule=self.pair_rule)
+            cached = _DECIDED[key] = (self.game, found)
+        return dict(cached[1])
 
     def decided_bets(self) -> dict[str, str | None]:
         """The bets in play whose result the cards so far already tell:
@@ -1531,6 +1538,15 @@ class Round:
 
 
 _NOT_SETTLED = frozenset({"returned", "withdrawn", "void"})
+
+#: What the cards decide, by game, layout, pair rule and cards: the search
+#: takes a quarter of a second on the first cards of a coup, and the fold of
+#: a withdrawal, the grants and the live table ask it again and again.  The
+#: game is kept in the value so that its id is not reused while cached.
+_DECIDED: dict[
+    tuple[int, str | None, PairRule, tuple[Card, ...]], tuple[Game, dict[str, str | None]]
+] = {}
+_DECIDED_SIZE = 4096
 
 
 def _payout(stake: Decimal, offer: InsuranceOffer) -> Decimal:
