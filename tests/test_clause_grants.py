@@ -401,3 +401,22 @@ def test_tiger_baccarat_5_17_2_settles_every_bet_after_the_refused_option() -> N
     assert not r.can_offer_withdrawal("5.17.1")
     r.deal_card(Card.parse("5H"))  # Player 8 beats Banker 7
     assert nets(r) == {"ann": D(-1100), "bob": D(200)}
+
+
+def test_tiger_baccarat_6_1_granted_lists_what_each_role_may_take_now() -> None:
+    r = deal(tb(("ann", 1, "player", 1000), ("bob", 2, "tiger_pair", 10)), "9H 2C KD 3S")
+    # a complete coup: only the Gaming Shift Manager's decision voids it
+    assert r.granted("void", Role.PIT_MANAGER) == ["5.1", "5.2", "5.12.2"]
+    assert r.granted("void", Role.SHIFT_MANAGER) == ["5.1", "5.2", "5.12.2", "6.1"]
+    assert r.granted("withdrawal", Role.DEALER) == []
+    assert r.granted("reopen_betting", Role.SHIFT_MANAGER) == []
+    assert nets(r) == {"ann": D(1000), "bob": D(-10)}
+
+
+def test_tiger_baccarat_5_8_a_simultaneous_draw_of_one_card_cites_5_8() -> None:
+    r = deal(tb(("ann", 1, "banker", 100)), "2H 9C")
+    with pytest.raises(ActionError) as refused:
+        irr.simultaneous_draw(r, parse_cards("3D"), order_known=True)
+    assert refused.value.clause == "5.8"
+    deal(r, "3D KS")  # Player 5, Banker 9
+    assert nets(r) == {"ann": D(95)}

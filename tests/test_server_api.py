@@ -149,7 +149,9 @@ def test_each_action_only_for_its_role(client: TestClient) -> None:
     )
     client.post("/api/tables/dragon/bets", headers=player, json={"wager": "banker", "stake": "10"})
     # Voiding takes a pit manager: the dealer alone may not, nor with a bad confirmation.
-    void = {"reason": "a card fell on the floor"}
+    # (a void cites the clause that grants it: a Pit Manager may not void at
+    # discretion, which is the Gaming Shift Manager's 6.1)
+    void = {"reason": "a card of another deck in the shoe", "clause": "5.1"}
     alone = client.post("/api/tables/dragon/round/void", headers=dealer, json=void)
     assert alone.status_code == 403
     assert "pit manager" in error_of(alone)["hint"]

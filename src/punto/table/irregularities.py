@@ -547,7 +547,11 @@ def simultaneous_draw(
     """
     game = round_.game
     if len(cards) < 2:
-        raise ActionError("a simultaneous draw is two or more cards")
+        raise ActionError(
+            "a simultaneous draw is two or more cards",
+            clause=game.clause("simultaneous") or game.clause("simultaneous_initial"),
+            hint="one card out of the device is dealt as it comes",
+        )
     initial = len(round_.deal.cards) < 4
     if _is_rws(round_):
         return _simultaneous_rws(round_, cards, order_known, order, withdrawing, role)

@@ -468,6 +468,20 @@ class Round:
         found = self.decided_bets()
         return [b for b in self.active_bets if b.player == player and b.bet_id not in found]
 
+    def granted(self, procedure: str, role: Role) -> list[str]:
+        """The clauses of this game under which ``role`` may take
+        ``procedure`` (``withdrawal``, ``void``, ``return_bet``,
+        ``reopen_betting``) now, their conditions met: what a console or a
+        server offers, instead of a free-text clause."""
+        out = []
+        for clause in self.game.granting(procedure):
+            try:
+                check_grant(self, procedure, clause, role)
+            except PuntoError:
+                continue
+            out.append(clause)
+        return out
+
     def _clause(self, name: str) -> str | None:
         return self.game.clause(name)
 
