@@ -420,3 +420,18 @@ def test_tiger_baccarat_5_8_a_simultaneous_draw_of_one_card_cites_5_8() -> None:
     assert refused.value.clause == "5.8"
     deal(r, "3D KS")  # Player 5, Banker 9
     assert nets(r) == {"ann": D(95)}
+
+
+def test_tiger_baccarat_5_7_cards_are_reconstructed_only_under_5_7() -> None:
+    # Dealt 9H 2C, intended 2C 9H: the 9 is the Banker's
+    r = deal(tb(("ann", 1, "player", 100), ("bob", 2, "banker", 100)), "9H 2C")
+    with pytest.raises(ActionError) as refused:
+        r.reconstruct(parse_cards("2C 9H"), "goodwill", Role.SHIFT_MANAGER)
+    assert refused.value.clause == "5.7"
+    with pytest.raises(ActionError) as wrong_game:
+        r.reconstruct(parse_cards("2C 9H"), "5.9")  # RWS 5.9, not a clause of this game's
+    assert wrong_game.value.clause == "5.7"
+    r.reconstruct(parse_cards("2C 9H"), "5.7")
+    deal(r, "KD KS")  # Player 2+K=2; Banker 9+K=9, a Natural: Banker wins
+    assert r.deal.cards == tuple(parse_cards("2C 9H KD KS"))
+    assert nets(r) == {"ann": D(-100), "bob": D(95)}

@@ -60,8 +60,9 @@ class LimitPolicy:
 
 
 #: The procedures that move money outside ordinary settlement, each gated by
-#: the clauses of a game's ``[grants]`` table that grant it.
-PROCEDURES = ("withdrawal", "void", "return_bet", "reopen_betting")
+#: the clauses of a game's ``[grants]`` table that grant it.  A reconstruction
+#: moves cards, and with them the result of wagers.
+PROCEDURES = ("withdrawal", "void", "return_bet", "reopen_betting", "reconstruct")
 #: The phases of a round a grant may name (``punto.table.round.Phase`` values).
 GRANT_PHASES = frozenset({"betting", "dealing", "result", "settled"})
 #: What the cards must say when the procedure is taken: some wager decided,

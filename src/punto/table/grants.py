@@ -42,6 +42,7 @@ WHAT = {
     "void": "voids the round",
     "return_bet": "returns a bet after 'No more bets'",
     "reopen_betting": "reopens betting after 'No more bets'",
+    "reconstruct": "reconstructs the cards",
 }
 
 #: Where the rules forbid the procedure when no clause grants it.
@@ -50,6 +51,7 @@ _FORBIDDEN_BY = {
     "return_bet": "late_withdrawal",
     "reopen_betting": "late_bet",
     "void": "unforeseen",
+    "reconstruct": "unforeseen",
 }
 
 

@@ -820,10 +820,10 @@ class Round:
         """Why ``cards`` cannot be put on the table as the coup's cards in
         shoe order: the cards already dealt (and ``drawn``, cards out of the
         device that were never dealt as such), each where the Table of Play
-        says."""
-        self._check_role(role, required, "reconstruct the cards", clause)
-        if self.phase not in (Phase.DEALING, Phase.RESULT):
-            raise PhaseError("cards are reconstructed while the coup is being dealt", clause=clause)
+        says.  Only a clause of this game's ``[grants.reconstruct]`` puts
+        cards back (MBS 5.7; No Commission and Tournament 5.2, 5.4; RWS 5.8,
+        5.9)."""
+        check_grant(self, "reconstruct", clause, role, required=required)
         self._check_no_option_open()
         Deal(tuple(cards))  # the Table of Play must accept them (raises otherwise)
         if Counter(cards) != Counter((*self.deal.cards, *drawn)):
