@@ -435,3 +435,18 @@ def test_tiger_baccarat_5_7_cards_are_reconstructed_only_under_5_7() -> None:
     deal(r, "KD KS")  # Player 2+K=2; Banker 9+K=9, a Natural: Banker wins
     assert r.deal.cards == tuple(parse_cards("2C 9H KD KS"))
     assert nets(r) == {"ann": D(-100), "bob": D(95)}
+
+
+def test_tiger_baccarat_2_2_no_insurance_to_waive_or_offer_again_names_the_layout() -> None:
+    r = deal(tb(("ann", 1, "player", 100)), "3H 4C 2D KS")
+    with pytest.raises(ActionError) as waive:
+        r.waive_insurance("squeeze", Role.PIT_MANAGER)
+    assert waive.value.clause == "2.2"
+    with pytest.raises(ActionError) as again:
+        r.reoffer_insurance(Moment.FOUR_CARDS, ["ann"])
+    assert again.value.clause == "2.2"
+    with pytest.raises(InsuranceError) as bet:
+        r.place_insurance("ann", "player_insurance", D(50))
+    assert bet.value.clause == "2.2"
+    deal(r, "2S 5S")  # Player 7; Banker 4 draws against a 2: 9
+    assert nets(r) == {"ann": D(-100)}

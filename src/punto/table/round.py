@@ -987,11 +987,17 @@ class Round:
         if not self.insurance_offered:
             raise InsuranceError(
                 "no Insurance is offered at this table",
-                clause=self._clause("no_insurance_notice") or "4.1.15",
+                # a private table's notice (RWS 4.2.2), or a game without Insurance
+                clause=self._clause("no_insurance_notice") or self.game.layout_clause,
             )
         chosen = self.game.wager(wager, self.layout)
         if chosen.insures is None:
-            raise InsuranceError(f"{wager} is not an Insurance Plus bet")
+            raise InsuranceError(
+                f"{wager} is not an Insurance Plus bet",
+                clause=self._clause("insurance_moments"),
+                hint="place it while betting is open; Insurance is player_insurance or "
+                "banker_insurance",
+            )
         self._check_no_option_open()
         current = moment_of(self.deal) if self.phase is Phase.DEALING else None
         if moment is not None and moment is not current:
@@ -1119,7 +1125,7 @@ class Round:
         if clause is None:
             raise ActionError(
                 f"{self.game.title} has no Insurance to waive",
-                clause=self._clause("unforeseen") or self.game.layout_clause,
+                clause=self.game.layout_clause,  # the wagers it offers
             )
         self._check_role(role, Role.DEALER, "waive Insurance", clause)
         if self.phase is not Phase.DEALING:
@@ -1182,7 +1188,10 @@ class Round:
     ) -> None:
         clause = self._clause("insurance_forgotten_open")
         if clause is None or self.game.insurance is None:
-            raise ActionError(f"{self.game.title} has no Insurance")
+            raise ActionError(
+                f"{self.game.title} has no Insurance",
+                clause=self.game.layout_clause,  # the wagers it offers
+            )
         self._check_role(role, Role.PIT_MANAGER, "offer a neglected Insurance again", clause)
         if not self.insurance_offered:
             raise InsuranceError(
