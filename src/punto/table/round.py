@@ -79,6 +79,7 @@ from punto.table.events import (
     WithdrawalOffered,
 )
 from punto.table.grants import check_grant
+from punto.table.insurance_rules import check_waiver, no_offer_refusal
 from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of, pro_rata
 from punto.table.roles import Role
 from punto.wagers import PairRule
@@ -1006,7 +1007,7 @@ class Round:
         offers = [o for o in self.insurance_offers() if o.insures is chosen.insures]
         if not offers:
             raise InsuranceError(
-                f"no {chosen.name} is offered now", **self._no_offer_why(chosen.insures)
+                f"no {chosen.name} is offered now", **no_offer_refusal(self, chosen.insures)
             )
         cap = self.insurance_cap(player, offers[0])
         if stake <= 0 or stake > cap or stake % CENT:
@@ -1016,39 +1017,6 @@ class Round:
                 hint="Insurance needs an Original Bet on the hand and may not exceed it "
                 "(nor, at 10 to 1, a quarter of the table maximum)",
             )
-
-    def _no_offer_why(self, side: Side) -> dict[str, str | None]:
-        """The clause and hint of a refused Insurance bet with no offer open:
-        waived (3.14), forgone once the next card is drawn (5.3), not yet
-        or no longer a moment of Insurance (3.12), or a row the pay table
-        does not offer (4.1.15)."""
-        now = moment_of(self.deal) if self.phase is Phase.DEALING else None
-        waiver = self._clause("squeeze_waiver")
-        if now is Moment.PLAYER_THIRD_CARD and self._s.insurance_waived:
-            return {
-                "clause": waiver,
-                "hint": "the highest bettor squeezed or exposed the Banker's third card first: "
-                "Insurance after the Player's third card is waived for everyone this round",
-            }
-        for moment in Moment:
-            if moment is not now and any(
-                o.insures is side for o in self.missed_insurance_offers(moment)
-            ):
-                return {
-                    "clause": self._clause("insurance_forfeit"),
-                    "hint": f"Insurance {moment.words} was open until the next card was drawn; "
-                    f"a player who had not bet by then has forgone it",
-                }
-        if now is None:
-            return {
-                "clause": self._clause("insurance_moments"),
-                "hint": "Insurance is bet after the initial four cards, and after the Player's "
-                "third card, before the next card is drawn",
-            }
-        return {
-            "clause": self._clause("insurance_pay_table"),
-            "hint": "Insurance is offered on the rows of the pay table only",
-        }
 
     def _check_late_insurance(self, player: str, side: Side, stake: Decimal, when: Moment) -> None:
         late = self._s.late_insurance
@@ -1114,58 +1082,9 @@ class Round:
         self, role: Role = Role.DEALER, *, requester: str | None = None
     ) -> None:
         """Why the House may not consent now to the highest bettor squeezing
-        (or having exposed) the Banker's third card before the Player's third
-        card is opened (RWS 3.14).  The Player's third card may already be
-        out face down -- that is 3.14's own scenario -- so the waiver is
-        possible until the Banker's third card is dealt, as long as nobody
-        has bet Insurance after the Player's third card (which would show it
-        was opened).  ``requester``, if named, must be a player with the
-        highest Bet: the largest total on the Player or the Banker hand."""
-        clause = self._clause("squeeze_waiver")
-        if clause is None:
-            raise ActionError(
-                f"{self.game.title} has no Insurance to waive",
-                clause=self.game.layout_clause,  # the wagers it offers
-            )
-        self._check_role(role, Role.DEALER, "waive Insurance", clause)
-        if self.phase is not Phase.DEALING:
-            raise PhaseError("the waiver applies during the deal", clause=clause)
-        dealt = len(self.deal.cards)
-        third = moment_of(self.deal) is Moment.PLAYER_THIRD_CARD
-        if (
-            dealt < Moment.FOUR_CARDS.cards
-            or dealt > Moment.PLAYER_THIRD_CARD.cards
-            or (dealt == Moment.PLAYER_THIRD_CARD.cards and not third)
-        ):
-            raise PhaseError(
-                "the waiver is given after the initial four cards and before the Banker's "
-                "third card is dealt",
-                clause=clause,
-                hint="it concerns a Banker third card still to come",
-            )
-        if third and any(b.moment is Moment.PLAYER_THIRD_CARD for b in self.active_bets):
-            raise PhaseError(
-                "Insurance after the Player's third card has been bet: the card was opened",
-                clause=clause,
-            )
-        if requester is not None:
-            highest = self._highest_bettors()
-            if requester not in highest:
-                raise ActionError(
-                    f"{requester} does not have the highest Bet",
-                    clause=clause,
-                    hint=f"the highest Bet is {', '.join(highest) or 'nobody'}'s",
-                )
-
-    def _highest_bettors(self) -> list[str]:
-        """The players with the highest Bet (RWS 3.14): the largest total on
-        the Player or the Banker hand."""
-        best = {
-            p: max(self.original_bet(p, Side.PLAYER), self.original_bet(p, Side.BANKER))
-            for p in self.players
-        }
-        top = max(best.values(), default=Decimal(0))
-        return [p for p, amount in best.items() if top and amount == top]
+        (or having exposed) the Banker's third card first (RWS 3.14); see
+        :func:`punto.table.insurance_rules.check_waiver`."""
+        check_waiver(self, role, requester)
 
     def can_waive_insurance(
         self, role: Role = Role.DEALER, *, requester: str | None = None
