@@ -450,3 +450,16 @@ def test_tiger_baccarat_2_2_no_insurance_to_waive_or_offer_again_names_the_layou
     assert bet.value.clause == "2.2"
     deal(r, "2S 5S")  # Player 7; Banker 4 draws against a 2: 9
     assert nets(r) == {"ann": D(-100)}
+
+
+def test_tiger_buffalo_5_19_an_insured_original_bet_is_returned_after_its_insurance() -> None:
+    r = deal(rws(("ann", 1, "player", 300), ("bob", 2, "banker", 200)), "3H 4C 2D KS")
+    insurance = r.place_insurance("ann", "player_insurance", D(100))  # 3 to 2 after four cards
+    original = next(b.bet_id for b in r.active_bets if b.player == "ann" and b.wager == "player")
+    with pytest.raises(ActionError) as refused:
+        r.return_bet(original, "5.19", "a decision", Role.SHIFT_MANAGER)
+    assert refused.value.clause == "3.11"
+    r.return_bet(insurance, "5.19", "a decision", Role.SHIFT_MANAGER)
+    r.return_bet(original, "5.19", "a decision", Role.SHIFT_MANAGER)
+    deal(r, "2S 5S")  # Banker 9 wins 9 v 7
+    assert nets(r) == {"ann": D(0), "bob": D(190)}

@@ -111,12 +111,8 @@ procedure_st = st.tuples(
 #: the round's own procedures that take a clause, more often than the rest
 ROUND_PROCEDURES = ("option", "void_round", "return_bet", "reopen_betting")
 round_procedure_st = procedure_st.map(lambda t: (t[0], ROUND_PROCEDURES[t[6] % 4], *t[2:]))
-step_st = st.one_of(
-    deal_st,
-    st.tuples(st.just("insure"), st.sampled_from(PLAYERS), st.sampled_from([10, 50, 200])),
-    procedure_st,
-    round_procedure_st,
-)
+insure_st = st.tuples(st.just("insure"), st.sampled_from(PLAYERS), st.sampled_from([10, 50, 200]))
+step_st = st.one_of(deal_st, insure_st, procedure_st, round_procedure_st, round_procedure_st)
 #: the grants a procedure of the round is gated by
 _GRANTED = {
     "option": "withdrawal",

@@ -1249,6 +1249,20 @@ class Round:
         check_grant(self, "return_bet", clause, role, bet=bet)
         if bet.status != "active":
             raise ActionError(f"bet {bet_id} is already {bet.status}", clause=clause)
+        insured = [
+            b.bet_id
+            for b in self.active_bets
+            if b.player == bet.player and b.wager == f"{bet.wager}_insurance"
+        ]
+        # Insurance insures an Original Bet (RWS 3.11): returning the Original
+        # Bet alone would leave an Insurance bet that cannot be settled.  RWS
+        # 5.14.2 says what to return itself (fixed on the limits branch).
+        if insured and clause != self._clause("insurance_forgotten_established"):
+            raise ActionError(
+                f"{bet.player}'s Insurance {', '.join(insured)} insures bet {bet_id}",
+                clause=self._clause("insurance_original") or clause,
+                hint="return the Insurance bets on that hand first",
+            )
 
     def can_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> bool:
         return _can(lambda: self.check_return_bet(bet_id, clause, role))
