@@ -291,14 +291,16 @@ def test_dealer_voids_a_round_with_the_pit_managers_confirmation(
         player.wait_text("balance", money(before - 100))
         dealer.key_card("7H")
         player.wait_cards(1)
-        dealer.testid("void-reason").fill("a card was exposed")
+        # a void cites the clause that grants it: a card of another deck (5.1)
+        dealer.testid("void-reason").fill("a card of another deck")
+        dealer.testid("void-clause").fill("5.1")
         dealer.testid("manager-username").fill(PIT[0])
         dealer.testid("manager-password").fill(PIT[1])
         dealer.testid("btn-void").click()
         dealer.wait_text("message", "The round is void: every bet is returned.")
         assert dealer.testid("manager-password").input_value() == ""
         player.wait_phase("void")
-        player.wait_text("result", re.compile(r"^Round void: a card was exposed"))
+        player.wait_text("result", re.compile(r"^Round void: a card of another deck"))
         player.wait_text("balance", money(before))
         assert site.balance(PLAYER) == before
         assert site.ledger_balance(PLAYER[0]) == before
