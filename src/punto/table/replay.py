@@ -446,7 +446,8 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ),
         ActionSpec(
             "offer_withdrawal",
-            "every player given the option to withdraw all their wagers, under a clause",
+            "every player given the option to withdraw their wagers still undecided, under a "
+            "clause of the game's [grants]",
             (
                 _P("clause", "text", required=True),
                 _P("reason", "text", required=True),
@@ -456,7 +457,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ),
         ActionSpec(
             "withdraw_player",
-            "a player takes the withdrawal option open: all their wagers are returned",
+            "a player takes the withdrawal option open: their wagers still undecided are returned",
             (_P("player", "text", required=True), _role(Role.PLAYER)),
             lambda r, a: r.withdraw_player(a["player"], a["role"]),
             positional=("player",),
