@@ -134,6 +134,7 @@ JSON = st.recursive(
 #: Plausible values of each kind of parameter, mixed below with anything at all.
 PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "text": st.sampled_from(["5.1", "3.7", "power cut", ""]),
+    "text?": st.sampled_from(["ann", None, "", "bob"]),
     "name": st.sampled_from(["ann", "bob", "", " ann"]),
     "int": st.integers(min_value=-3, max_value=600),
     "flag": st.booleans(),

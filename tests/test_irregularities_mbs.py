@@ -881,7 +881,7 @@ def test_mbs_5_2_incorrect_number_noticed_after_settlement_before_next_round_voi
         irr.incorrect_number_of_cards(
             r, cards(PLAYER_NINE), reconstructable=False, next_round_commenced=True
         )
-    assert next_round.value.clause == "5.1.2"
+    assert next_round.value.clause == "5.2"  # its proviso: noticed before the next game
     assert r.nets() == ON_PLAYER_NINE  # it stands
     irr.incorrect_number_of_cards(r, cards(PLAYER_NINE), reconstructable=False)
     assert_void(r, "5.2")

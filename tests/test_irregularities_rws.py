@@ -208,9 +208,11 @@ def test_tiger_buffalo_3_14_squeeze_waiver_no_insurance_after_player_third_card(
     assert finish(r, INSURED) == {"ann": -75, "bob": 190, "cat": -100, "dan": -300}
 
 
-def test_tiger_buffalo_3_14_waiver_comes_before_the_player_third_card() -> None:
-    r = with_bets()
+def test_tiger_buffalo_3_14_waiver_comes_before_the_player_third_card_is_opened() -> None:
+    r = with_bets(("dan", 4, "player", 300))
     deal_cards(r, "3H 4C 2D KS 2S")
+    # dan bet Insurance after the Player's third card: it was opened, too late to waive
+    r.place_insurance("dan", "player_insurance", Decimal(100))
     with pytest.raises(PhaseError) as late:
         irr.squeeze_waiver(r, "too late")
     assert late.value.clause == "3.14"
@@ -295,13 +297,16 @@ def test_tiger_buffalo_5_14_2_insurance_that_would_have_lost_returns_nothing() -
 
 def test_tiger_buffalo_5_14_2_waits_until_the_cards_tell() -> None:
     r = with_bets(("eve", 5, "player_pair", 100))
-    deal_cards(r, "3H 4C 2D KS 2S")  # Player Pair has lost: an outcome is established
+    deal_cards(r, "3H 4C 2D KS 2S")  # eve's Player Pair has lost; the hands are undecided
+    # 5.14 counts the Original Bets (what Insurance insures), not eve's pair bet:
+    # 5.14.1 still applies, and 5.14.2 waits until the cards tell the hands.
     assert r.outcome_established()
+    assert not r.insured_outcome_established()
+    assert r.can_reoffer_insurance(Moment.FOUR_CARDS, ["ann"])
+    ann = next(b.bet_id for b in r.active_bets if b.player == "ann")
     with pytest.raises(PhaseError) as unknown:
-        irr.forgotten_insurance(r, intended={"ann": Side.PLAYER})
+        r.return_bet(ann, "5.14.2", "intended Insurance would have won")
     assert unknown.value.clause == "5.14.2"
-    with pytest.raises(PhaseError):  # 5.14.1 no longer applies
-        r.reoffer_insurance(Moment.FOUR_CARDS, ["ann"])
     r.deal_card(Card.parse("5S"))
     irr.forgotten_insurance(r, intended={"ann": Side.PLAYER})
     assert finish(r) == {"ann": 0, "bob": 190, "cat": -100, "eve": -100}

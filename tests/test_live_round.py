@@ -347,7 +347,7 @@ REFUSALS = [
         lambda r: r.can_place_insurance("ann", "player_insurance", D(100)),
         lambda r: r.place_insurance("ann", "player_insurance", D(100)),
         InsuranceError,
-        "4.1.15",
+        "3.12",
     ),
     Refusal(
         "insurance over the Original Bet",
@@ -368,8 +368,8 @@ REFUSALS = [
         "5.3",
     ),
     Refusal(
-        "a waiver after the Player's third card",
-        lambda: dealt(closed(rws()), "3H 4C 2D KS 2S"),
+        "a waiver after the Banker's third card",
+        lambda: dealt(closed(rws()), "3H 4C 2D KS 2S 5S"),
         lambda r: r.check_waive_insurance(),
         lambda r: r.can_waive_insurance(),
         lambda r: r.waive_insurance("late"),
@@ -673,7 +673,7 @@ ALLOWED = [
     ),
     Allowed(
         "return a bet",
-        lambda: closed(rws()),
+        lambda: dealt(closed(rws()), "9H 2C KD 3S"),
         lambda r: r.check_return_bet("b1", "5.14.2"),
         lambda r: r.can_return_bet("b1", "5.14.2"),
         lambda r: r.return_bet("b1", "5.14.2", "intended insurance"),

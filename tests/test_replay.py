@@ -355,9 +355,14 @@ def test_an_open_withdrawal_option_takes_withdraw_player() -> None:
     data = table(
         [
             *OPEN_BET_CLOSE,
-            {"action": "offer_withdrawal", "clause": "6.1", "reason": "a decision"},
+            {
+                "action": "offer_withdrawal",
+                "clause": "6.1",
+                "reason": "a decision",
+                "role": "shift_manager",
+            },
             {"action": "withdraw_player", "player": "ann"},
-            {"action": "close_withdrawal"},
+            {"action": "close_withdrawal", "role": "shift_manager"},
             {"action": "card", "cards": "9H 2C KD 3S"},
             {"action": "settle"},
         ]

@@ -452,7 +452,7 @@ def test_tiger_buffalo_insurance_plus_settles_on_the_ledger(client: TestClient) 
     )
     early = client.post(bets, headers=player, json={"wager": "player_insurance", "stake": 10})
     assert early.status_code == 422
-    assert error_of(early)["clause"] == "4.1.15"
+    assert error_of(early)["clause"] == "3.12"  # Insurance comes after four cards
     client.post(f"/api/tables/{table}/round/close", headers=dealer)
     deal_cards(client, dealer, table, "3H 4C 2D KS")  # Player 5 v Banker 4
     state = client.get(f"/api/tables/{table}", headers=player).json()

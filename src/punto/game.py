@@ -18,6 +18,7 @@ from punto.errors import GameDataError, WagerError
 from punto.insurance import InsuranceTable
 from punto.odds import Pays
 from punto.shoe import DeckRange, Shoe
+from punto.table.roles import Role
 from punto.wagers import KINDS, PairRule, WagerKind
 
 
@@ -58,6 +59,48 @@ class LimitPolicy:
     clause: str
 
 
+#: The procedures that move money outside ordinary settlement, each gated by
+#: the clauses of a game's ``[grants]`` table that grant it.  A reconstruction
+#: moves cards, and with them the result of wagers.
+PROCEDURES = ("withdrawal", "void", "return_bet", "reopen_betting", "reconstruct")
+#: The phases of a round a grant may name (``punto.table.round.Phase`` values).
+GRANT_PHASES = frozenset({"betting", "dealing", "result", "settled"})
+#: What the cards must say when the procedure is taken: some wager decided,
+#: none decided, or either.
+OUTCOMES = ("established", "not-established", "either")
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """One clause that grants one procedure, and the conditions it sets.
+
+    Read from ``[grants.<procedure>."<clause>"]``: the ``phases`` of the
+    round in which it applies, the lowest ``role`` that takes it (MBS 6.2;
+    RWS 1.17: or any higher), the ``outcome`` the cards must show (on the
+    wagers it ``counts``), the
+    number of ``cards`` dealt (inclusive range), an event that must have
+    happened first (``after``: ``power_failure``), and for a withdrawal
+    option what it ``returns``: ``every`` wager (where the conditions leave
+    none decided) or the ``remaining`` ones -- a withdrawal never returns a
+    wager the cards have decided (docs/interpretations.md).
+    """
+
+    clause: str
+    procedure: str
+    phases: frozenset[str]
+    role: Role
+    outcome: str
+    returns: str | None = None
+    cards: tuple[int, int] | None = None
+    after: str | None = None
+    #: the wagers whose outcome counts for ``outcome`` (None: every wager in play)
+    counts: frozenset[str] | None = None
+    #: the wagers a returned bet may be (None: any)
+    bets: frozenset[str] | None = None
+    #: what the clause says, in a few words, for refusals
+    words: str = ""
+
+
 @dataclass(frozen=True)
 class Game:
     id: str
@@ -76,6 +119,16 @@ class Game:
     limits: Mapping[str, LimitPolicy] = field(default_factory=dict)
     #: where this rules file writes each table procedure (``[clauses]``)
     clauses: Mapping[str, str] = field(default_factory=dict)
+    #: procedure -> clause -> what grants it (``[grants]``)
+    grants: Mapping[str, Mapping[str, Grant]] = field(default_factory=dict)
+
+    def grant(self, procedure: str, clause: str) -> Grant | None:
+        """The grant of ``procedure`` by ``clause`` in this game, if any."""
+        return self.grants.get(procedure, {}).get(clause)
+
+    def granting(self, procedure: str) -> tuple[str, ...]:
+        """The clauses of this game that grant ``procedure``."""
+        return tuple(self.grants.get(procedure, {}))
 
     def clause(self, procedure: str) -> str | None:
         """The clause of this game for a named procedure, if it has one."""
@@ -137,7 +190,9 @@ class Game:
                 hint=f"offered: {', '.join(offered)}",
             )
         raise WagerError(
-            f"{where} has no wager {wager_id!r}", hint=f"offered: {', '.join(offered)}"
+            f"{where} has no wager {wager_id!r}",
+            clause=self.layouts[layout.strip().upper()].clause if layout else self.layout_clause,
+            hint=f"offered: {', '.join(offered)}",
         )
 
     def new_shoe(
@@ -194,11 +249,70 @@ def load_game(data: Mapping[str, Any], source: str) -> Game:
             insurance=insurance,
             limits=limits,
             clauses={str(k): str(v) for k, v in data.get("clauses", {}).items()},
+            grants=_load_grants(data.get("grants", {}), wagers, fail),
         )
     except KeyError as missing:
         raise fail(f"missing entry {missing}") from None
     except (TypeError, ValueError) as bad:
         raise fail(str(bad)) from None
+
+
+def _wager_set(
+    entry: Mapping[str, Any], key: str, wagers: Mapping[str, Wager], where: str, fail: Any
+) -> frozenset[str] | None:
+    if key not in entry:
+        return None
+    named = frozenset(str(w) for w in entry[key])
+    if not named or named - set(wagers):
+        raise fail(f"{where}: {key} must name wagers of the game")
+    return named
+
+
+def _load_grants(
+    data: Mapping[str, Any], wagers: Mapping[str, Wager], fail: Any
+) -> dict[str, dict[str, Grant]]:
+    out: dict[str, dict[str, Grant]] = {}
+    for procedure, by_clause in data.items():
+        if procedure not in PROCEDURES:
+            raise fail(f"grants: no procedure {procedure!r}; known: {', '.join(PROCEDURES)}")
+        out[procedure] = {}
+        for clause, entry in by_clause.items():
+            where = f"grants.{procedure}.{clause!r}"
+            phases = frozenset(str(p) for p in entry["phases"])
+            if not phases or phases - GRANT_PHASES:
+                raise fail(f"{where}: phases must be among {sorted(GRANT_PHASES)}")
+            outcome = str(entry["outcome"])
+            if outcome not in OUTCOMES:
+                raise fail(f"{where}: outcome must be one of {', '.join(OUTCOMES)}")
+            returns = entry.get("returns")
+            if (returns is not None) != (procedure == "withdrawal"):
+                raise fail(f"{where}: returns is given for a withdrawal option, and only there")
+            cards = tuple(int(n) for n in entry["cards"]) if "cards" in entry else None
+            if cards is not None and (len(cards) != 2 or not 0 <= cards[0] <= cards[1]):
+                raise fail(f"{where}: cards is [least, most] cards dealt")
+            # "every" wager only where no wager can be decided yet: otherwise the
+            # option would take back what the cards already settled.
+            if returns == "every" and outcome != "not-established" and (cards or (0, 1))[1] > 0:
+                raise fail(f"{where}: returns every wager only when no outcome can be established")
+            if returns not in (None, "every", "remaining"):
+                raise fail(f"{where}: returns is every or remaining")
+            after = entry.get("after")
+            if after not in (None, "power_failure"):
+                raise fail(f"{where}: after is power_failure or absent")
+            out[procedure][str(clause)] = Grant(
+                str(clause),
+                procedure,
+                phases,
+                Role(str(entry["role"])),
+                outcome,
+                None if returns is None else str(returns),
+                (cards[0], cards[1]) if cards is not None else None,
+                None if after is None else str(after),
+                _wager_set(entry, "counts", wagers, where, fail),
+                _wager_set(entry, "bets", wagers, where, fail),
+                str(entry.get("words", "")),
+            )
+    return out
 
 
 def _load_wager(wid: str, entry: Mapping[str, Any], fail: Any) -> Wager:

@@ -580,7 +580,8 @@ class TableRuntime:
                 "settle": r is not None and r.can_settle(),
                 "close_withdrawal": r is not None and r.can_close_withdrawal(),
                 "power_failure": r is not None and r.can_power_failure(),
-                "void": r is not None and r.can_void(Role.SHIFT_MANAGER, "-"),
+                # some clause of the game's [grants.void] applies now (issue #11)
+                "void": r is not None and bool(r.granted("void", Role.SHIFT_MANAGER)),
                 "replace_shoe": self.table.replacement_due is not None,
             },
             "differential": money(r.differential()) if r else None,

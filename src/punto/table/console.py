@@ -439,11 +439,13 @@ class DealerConsole:
             self.console.print("  No more bets.")
         elif spec.name == "withdraw_player":
             self.console.print(
-                f"  {escape(args['player'])} takes the option: all their wagers are returned."
+                f"  {escape(args['player'])} takes the option: all their wagers still "
+                "undecided are returned."
             )
         elif spec.name == "offer_withdrawal":
             self.console.print(
-                "  Every player may withdraw all their wagers: [cyan]take PLAYER[/], then "
+                "  Every player may withdraw all their wagers still undecided: "
+                "[cyan]take PLAYER[/], then "
                 "[cyan]close_withdrawal[/]."
             )
         elif spec.name == "close_withdrawal":

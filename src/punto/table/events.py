@@ -157,7 +157,8 @@ class PowerFailed(Event):
 @_event("withdrawal_offered")
 @dataclasses.dataclass(frozen=True, slots=True)
 class WithdrawalOffered(Event):
-    """Players may withdraw their wagers, for the reason the clause gives."""
+    """Players may withdraw their wagers still undecided, for the reason the
+    clause gives (a clause of the game's ``[grants.withdrawal]``)."""
 
     clause: str
     reason: str
@@ -167,7 +168,8 @@ class WithdrawalOffered(Event):
 @_event("player_withdrew")
 @dataclasses.dataclass(frozen=True, slots=True)
 class PlayerWithdrew(Event):
-    """A player takes the withdrawal option: all their wagers are returned."""
+    """A player takes the withdrawal option: all their wagers still undecided
+    when it is written are returned; those the cards decided settle."""
 
     player: str
     role: Role = Role.PLAYER

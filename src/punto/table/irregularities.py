@@ -132,10 +132,18 @@ def _atomic(
         if wanted and isinstance(trial, Ruling):
             refused = [p for p in wanted if p not in trial.withdrawn]
             if refused:
+                # The procedure's clause refuses when it is one (RWS 5.8.1: no
+                # option with an outcome established); where the rules have none
+                # ("not covered"), the game's "no withdrawal after No more bets"
+                # does (No Commission and Tournament 5.7).
+                covered = trial.clause[:1].isdigit()
                 raise ActionError(
-                    f"{', '.join(refused)} cannot withdraw: this procedure gives no "
+                    f"{', '.join(refused)} cannot withdraw: "
+                    f"{f'{trial.clause} gives' if covered else 'the rules give'} no "
                     f"withdrawal option here ({trial.consequence})",
-                    clause=trial.clause,
+                    clause=trial.clause
+                    if covered
+                    else round_.game.clause("late_withdrawal") or trial.clause,
                     hint="after 'No more bets' wagers win or lose on the outcome",
                 )
         with round_.checked():
@@ -334,6 +342,12 @@ def insufficient_cards(round_: Round, *, remaining: int, role: Role = Role.DEALE
     is what the device holds; the void stands only if the coup needs more."""
     clause = _clause(round_, "insufficient_cards", "insufficient cards")
     _check_in_play(round_, clause)
+    if remaining < 0:
+        raise ActionError(
+            f"a device cannot hold {remaining} cards",
+            clause=clause,
+            hint="give the number of cards left in the device: 0 or more",
+        )
     dealt = round_.deal.cards
     needed = 0 if round_.deal.is_complete else cards_needed(dealt) - len(dealt)
     if remaining >= needed:
@@ -370,9 +384,12 @@ def incorrect_number_of_cards(
     key = "incorrect_number" if game.clause("incorrect_number") else "wrong_order"
     clause = _clause(round_, key, "an incorrect number of cards")
     if next_round_commenced:
+        # The clause itself sets the proviso ("provided this is noticed before
+        # the commencement of play of the next game"): it is what refuses.
         raise PhaseError(
             "the next round has commenced: the outcome of this round stands",
-            clause=_stands_clause(round_, clause),
+            clause=clause,
+            hint=f"previous rounds stand ({_stands_clause(round_, clause)})",
         )
     if round_.phase is not Phase.SETTLED or reconstructable:
         _check_dealing(round_, clause)
@@ -570,7 +587,11 @@ def simultaneous_draw(
     """
     game = round_.game
     if len(cards) < 2:
-        raise ActionError("a simultaneous draw is two or more cards")
+        raise ActionError(
+            "a simultaneous draw is two or more cards",
+            clause=game.clause("simultaneous") or game.clause("simultaneous_initial"),
+            hint="one card out of the device is dealt as it comes",
+        )
     initial = len(round_.deal.cards) < 4
     if _is_rws(round_):
         return _simultaneous_rws(round_, cards, order_known, order, withdrawing, role)
@@ -1016,12 +1037,15 @@ def _place_missing(
 
 
 @_atomic
-def squeeze_waiver(round_: Round, reason: str, *, role: Role = Role.DEALER) -> Ruling:
-    """RWS 3.14: the House lets the highest bettor squeeze (or expose) the
-    Banker's third card before the Player's: every player's Insurance after
-    the Player's third card is waived this round."""
+def squeeze_waiver(
+    round_: Round, reason: str, *, requester: str | None = None, role: Role = Role.DEALER
+) -> Ruling:
+    """RWS 3.14: the House lets the highest bettor (``requester``, checked
+    when named) squeeze (or expose) the Banker's third card before the
+    Player's is opened: every player's Insurance after the Player's third
+    card is waived this round."""
     clause = _clause(round_, "squeeze_waiver", "a squeeze waiver")
-    round_.waive_insurance(reason, role)
+    round_.waive_insurance(reason, role, requester=requester)
     return Ruling(clause, "continue")
 
 
@@ -1056,7 +1080,7 @@ def forgotten_insurance(
             hint=f"{clause} does not apply",
         )
     when = moment or _last_missed(round_, clause)
-    if not round_.outcome_established():
+    if not round_.insured_outcome_established():
         open_clause = _clause(round_, "insurance_forgotten_open", "a neglected Insurance offer")
         sides = {o.insures for o in round_.missed_insurance_offers(when)}
         offer_to = (

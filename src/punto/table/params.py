@@ -53,6 +53,7 @@ _ABSURD_POSITION = 9999
 #: Kinds of parameter, what each accepts in JSON, and how it reads as text at the console.
 KIND_HELP: dict[str, str] = {
     "text": "text on one line",
+    "text?": "text on one line, or null",
     "name": 'a name, e.g. "ann" (at most 64 characters, no control characters)',
     "int": "a whole number",
     "flag": "true or false",
@@ -206,6 +207,7 @@ def _source(value: Any) -> str:
 
 _READERS: dict[str, Callable[[Any], Any]] = {
     "text": read_text,
+    "text?": read_text,
     "name": read_name,
     "int": _int,
     "flag": read_flag,

@@ -116,7 +116,7 @@ class ReplayError(PuntoError):
 
 # -- parameters --------------------------------------------------------------------------------
 
-#: The most decks any game'sround, given its parameters read.
+#: What an action does to a round, given its parameters read.
 RunFn = Callable[[Round, Mapping[str, Any]], Any]
 
 
@@ -295,7 +295,8 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ),
         ActionSpec(
             "offer_withdrawal",
-            "every player given the option to withdraw all their wagers, under a clause",
+            "every player given the option to withdraw their wagers still undecided, under a "
+            "clause of the game's [grants]",
             (
                 _P("clause", "text", required=True),
                 _P("reason", "text", required=True),
@@ -305,7 +306,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
         ),
         ActionSpec(
             "withdraw_player",
-            "a player takes the withdrawal option open: all their wagers are returned",
+            "a player takes the withdrawal option open: their wagers still undecided are returned",
             (_P("player", "name", required=True), _role(Role.PLAYER)),
             lambda r, a: r.withdraw_player(a["player"], a["role"]),
             positional=("player",),
@@ -328,6 +329,7 @@ ROUND_ACTIONS: dict[str, ActionSpec] = {
 #: Parameter kinds of the irregularity procedures, by type hint.
 _HINT_KINDS: dict[object, str] = {
     str: "text",
+    str | None: "text?",
     int: "int",
     bool: "flag",
     Role: "role",

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
@@ -88,11 +88,21 @@ from punto.table.events import (
     WithdrawalClosed,
     WithdrawalOffered,
 )
+from punto.table.grants import check_grant
+from punto.table.insurance_rules import check_waiver, no_offer_refusal
 from punto.table.limits import TableLimits, differential_of
 from punto.table.roles import Role
 from punto.wagers import PairRule
 
-__all__ = ["BetSettlement", "Phase", "Round", "TableBet", "deal_after", "parse_cards"]
+__all__ = [
+    "ORIGINAL_BETS",
+    "BetSettlement",
+    "Phase",
+    "Round",
+    "TableBet",
+    "deal_after",
+    "parse_cards",
+]
 
 
 class Phase(enum.Enum):
@@ -103,6 +113,9 @@ class Phase(enum.Enum):
     SETTLED = "settled"
     VOID = "void"
 
+
+#: The wagers of the Original Bet (RWS 1.16): the Player and Banker hands.
+ORIGINAL_BETS = frozenset({Side.PLAYER.value, Side.BANKER.value})
 
 #: The phases in which a round is in play (opened, not yet settled or void).
 IN_PLAY = (Phase.BETTING, Phase.DEALING, Phase.RESULT)
@@ -336,9 +349,10 @@ class Round:
             case PlayerWithdrew(player=player):
                 s.withdrawn_players.add(player)
                 option = s.withdrawal.clause if s.withdrawal is not None else None
-                for bet in list(s.bets.values()):
-                    if bet.player == player and bet.status == "active":
-                        s.bets[bet.bet_id] = replace(bet, status="returned", clause=option)
+                # Only wagers still undecided come back: one the cards have
+                # won or lost stays and settles (docs/interpretations.md, "Grants").
+                for bet in self.undecided_bets(player):
+                    s.bets[bet.bet_id] = replace(bet, status="returned", clause=option)
             case WithdrawalClosed():
                 s.withdrawal = None
             case RoundVoided():
@@ -420,7 +434,14 @@ class Round:
 
     def decided(self) -> dict[str, str | None]:
         """Every wager offered at this table that the cards so far have decided."""
-        return decided(self.game, self.deal, layout=self.layout, pair_rule=self.pair_rule)
+        key = (id(self.game), self.layout, self.pair_rule, self.deal.cards)
+        cached = _DECIDED.get(key)
+        if cached is None or cached[0] is not self.game:
+            if len(_DECIDED) >= _DECIDED_SIZE:
+                _DECIDED.clear()
+            found = decided(self.game, self.deal, layout=self.layout, pair_rule=self.pair_rule)
+            cached = _DECIDED[key] = (self.game, found)
+        return dict(cached[1])
 
     def decided_bets(self) -> dict[str, str | None]:
         """The bets in play whose result the cards so far already tell:
@@ -440,14 +461,46 @@ class Round:
                 out[bet.bet_id] = events.pop()
         return out
 
-    def outcome_established(self) -> bool:
+    def outcome_established(self, wagers: Collection[str] | None = None) -> bool:
         """Whether any of the wagers in play this round has conclusively won
-        or lost, computed from the cards (MBS 5.17; RWS 5.4, 5.8.1, 5.10, 5.14).
+        or lost, computed from the cards (MBS 5.17; RWS 5.4, 5.8.1, 5.10).
+        ``wagers``: only bets on these wagers count (RWS 5.14: the Original
+        Bets on the Player and Banker hands).
 
         "The available wagers" are read as the wagers the players have on
         the layout: a wager nobody placed can neither win nor lose anything.
         """
-        return bool(self.decided_bets())
+        found = self.decided_bets()
+        if wagers is None:
+            return bool(found)
+        return any(self._s.bets[bet_id].wager in wagers for bet_id in found)
+
+    def insured_outcome_established(self) -> bool:
+        """RWS 5.14: whether the cards have decided the Original Bets on the
+        Player and Banker hands -- what Insurance insures -- so that a
+        neglected offer is remedied by 5.14.2, not made again (5.14.1).
+        Other wagers (a pair decided by the fourth card) do not count."""
+        return self.outcome_established(ORIGINAL_BETS)
+
+    def undecided_bets(self, player: str) -> list[TableBet]:
+        """``player``'s bets in play whose result the cards do not tell yet:
+        what a withdrawal option returns."""
+        found = self.decided_bets()
+        return [b for b in self.active_bets if b.player == player and b.bet_id not in found]
+
+    def granted(self, procedure: str, role: Role) -> list[str]:
+        """The clauses of this game under which ``role`` may take
+        ``procedure`` (``withdrawal``, ``void``, ``return_bet``,
+        ``reopen_betting``) now, their conditions met: what a console or a
+        server offers, instead of a free-text clause."""
+        out = []
+        for clause in self.game.granting(procedure):
+            try:
+                check_grant(self, procedure, clause, role)
+            except PuntoError:
+                continue
+            out.append(clause)
+        return out
 
     def _clause(self, name: str) -> str | None:
         return self.game.clause(name)
@@ -583,6 +636,20 @@ class Round:
 
     def check_withdraw_bet(self, bet_id: str) -> None:
         bet = self._bet(bet_id)
+        option = self._s.withdrawal
+        if option is not None:
+            grant = self.game.grant("withdrawal", option.clause)
+            which = (
+                "all their wagers"
+                if grant and grant.returns == "every"
+                else "all their remaining wagers"
+            )
+            raise ActionError(
+                f"under the option of {option.clause} a player withdraws {which} or none, "
+                f"not one wager ({bet_id})",
+                clause=option.clause,
+                hint=f"take the option for {bet.player} (withdraw_player), or play on",
+            )
         if self.phase is not Phase.BETTING:
             raise BettingClosedError(
                 "no wager may be withdrawn after 'No more bets'",
@@ -590,7 +657,9 @@ class Round:
                 hint="the wager wins or loses on the outcome of the round",
             )
         if bet.status != "active":
-            raise ActionError(f"bet {bet_id} is already {bet.status}")
+            raise ActionError(
+                f"bet {bet_id} is already {bet.status}", clause=self._clause("place_bets")
+            )
 
     def can_withdraw_bet(self, bet_id: str) -> bool:
         return _can(lambda: self.check_withdraw_bet(bet_id))
@@ -751,10 +820,10 @@ class Round:
         """Why ``cards`` cannot be put on the table as the coup's cards in
         shoe order: the cards already dealt (and ``drawn``, cards out of the
         device that were never dealt as such), each where the Table of Play
-        says."""
-        self._check_role(role, required, "reconstruct the cards", clause)
-        if self.phase not in (Phase.DEALING, Phase.RESULT):
-            raise PhaseError("cards are reconstructed while the coup is being dealt", clause=clause)
+        says.  Only a clause of this game's ``[grants.reconstruct]`` puts
+        cards back (MBS 5.7; No Commission and Tournament 5.2, 5.4; RWS 5.8,
+        5.9)."""
+        check_grant(self, "reconstruct", clause, role, required=required)
         self._check_no_option_open()
         Deal(tuple(cards))  # the Table of Play must accept them (raises otherwise)
         if Counter(cards) != Counter((*self.deal.cards, *drawn)):
@@ -822,12 +891,9 @@ class Round:
         self._emit(CardsHeld(tuple(cards), clause, role))
 
     def check_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
-        self._check_role(role, Role.DEALER, "reopen betting", clause)
-        if self.phase is not Phase.DEALING:
-            raise PhaseError(
-                "betting is reopened only after 'No more bets' and before the result",
-                clause=clause,
-            )
+        """Why betting may not be reopened under ``clause`` now: only a clause
+        of this game's ``[grants.reopen_betting]`` reopens it (MBS 5.9)."""
+        check_grant(self, "reopen_betting", clause, role)
         self._check_no_option_open()
 
     def can_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> bool:
@@ -921,11 +987,17 @@ class Round:
         if not self.insurance_offered:
             raise InsuranceError(
                 "no Insurance is offered at this table",
-                clause=self._clause("no_insurance_notice") or "4.1.15",
+                # a private table's notice (RWS 4.2.2), or a game without Insurance
+                clause=self._clause("no_insurance_notice") or self.game.layout_clause,
             )
         chosen = self.game.wager(wager, self.layout)
         if chosen.insures is None:
-            raise InsuranceError(f"{wager} is not an Insurance Plus bet")
+            raise InsuranceError(
+                f"{wager} is not an Insurance Plus bet",
+                clause=self._clause("insurance_moments"),
+                hint="place it while betting is open; Insurance is player_insurance or "
+                "banker_insurance",
+            )
         self._check_no_option_open()
         current = moment_of(self.deal) if self.phase is Phase.DEALING else None
         if moment is not None and moment is not current:
@@ -934,10 +1006,7 @@ class Round:
         offers = [o for o in self.insurance_offers() if o.insures is chosen.insures]
         if not offers:
             raise InsuranceError(
-                f"no {chosen.name} is offered now",
-                clause="4.1.15",
-                hint="Insurance is offered after four cards or after the Player's third card, "
-                "on the rows of the pay table, before the next card",
+                f"no {chosen.name} is offered now", **no_offer_refusal(self, chosen.insures)
             )
         cap = self.insurance_cap(player, offers[0])
         if stake <= 0 or stake > cap or stake % CENT:
@@ -1008,26 +1077,28 @@ class Round:
         self._emit(InsurancePlaced(bet_id, player, position, wager, stake, moment, seated, role))
         return bet_id
 
-    def check_waive_insurance(self, role: Role = Role.DEALER) -> None:
-        clause = self._clause("squeeze_waiver")
-        if clause is None:
-            raise ActionError(f"{self.game.title} has no Insurance to waive")
-        self._check_role(role, Role.DEALER, "waive Insurance", clause)
-        if self.phase is not Phase.DEALING:
-            raise PhaseError("the waiver applies during the deal", clause=clause)
-        if len(self.deal.cards) > Moment.FOUR_CARDS.cards:
-            raise PhaseError(
-                "the waiver is given before the Player's third card is opened", clause=clause
-            )
+    def check_waive_insurance(
+        self, role: Role = Role.DEALER, *, requester: str | None = None
+    ) -> None:
+        """Why the House may not consent now to the highest bettor squeezing
+        (or having exposed) the Banker's third card first (RWS 3.14); see
+        :func:`punto.table.insurance_rules.check_waiver`."""
+        check_waiver(self, role, requester)
 
-    def can_waive_insurance(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_waive_insurance(role))
+    def can_waive_insurance(
+        self, role: Role = Role.DEALER, *, requester: str | None = None
+    ) -> bool:
+        return _can(lambda: self.check_waive_insurance(role, requester=requester))
 
-    def waive_insurance(self, reason: str, role: Role = Role.DEALER) -> None:
+    def waive_insurance(
+        self, reason: str, role: Role = Role.DEALER, *, requester: str | None = None
+    ) -> None:
         """RWS 3.14: the highest bettor squeezes the Banker's third card first,
         or has it exposed first -- Insurance after the Player's third card is
         waived for everyone this round."""
-        self.check_waive_insurance(role)
+        self.check_waive_insurance(role, requester=requester)
+        if requester is not None:
+            reason = f"{reason} (requested by {requester})"
         self._emit(InsuranceWaived(reason, role))
 
     def check_reoffer_insurance(
@@ -1035,7 +1106,10 @@ class Round:
     ) -> None:
         clause = self._clause("insurance_forgotten_open")
         if clause is None or self.game.insurance is None:
-            raise ActionError(f"{self.game.title} has no Insurance")
+            raise ActionError(
+                f"{self.game.title} has no Insurance",
+                clause=self.game.layout_clause,  # the wagers it offers
+            )
         self._check_role(role, Role.PIT_MANAGER, "offer a neglected Insurance again", clause)
         if not self.insurance_offered:
             raise InsuranceError(
@@ -1046,9 +1120,10 @@ class Round:
         if self.phase is not Phase.DEALING:
             raise PhaseError("Insurance is offered again while the coup is dealt", clause=clause)
         self._check_no_option_open()
-        if self.outcome_established():
+        if self.insured_outcome_established():
             raise PhaseError(
-                "an outcome is established: a neglected Insurance is not offered again",
+                "an outcome is established (the Player and Banker hands are decided): "
+                "a neglected Insurance is not offered again",
                 clause=clause,
                 hint="return the Original Bet of players whose Insurance would have won "
                 f"({self._clause('insurance_forgotten_established')})",
@@ -1089,9 +1164,10 @@ class Round:
     # -- withdrawal options ------------------------------------------------------------------
 
     def check_offer_withdrawal(self, clause: str, role: Role = Role.DEALER) -> None:
-        self._check_role(role, Role.DEALER, "give a withdrawal option", clause)
-        if self.phase not in IN_PLAY:
-            raise PhaseError("a withdrawal option is given while the round is in play")
+        """Why players may not be given the option to withdraw under
+        ``clause`` now: only a clause of this game's ``[grants.withdrawal]``
+        gives it, with its conditions met (:mod:`punto.table.grants`)."""
+        check_grant(self, "withdrawal", clause, role)
         if self._s.withdrawal is not None:
             raise PhaseError(
                 "a withdrawal option is already open", clause=self._s.withdrawal.clause
@@ -1101,7 +1177,8 @@ class Round:
         return _can(lambda: self.check_offer_withdrawal(clause, role))
 
     def offer_withdrawal(self, clause: str, reason: str, role: Role = Role.DEALER) -> None:
-        """Give every player the option to withdraw all their wagers."""
+        """Give every player the option to withdraw their wagers still
+        undecided (all of them, where the clause applies only when none is)."""
         self.check_offer_withdrawal(clause, role)
         self._emit(WithdrawalOffered(clause, reason, role))
 
@@ -1112,16 +1189,22 @@ class Round:
                 clause=self._clause("late_withdrawal"),
                 hint="after 'No more bets' wagers win or lose on the outcome",
             )
-        if not any(b.player == player for b in self.active_bets):
+        if not self.undecided_bets(player):
+            decided = any(b.player == player for b in self.active_bets)
             raise ActionError(
-                f"{player} has no wager to withdraw", clause=self._s.withdrawal.clause
+                f"the cards have decided every wager of {player}: they win or lose on the outcome"
+                if decided
+                else f"{player} has no wager to withdraw",
+                clause=self._s.withdrawal.clause,
+                hint="a withdrawal option returns only wagers still undecided",
             )
 
     def can_withdraw_player(self, player: str) -> bool:
         return _can(lambda: self.check_withdraw_player(player))
 
     def withdraw_player(self, player: str, role: Role = Role.PLAYER) -> None:
-        """The player takes the option: all their wagers are returned."""
+        """The player takes the option: all their wagers still undecided are
+        returned; those the cards have decided settle."""
         self.check_withdraw_player(player)
         self._emit(PlayerWithdrew(player, role))
 
@@ -1158,15 +1241,28 @@ class Round:
         self._emit(IrregularityNoted(clause, reason, role))
 
     def check_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> None:
-        self._check_role(role, Role.PIT_MANAGER, "return a bet after 'No more bets'", clause)
+        """Why bet ``bet_id`` may not be returned under ``clause`` now: only a
+        clause of this game's ``[grants.return_bet]`` returns one, with its
+        conditions met."""
         bet = self._bet(bet_id)
-        if self.phase not in (Phase.DEALING, Phase.RESULT):
-            raise PhaseError(
-                "a bet is returned this way after 'No more bets' and before settlement",
-                clause=clause,
-            )
+        check_grant(self, "return_bet", clause, role, bet=bet)
         if bet.status != "active":
             raise ActionError(f"bet {bet_id} is already {bet.status}", clause=clause)
+        insured = [
+            b.bet_id
+            for b in self.active_bets
+            if b.player == bet.player and b.wager == f"{bet.wager}_insurance"
+        ]
+        # Insurance insures an Original Bet (RWS 3.11): returning the Original
+        # Bet alone would leave an Insurance bet with nothing to insure.  RWS
+        # 5.14.2 says what to return itself, and an Insurance bet placed before
+        # it settles as placed (docs/interpretations.md, limits by area and box).
+        if insured and clause != self._clause("insurance_forgotten_established"):
+            raise ActionError(
+                f"{bet.player}'s Insurance {', '.join(insured)} insures bet {bet_id}",
+                clause=self._clause("insurance_original") or clause,
+                hint="return the Insurance bets on that hand first",
+            )
 
     def can_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> bool:
         return _can(lambda: self.check_return_bet(bet_id, clause, role))
@@ -1174,7 +1270,8 @@ class Round:
     def return_bet(
         self, bet_id: str, clause: str, reason: str, role: Role = Role.PIT_MANAGER
     ) -> None:
-        """Return one bet in play (RWS 5.14.2, or a Shift Manager's decision)."""
+        """Return one bet in play (RWS 5.14.2, or a Shift Manager's decision:
+        MBS 6.1, RWS 5.19)."""
         self.check_return_bet(bet_id, clause, role)
         self._emit(BetReturned(bet_id, clause, reason, role))
 
@@ -1186,18 +1283,17 @@ class Round:
         required: Role = Role.DEALER,
         settled: bool = False,
     ) -> None:
-        """``settled``: the clause voids a round already settled, if it is
-        noticed before the next round commences (MBS 5.2 of No Commission and
-        Tournament; RWS 5.5.3)."""
-        self._check_role(role, required, "void the round", clause)
-        if self.phase is Phase.SETTLED and settled:
-            return
-        if self.phase not in IN_PLAY:
-            raise PhaseError(
-                f"the round is {self.phase.value}"
-                + ("; previous rounds stand" if self.phase is not Phase.NEW else ""),
-                clause=clause,
-            )
+        """Why the round may not be voided under ``clause`` now: only a clause
+        of this game's ``[grants.void]`` voids it, with its conditions met;
+        ``required`` is a higher position the caller asks for.  ``settled``:
+        the caller means to void a round already settled, which only a clause
+        granting it in the settled phase does, if it is noticed before the
+        next round commences (MBS 5.2 of No Commission and Tournament; RWS
+        5.5.3)."""
+        if self.phase is Phase.SETTLED and not settled and self.game.grant("void", clause):
+            self._check_role(role, required, "void the round", clause)
+            raise PhaseError("the round is settled; previous rounds stand", clause=clause)
+        check_grant(self, "void", clause, role, required=required)
 
     def can_void(
         self, role: Role, clause: str, *, required: Role = Role.DEALER, settled: bool = False
@@ -1366,6 +1462,16 @@ class Round:
             self.active_bets,
             under_minimum_settled=self.under_minimum_settled,
         )
+
+
+#: What the cards decide, by game, layout, pair rule and cards: the search
+#: takes a quarter of a second on the first cards of a coup, and the fold of
+#: a withdrawal, the grants and the live table ask it again and again.  The
+#: game is kept in the value so that its id is not reused while cached.
+_DECIDED: dict[
+    tuple[int, str | None, PairRule, tuple[Card, ...]], tuple[Game, dict[str, str | None]]
+] = {}
+_DECIDED_SIZE = 4096
 
 
 def _payout(stake: Decimal, offer: InsuranceOffer) -> Decimal:
