@@ -306,7 +306,7 @@ def test_tiger_baccarat_6_1_dealer_voids_a_round_with_the_shift_managers_confirm
         dealer.wait_text("message", "The round is void: every bet is returned.")
         assert dealer.testid("manager-password").input_value() == ""
         player.wait_phase("void")
-        player.wait_text("result", re.compile(r"^Round void: a card of another deck"))
+        player.wait_text("result", re.compile(r"^Round void: a card was exposed"))
         player.wait_text("balance", money(before))
         assert site.balance(PLAYER) == before
         assert site.ledger_balance(PLAYER[0]) == before
