@@ -18,7 +18,9 @@ clause (docs/interpretations.md, "Table facts").
 >>> check_table_fact(r, "electronic_device", "5.9")
 Traceback (most recent call last):
 ...
-punto.errors.ActionError: 5.9 applies where an electronic dealing device is in use, and this table records none
+punto.errors.ActionError: 5.9 applies where an electronic dealing device is in use, and this table records none (clause 5.9); a table dealing from its own shuffled shoe or a card-reading device has one; a replay file declares it with "electronic_device": true
+>>> Round(r.game, limits=r.limits, electronic_device=True).table_facts
+frozenset({'electronic_device'})
 """
 
 from __future__ import annotations
