@@ -10,17 +10,21 @@ cards.
 
 from __future__ import annotations
 
+import io
 import tomllib
 from decimal import Decimal
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
 from punto.cards import parse_cards
+from punto.cli import main
 from punto.errors import ActionError, GameDataError
 from punto.game import load_game
 from punto.games import get_game
 from punto.store import MemoryEventLog
+from punto.store.eventlog import EventLog, SQLiteEventLog
 from punto.table import irregularities as irr
 from punto.table.events import BettingReopened, TableConfigured
 from punto.table.limits import TableLimits
@@ -137,7 +141,7 @@ def test_tiger_baccarat_5_9_grant_table_requirement_must_be_a_known_fact() -> No
         load_game(data, "tiger_baccarat.toml")
 
 
-def live(game_id: str, log: MemoryEventLog, *, electronic_device: bool = True) -> LiveTable:
+def live(game_id: str, log: EventLog, *, electronic_device: bool = True) -> LiveTable:
     layout = "A" if game_id == "tiger-buffalo" else None
     limits = RWS_LIMITS if game_id == "tiger-buffalo" else LIMITS
     return LiveTable(
@@ -307,3 +311,81 @@ def test_tiger_buffalo_5_10_replay_declares_a_face_down_table() -> None:
     report = run_replay(data(face_down=True)).report()
     assert report["players"] == {"ann": "300.00", "cat": "0.00"}
     assert report["house_net"] == "-300.00"
+
+
+# -- punto table: the facts as command-line options ----------------------------------------------
+
+
+def test_tiger_baccarat_5_9_punto_table_manual_shoe_refuses_the_device_reset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "t.db")
+    script = "".join(
+        f"{line}\n"
+        for line in (
+            "open",
+            "bet ann 1 banker 100",
+            "bet bob 2 player 200",
+            "close",
+            "card 9H 2C",
+            "irr device_reset role=dealer withdrawing=bob",
+            "card KD 3S",
+            "settle",
+        )
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    code = main(["table", "tiger-baccarat", "--manual-shoe", "--database", path])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert "5.9 applies where an electronic dealing device is in use" in " ".join(out.split())
+    log = SQLiteEventLog(path)
+    configured = [
+        s.event for s in log.read("tiger-baccarat") if isinstance(s.event, TableConfigured)
+    ]
+    assert [(e.electronic_device, e.face_down) for e in configured] == [(False, False)]
+    table = LiveTable(
+        "tiger-baccarat",
+        get_game("tiger-baccarat"),
+        limits=TableLimits(D(10), D(10000)),
+        log=log,
+        electronic_device=False,
+    )
+    assert [r.nets() for r in table.rounds] == [{"ann": D(-100), "bob": D(200)}]
+
+
+def test_tiger_buffalo_5_10_punto_table_face_down_option_is_logged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "t.db")
+    script = "".join(
+        f"{line}\n"
+        for line in (
+            "open",
+            "bet ann 1 player 300",
+            "bet cat 3 tie 100",
+            "close",
+            "card 9H 2C",
+            "irr card_exposed_in_error method_c_device=false role=dealer withdrawing=cat",
+            "card KD 3S",
+            "settle",
+        )
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    argv = ["table", "tiger-buffalo", "--layout", "A", "--face-down", "--database", path]
+    code = main(argv)
+    _, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    log = SQLiteEventLog(path)
+    configured = [
+        s.event for s in log.read("tiger-buffalo/A") if isinstance(s.event, TableConfigured)
+    ]
+    assert [(e.electronic_device, e.face_down) for e in configured] == [(True, True)]
+    table = LiveTable(
+        "tiger-buffalo/A",
+        get_game("tiger-buffalo"),
+        limits=TableLimits(D(10), D(10000)),
+        log=log,
+        layout="A",
+        face_down=True,
+    )
+    assert [r.nets() for r in table.rounds] == [{"ann": D(300), "cat": D(0)}]
