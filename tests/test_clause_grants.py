@@ -51,9 +51,11 @@ RWS_LIMITS = TableLimits(D(10), D(10000))
 TB_GRANTS_WITHDRAWAL = "5.8.1, 5.8.2.2, 5.9, 5.17.1, 3.22.1, 6.1"
 
 
-def tb(*bets: tuple[str, int, str, int]) -> Round:
-    """A Tiger Baccarat round with ``bets`` (player, position, wager, stake), closed."""
-    return _closed(Round(get_game("tiger-baccarat"), limits=LIMITS), bets)
+def tb(*bets: tuple[str, int, str, int], electronic_device: bool = False) -> Round:
+    """A Tiger Baccarat round with ``bets`` (player, position, wager, stake),
+    closed (``electronic_device``: at a table with one, MBS 5.9)."""
+    game = get_game("tiger-baccarat")
+    return _closed(Round(game, limits=LIMITS, electronic_device=electronic_device), bets)
 
 
 def rws(*bets: tuple[str, int, str, int]) -> Round:
@@ -254,7 +256,8 @@ def test_tiger_buffalo_5_14_2_returns_only_an_original_bet() -> None:
 
 
 def test_tiger_baccarat_5_9_reopen_refused_once_an_outcome_is_established() -> None:
-    r = deal(tb(("ann", 1, "banker", 100), ("ann", 1, "tiger_pair", 10)), "2H 4C 2D KS")
+    bets = tb(("ann", 1, "banker", 100), ("ann", 1, "tiger_pair", 10), electronic_device=True)
+    r = deal(bets, "2H 4C 2D KS")
     with pytest.raises(PhaseError) as refused:
         irr.device_reset(r, withdrawing=["ann"])
     assert refused.value.clause == "5.9"

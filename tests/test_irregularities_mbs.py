@@ -407,7 +407,7 @@ def test_tiger_baccarat_5_8_simultaneous_cards_the_coup_does_not_need_go_to_next
 @pytest.mark.clause("dragon-tiger", "5.9")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_9_device_reset_withdraw_then_bet_again_before_no_more_bets(game_id: str) -> None:
-    r = with_bets(game_id)
+    r = with_bets(game_id, electronic_device=True)
     deal_cards(r, "QH 2C")
     ruling = irr.device_reset(r, withdrawing=["bob"])
     assert (ruling.clause, ruling.consequence) == ("5.9", "reopened")
@@ -421,7 +421,7 @@ def test_mbs_5_9_device_reset_withdraw_then_bet_again_before_no_more_bets(game_i
 
 
 def test_tiger_baccarat_5_9_device_reset_only_after_no_more_bets() -> None:
-    r = opened("tiger-baccarat")
+    r = opened("tiger-baccarat", electronic_device=True)
     r.place_bet("ann", 1, "banker", Decimal(100))
     with pytest.raises(PhaseError) as refused:
         irr.device_reset(r)

@@ -518,7 +518,7 @@ def test_tiger_buffalo_5_9_2_cards_to_wrong_person_with_5_13_options() -> None:
 
 
 def test_tiger_buffalo_5_10_card_dealt_face_up_options_if_no_outcome() -> None:
-    r = with_bets()
+    r = with_bets(face_down=True)
     deal_cards(r, "9H 2C")
     ruling = irr.card_exposed_in_error(r, withdrawing=["cat"])
     assert (ruling.clause, ruling.consequence, ruling.withdrawn) == ("5.10", "options", ("cat",))
@@ -526,7 +526,7 @@ def test_tiger_buffalo_5_10_card_dealt_face_up_options_if_no_outcome() -> None:
 
 
 def test_tiger_buffalo_5_10_card_dealt_face_up_outcome_established_result_stands() -> None:
-    r = with_bets()
+    r = with_bets(face_down=True)
     deal_cards(r, PLAYER_NINE)
     with pytest.raises(ActionError, match="bob cannot withdraw"):
         irr.card_exposed_in_error(r, withdrawing=["bob"])

@@ -324,7 +324,7 @@ REFUSALS = [
     ),
     Refusal(
         "betting reopened while betting",
-        lambda: betting(tb()),
+        lambda: betting(tb(electronic_device=True)),
         lambda r: r.check_reopen_betting("5.9"),
         lambda r: r.can_reopen_betting("5.9"),
         lambda r: r.reopen_betting("5.9"),
@@ -396,7 +396,7 @@ REFUSALS = [
     ),
     Refusal(
         "a second withdrawal option",
-        lambda: option_open(tb()),
+        lambda: option_open(tb(electronic_device=True)),
         lambda r: r.check_offer_withdrawal("5.9"),
         lambda r: r.can_offer_withdrawal("5.9"),
         lambda r: r.offer_withdrawal("5.9", "again"),
@@ -609,7 +609,7 @@ ALLOWED = [
     ),
     Allowed(
         "reopen betting",
-        lambda: dealt(closed(tb()), "2C"),
+        lambda: dealt(closed(tb(electronic_device=True)), "2C"),
         lambda r: r.check_reopen_betting("5.9"),
         lambda r: r.can_reopen_betting("5.9"),
         lambda r: r.reopen_betting("5.9"),
@@ -773,7 +773,7 @@ def _scenarios() -> list[Round]:
     irr.forgotten_insurance(r, intended={"ann": Side.PLAYER})
     r.settle()
     rounds.append(r)
-    r = dealt(closed(tb()), "QH 2C")
+    r = dealt(closed(tb(electronic_device=True)), "QH 2C")
     irr.device_reset(r, withdrawing=["ann"])
     r.place_bet("cat", 3, "tie", D(50))
     r.close_betting()

@@ -18,6 +18,7 @@ from punto.errors import GameDataError, WagerError
 from punto.insurance import InsuranceTable
 from punto.odds import Pays
 from punto.shoe import DeckRange, Shoe
+from punto.table.facts import TABLE_FACTS
 from punto.table.roles import Role
 from punto.wagers import KINDS, PairRule, WagerKind
 
@@ -99,6 +100,9 @@ class Grant:
     bets: frozenset[str] | None = None
     #: what the clause says, in a few words, for refusals
     words: str = ""
+    #: a fact of the table the clause is conditioned on (``table``:
+    #: ``electronic_device``, ``face_down``; :mod:`punto.table.facts`)
+    table: str | None = None
 
 
 @dataclass(frozen=True)
@@ -299,6 +303,9 @@ def _load_grants(
             after = entry.get("after")
             if after not in (None, "power_failure"):
                 raise fail(f"{where}: after is power_failure or absent")
+            table = entry.get("table")
+            if table is not None and table not in TABLE_FACTS:
+                raise fail(f"{where}: table is one of {', '.join(TABLE_FACTS)} or absent")
             out[procedure][str(clause)] = Grant(
                 str(clause),
                 procedure,
@@ -311,6 +318,7 @@ def _load_grants(
                 _wager_set(entry, "counts", wagers, where, fail),
                 _wager_set(entry, "bets", wagers, where, fail),
                 str(entry.get("words", "")),
+                None if table is None else str(table),
             )
     return out
 

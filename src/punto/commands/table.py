@@ -104,6 +104,19 @@ def register(sub: common.SubParsers) -> None:
         help="a table in HLGA: Method C may be allowed (MBS 3.9.2) and a cutting card that "
         "comes out first opens a withdrawal option (3.22.1)",
     )
+    table.add_argument(
+        "--manual-shoe",
+        action="store_true",
+        help="the cards are keyed from a manual shoe: no electronic dealing device is in use, "
+        "so a device reset (MBS 5.9) is refused (default: the table's own shuffled shoe, "
+        "an electronic device)",
+    )
+    table.add_argument(
+        "--face-down",
+        action="store_true",
+        help="a table where the cards are dealt face down: a card dealt face up is an "
+        "irregularity (RWS 5.10)",
+    )
     table.set_defaults(run=run_table)
 
 
@@ -170,6 +183,8 @@ def run_table(args: argparse.Namespace) -> int:
         insurance_offered=not args.no_insurance,
         where=args.database,
         hlga=args.hlga,
+        electronic_device=not args.manual_shoe,
+        face_down=args.face_down,
     )
     return desk.run()
 

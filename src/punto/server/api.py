@@ -486,7 +486,9 @@ async def update_table(
     higher, or the admin).  New limits apply from the next round.
     ``insurance_offered`` false: a private Tiger Buffalo table where the House
     allows a player's request that Insurance is not offered (RWS 4.2.2), its
-    notice shown to every player; changed only between rounds.  The game
+    notice shown to every player; changed only between rounds.
+    ``face_down``: the cards are dealt face down, where a card dealt face up
+    is the irregularity of RWS 5.10; applies from the next round, logged.  The game
     and layout never change, and the decks and seed only before the first
     round: open a new table instead."""
     server = server_of(request)
@@ -551,6 +553,9 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 runtime.table.hlga = config.hlga  # logged with the limits, next line
                 runtime.table.insurance_offered = config.insurance_offered  # likewise
                 runtime.table.limits = config.limits
+                # the table facts (MBS 5.9, RWS 5.10): logged, from the next round
+                runtime.table.electronic_device = config.electronic_device
+                runtime.table.face_down = config.face_down
     if runtime is None and config.active:
         runtime = server.start_table(config)
     return runtime

@@ -47,6 +47,10 @@ if TYPE_CHECKING:
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 #: The longest countdown, card delay or pause a table may be set to (seconds).
 MAX_SECONDS = 3600.0
+#: The card sources that are an electronic dealing device (MBS 5.9): the
+#: server's own shuffled shoe and a card-reading shoe.  A source of cards keyed
+#: from a manual shoe, if one is added, is not.
+ELECTRONIC_SOURCES = frozenset({"virtual", "device"})
 
 
 class ConfigError(PuntoError, ValueError):
@@ -104,6 +108,9 @@ class TableConfig:
     #: Insurance is offered (RWS 4.2.2: at a private table the House may allow a
     #: player's request that it is not; a notice is then displayed to all)
     insurance_offered: bool = True
+    #: the cards are dealt face down: a card dealt face up is the irregularity
+    #: of RWS 5.10 (set by a pit manager between rounds; logged)
+    face_down: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _TABLE_ID.fullmatch(self.id):
@@ -141,6 +148,13 @@ class TableConfig:
             raise ConfigError("a table name has at most 200 characters")
 
     @property
+    def electronic_device(self) -> bool:
+        """An electronic dealing device is in use (MBS 5.9): the server's own
+        shuffled shoe (``virtual``) and a card-reading shoe (``device``) both
+        are; docs/interpretations.md, "Table facts"."""
+        return self.card_source in ELECTRONIC_SOURCES
+
+    @property
     def game_(self) -> Game:
         return get_game(self.game)
 
@@ -160,6 +174,8 @@ class TableConfig:
             seed=self.seed,
             hlga=self.hlga,
             insurance_offered=self.insurance_offered,
+            electronic_device=self.electronic_device,
+            face_down=self.face_down,
             recover=recover,
         )
 
@@ -185,6 +201,7 @@ class TableConfig:
             "active",
             "hlga",
             "insurance_offered",
+            "face_down",
         }
         unknown = sorted(set(data) - known)
         if unknown:
@@ -217,7 +234,7 @@ class TableConfig:
             if data["seed"] is not None and not isinstance(data["seed"], str | int):
                 raise ConfigError("seed must be a string")
             values["seed"] = None if data["seed"] is None else str(data["seed"])[:200]
-        for name in ("active", "hlga", "insurance_offered"):
+        for name in ("active", "hlga", "insurance_offered", "face_down"):
             if name in data:
                 if not isinstance(data[name], bool):
                     raise ConfigError(f"{name} must be true or false")
@@ -249,6 +266,8 @@ class TableConfig:
             "insurance": game.insurance is not None,
             "insurance_offered": self.insurance_offered and game.insurance is not None,
             "insurance_notice": self.insurance_notice,
+            "electronic_device": self.electronic_device,
+            "face_down": self.face_down,
         }
 
     @property
@@ -278,6 +297,7 @@ def _row_to_config(row: RowMapping) -> TableConfig:
         active=bool(row["active"]),
         hlga=bool(row["hlga"]),
         insurance_offered=bool(row["insurance_offered"]),
+        face_down=bool(row["face_down"]),
     )
 
 
@@ -333,6 +353,7 @@ class TableStore:
             "active": config.active,
             "hlga": config.hlga,
             "insurance_offered": config.insurance_offered,
+            "face_down": config.face_down,
             "updated_at": db.utc_now(),
         }
 

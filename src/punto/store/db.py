@@ -362,6 +362,8 @@ server_tables = Table(
     Column("hlga", Boolean, nullable=False, server_default=false()),
     #: Insurance is offered (revision 0008; RWS 4.2.2: not, at a private table on request)
     Column("insurance_offered", Boolean, nullable=False, server_default=true()),
+    #: the cards are dealt face down (revision 0009_face_down; RWS 5.10 applies only there)
+    Column("face_down", Boolean, nullable=False, server_default=false()),
     CheckConstraint("mode IN ('auto', 'dealer')", name="mode"),
     CheckConstraint("card_source IN ('virtual', 'device')", name="card_source"),
 )

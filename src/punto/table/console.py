@@ -151,6 +151,8 @@ class DealerConsole:
         insurance_offered: bool = True,
         where: str | None = None,
         hlga: bool = False,
+        electronic_device: bool = True,
+        face_down: bool = False,
     ) -> None:
         layout = game.check_layout(layout)
         game.decks.check(decks)
@@ -176,6 +178,8 @@ class DealerConsole:
             pair_rule=pair_rule,
             insurance_offered=insurance_offered,
             hlga=hlga,
+            electronic_device=electronic_device,
+            face_down=face_down,
         )
         self.game = game
         self.seats = Seats()

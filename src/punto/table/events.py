@@ -306,6 +306,11 @@ class TableConfigured(Event):
     #: an HLGA table: a cutting card that comes out first opens a withdrawal
     #: option (MBS 3.22.1; Dragon Tiger 3.17.1)
     hlga: bool = False
+    #: an electronic dealing device is in use (MBS 5.9); a log written before
+    #: the field was recorded came from a table dealing its own shuffled shoe
+    electronic_device: bool = True
+    #: the cards are dealt face down (RWS 5.10)
+    face_down: bool = False
 
 
 @_event("round_settled")

@@ -5,7 +5,7 @@ Commission and Tournament; RWS 5.7) "unless otherwise stated in these
 rules".  What is otherwise stated is each game's ``[grants]`` table: for a
 withdrawal option, a void, a bet returned and betting reopened, the clauses
 that grant it and their conditions (phases, lowest role, what the cards must
-show, cards dealt, an event that must come first).  :func:`check_grant`
+show, cards dealt, an event that must come first, a fact of the table).  :func:`check_grant`
 refuses anything else -- free text, a clause of another game, a clause whose
 conditions are not met -- with a typed error naming the clause that governs
 the refusal and the clauses that do grant the procedure.
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from punto.errors import ActionError, PhaseError
 from punto.game import Grant
+from punto.table.facts import check_table_fact
 from punto.table.roles import Role
 
 if TYPE_CHECKING:
@@ -81,6 +82,8 @@ def check_grant(
         )
     lowest = grant.role if grant.role.rank >= required.rank else required
     role.check_acts_as(lowest, f"act under {clause} ({grant.words})", clause)
+    if grant.table is not None:
+        check_table_fact(round_, grant.table, clause)
     phase = round_.phase.value
     if phase not in grant.phases:
         raise PhaseError(

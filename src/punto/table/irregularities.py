@@ -51,6 +51,7 @@ from punto.errors import ActionError, DealError, InsuranceError, PhaseError
 from punto.insurance import INSURANCE_EVENTS, Moment, completions, insurance_event
 from punto.table import handling
 from punto.table.events import WithdrawalOffered
+from punto.table.facts import check_table_fact
 from punto.table.roles import Role
 from punto.table.round import IN_PLAY, Phase, Round
 
@@ -480,8 +481,10 @@ def device_reset(
 ) -> Ruling:
     """MBS 5.9: a Dealer error needs the electronic dealing device reset after
     'No more bets': each player may withdraw their wagers; then betting
-    opens again before 'No more bets' is announced again."""
+    opens again before 'No more bets' is announced again.  Refused at a
+    table without an electronic dealing device (:mod:`punto.table.facts`)."""
     clause = _clause(round_, "device_reset", "a dealing device reset")
+    check_table_fact(round_, "electronic_device", clause)
     taken = _options(round_, clause, "dealing device reset after 'No more bets'", withdrawing, role)
     round_.reopen_betting(clause, role)
     return Ruling(clause, "reopened", withdrawn=taken)
@@ -719,10 +722,13 @@ def card_exposed_in_error(
       (``method_c_device``, refused unless the round is conducted by Method
       C): played as if face down (5.12.1).
     * RWS 5.10: play continues and the result stands; the options of 5.13
-      if no outcome is established.
+      if no outcome is established.  Only at a table where the cards are
+      dealt face down (:mod:`punto.table.facts`): elsewhere a card dealt
+      face up is how cards are dealt.
     """
     if _is_rws(round_):
         clause = _clause(round_, "card_face_up", "a card dealt face up")
+        check_table_fact(round_, "face_down", clause)
         _check_dealing(round_, clause)
         round_.note_irregularity(clause, "card dealt face up; play continues", role)
         taken = _established_options(round_, clause, "card dealt face up", withdrawing, role)

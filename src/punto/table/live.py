@@ -85,6 +85,13 @@ class LiveTable:
     ``hlga``: the table is in HLGA, where the Dealer allows players to
     withdraw their wagers when the cutting card comes out as the first card
     of a round (MBS 3.22.1; Dragon Tiger 3.17.1).
+
+    ``electronic_device``: an electronic dealing device is in use (MBS 5.9)
+    -- the table's own shuffled shoe is one, and so is a card-reading shoe;
+    a table whose cards are keyed from a manual shoe has none.
+    ``face_down``: the cards are dealt face down (RWS 5.10).  Both are
+    logged with the configuration; each round keeps the facts in force when
+    it opened (:mod:`punto.table.facts`).
     """
 
     def __init__(
@@ -101,6 +108,8 @@ class LiveTable:
         pair_rule: PairRule | None = None,
         insurance_offered: bool = True,
         hlga: bool = False,
+        electronic_device: bool = True,
+        face_down: bool = False,
         recover: bool = True,
     ) -> None:
         check_hlga(game, hlga)
@@ -115,6 +124,8 @@ class LiveTable:
         self.pair_rule = pair_rule or game.pair_rule
         self.insurance_offered = insurance_offered
         self.hlga = hlga
+        self._electronic_device = electronic_device
+        self._face_down = face_down
         #: the shoe, the cards out of it and held from it (one fold with the replay's)
         self.cards = ShoeState(game)
         self.rounds: list[Round] = []
@@ -154,6 +165,26 @@ class LiveTable:
         self._limits = limits
         self._log_config()
 
+    @property
+    def electronic_device(self) -> bool:
+        """An electronic dealing device is in use (MBS 5.9), from the next round on."""
+        return self._electronic_device
+
+    @electronic_device.setter
+    def electronic_device(self, value: bool) -> None:
+        self._electronic_device = value
+        self._log_config()
+
+    @property
+    def face_down(self) -> bool:
+        """The cards are dealt face down (RWS 5.10), from the next round on."""
+        return self._face_down
+
+    @face_down.setter
+    def face_down(self, value: bool) -> None:
+        self._face_down = value
+        self._log_config()
+
     def configuration(self) -> TableConfigured:
         return TableConfigured(
             self.game.id,
@@ -164,6 +195,8 @@ class LiveTable:
             self.insurance_offered,
             json.dumps(self._limits.to_json(), sort_keys=True),
             self.hlga,
+            self._electronic_device,
+            self._face_down,
         )
 
     def _log_config(self) -> None:
@@ -188,11 +221,12 @@ class LiveTable:
     def _restore(self, recover: bool) -> None:
         current: Round | None = None
         in_force = self._limits
+        facts: TableConfigured | None = None
         for stored in self.log.read(self.table_id):
             event = stored.event
             if isinstance(event, TableConfigured):
                 self._check_identity(event)
-                self._logged_config = event
+                self._logged_config = facts = event
                 in_force = TableLimits.from_json(json.loads(event.limits))
                 continue
             if isinstance(event, ShoeStarted):
@@ -204,7 +238,9 @@ class LiveTable:
             if isinstance(event, RoundOpened):
                 if current is not None:
                     self._finish(current)
-                current = self._make_round(stored.round_id, persist=False, limits=in_force)
+                current = self._make_round(
+                    stored.round_id, persist=False, limits=in_force, facts=facts
+                )
                 self.rounds.append(current)
             if current is None:
                 raise ShoeError(
@@ -237,14 +273,24 @@ class LiveTable:
         self.cards.load(event)
 
     def _make_round(
-        self, round_id: str, *, persist: bool = True, limits: TableLimits | None = None
+        self,
+        round_id: str,
+        *,
+        persist: bool = True,
+        limits: TableLimits | None = None,
+        facts: TableConfigured | None = None,
     ) -> Round:
+        """A round under the configuration in force: the table's now, or
+        ``limits`` and the facts of ``facts`` (a logged configuration) when
+        a round is restored from the log."""
         r = Round(
             self.game,
             limits=limits or self._limits,
             layout=self.layout,
             pair_rule=self.pair_rule,
             insurance_offered=self.insurance_offered,
+            electronic_device=self._electronic_device if facts is None else facts.electronic_device,
+            face_down=self._face_down if facts is None else facts.face_down,
             under_minimum_settled=self.under_minimum_settled,
             round_id=round_id,
         )

@@ -647,7 +647,18 @@ def read_limits(value: Any, game: Game | None = None, layout: str | None = None)
 
 #: Top-level keys of a replay file.
 FILE_KEYS = frozenset(
-    {"game", "layout", "pair_rule", "limits", "insurance_offered", "seats", "actions", "comment"}
+    {
+        "game",
+        "layout",
+        "pair_rule",
+        "limits",
+        "insurance_offered",
+        "electronic_device",
+        "face_down",
+        "seats",
+        "actions",
+        "comment",
+    }
 )
 
 
@@ -663,6 +674,8 @@ class Replay:
         layout: str | None = None,
         pair_rule: PairRule | None = None,
         insurance_offered: bool = True,
+        electronic_device: bool = False,
+        face_down: bool = False,
         seats: Seats | None = None,
     ) -> None:
         self.game = game
@@ -671,6 +684,10 @@ class Replay:
         self.limits = limits
         self.pair_rule = pair_rule or game.pair_rule
         self.insurance_offered = insurance_offered
+        #: the table facts the file declares (:mod:`punto.table.facts`): a
+        #: replay does not know how its cards were dealt unless it says so
+        self.electronic_device = electronic_device
+        self.face_down = face_down
         self.seats = seats or Seats()
         self.rounds: list[Round] = []
         #: (round id, event), every event of every round in order
@@ -700,6 +717,10 @@ class Replay:
             offered = data.get("insurance_offered", True)
             if not isinstance(offered, bool):
                 raise ActionInputError("insurance_offered: true or false")
+            facts = {key: data.get(key, False) for key in ("electronic_device", "face_down")}
+            for key, value in facts.items():
+                if not isinstance(value, bool):
+                    raise ActionInputError(f"{key}: true or false", hint="see docs/replay.md")
             try:
                 pair_rule = PairRule(rule) if rule is not None else None
             except ValueError:
@@ -723,6 +744,7 @@ class Replay:
                 layout=layout,
                 pair_rule=pair_rule,
                 insurance_offered=offered,
+                **facts,
                 seats=read_seats(data.get("seats")),
             )
         except PuntoError as error:
@@ -742,6 +764,8 @@ class Replay:
             "layout": self.layout,
             "pair_rule": self.pair_rule,
             "insurance_offered": self.insurance_offered,
+            "electronic_device": self.electronic_device,
+            "face_down": self.face_down,
         }
 
     def open(self, role: Role = Role.DEALER) -> Round:

@@ -88,6 +88,7 @@ from punto.table.events import (
     WithdrawalClosed,
     WithdrawalOffered,
 )
+from punto.table.facts import facts_of
 from punto.table.grants import check_grant
 from punto.table.insurance_rules import check_waiver, no_offer_refusal
 from punto.table.limits import TableLimits, differential_of
@@ -207,6 +208,8 @@ class Round:
         layout: str | None = None,
         pair_rule: PairRule | None = None,
         insurance_offered: bool = True,
+        electronic_device: bool = False,
+        face_down: bool = False,
         under_minimum_settled: Iterable[str] = (),
         on_event: Callable[[Event], None] | None = None,
         round_id: str = "",
@@ -219,6 +222,9 @@ class Round:
         self.pair_rule = pair_rule or game.pair_rule
         #: False at a private table that displays the no-insurance notice (RWS 4.2.2)
         self.insurance_offered = insurance_offered and game.insurance is not None
+        #: the facts of the table some clauses are conditioned on (MBS 5.9: an
+        #: electronic dealing device in use; RWS 5.10: cards dealt face down)
+        self.table_facts = facts_of(electronic_device=electronic_device, face_down=face_down)
         self.under_minimum_settled = frozenset(under_minimum_settled)
         self.on_event = on_event
         self.check_events = check_events
@@ -245,6 +251,8 @@ class Round:
             "layout": self.layout,
             "pair_rule": self.pair_rule,
             "insurance_offered": self.insurance_offered,
+            "electronic_device": "electronic_device" in self.table_facts,
+            "face_down": "face_down" in self.table_facts,
             "under_minimum_settled": self.under_minimum_settled,
             "round_id": self.round_id,
         }

@@ -202,6 +202,7 @@
     $("#edit-active").value = String(t.active);
     $("#edit-insurance").value = String(t.insurance_offered);
     $("#edit-insurance").disabled = !t.insurance;
+    $("#edit-face-down").value = String(t.face_down);
   }
   $("#edit-table").addEventListener("change", () => fillEdit(true));
 
@@ -233,6 +234,9 @@
     // RWS 4.2.2: only sent when changed (it changes between rounds only).
     const offered = $("#edit-insurance").value === "true";
     if (t.insurance && offered !== t.insurance_offered) body.insurance_offered = offered;
+    // RWS 5.10: a table where the cards are dealt face down; from the next round, logged.
+    const faceDown = $("#edit-face-down").value === "true";
+    if (faceDown !== t.face_down) body.face_down = faceDown;
     const result = await api("PATCH", `/api/tables/${encodeURIComponent(id)}`, body);
     say(result.ok ? `Table ${id} changed (new limits apply from the next round).` : errorText(result), result.ok);
     edited = "";

@@ -1,0 +1,65 @@
+"""Facts about the table that some clauses are conditioned on.
+
+A few procedures apply only at some tables: MBS 5.9 (Tiger Baccarat,
+Dragon Tiger) "in the event that an electronic dealing device is in use",
+RWS 5.10 (Tiger Buffalo) "on specific tables where the cards are dealt face
+down".  A table records these facts as options (like HLGA): the live table
+from its card source and its settings, a replay file in its header, the
+server in the table's configuration.  A round carries the facts of the
+table it is played at (:attr:`punto.table.round.Round.table_facts`), and a
+procedure conditioned on one is refused at a table without it, naming the
+clause (docs/interpretations.md, "Table facts").
+
+>>> from decimal import Decimal
+>>> from punto.games import get_game
+>>> from punto.table.limits import TableLimits
+>>> from punto.table.round import Round
+>>> r = Round(get_game("tiger-baccarat"), limits=TableLimits(Decimal(10), Decimal(1000)))
+>>> check_table_fact(r, "electronic_device", "5.9")
+Traceback (most recent call last):
+...
+punto.errors.ActionError: 5.9 applies where an electronic dealing device is in use, and this table records none (clause 5.9); a table dealing from its own shuffled shoe or a card-reading device has one; a replay file declares it with "electronic_device": true
+>>> Round(r.game, limits=r.limits, electronic_device=True).table_facts
+frozenset({'electronic_device'})
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from punto.errors import ActionError
+
+if TYPE_CHECKING:
+    from punto.table.round import Round
+
+__all__ = ["TABLE_FACTS", "check_table_fact", "facts_of"]
+
+#: Each table fact a clause may be conditioned on: (where it holds, what a
+#: table without it lacks, how a table records it).
+TABLE_FACTS: dict[str, tuple[str, str, str]] = {
+    "electronic_device": (
+        "where an electronic dealing device is in use",
+        "this table records none",
+        "a table dealing from its own shuffled shoe or a card-reading device has one; a "
+        'replay file declares it with "electronic_device": true',
+    ),
+    "face_down": (
+        "on tables where the cards are dealt face down",
+        "this table deals them face up",
+        'the table\'s face-down setting (punto table --face-down; replay "face_down": true; '
+        "the server table's face_down, set by a pit manager between rounds)",
+    ),
+}
+
+
+def facts_of(*, electronic_device: bool, face_down: bool) -> frozenset[str]:
+    """The names of the facts that hold, from a table's options."""
+    held = {"electronic_device": electronic_device, "face_down": face_down}
+    return frozenset(name for name, holds in held.items() if holds)
+
+
+def check_table_fact(round_: Round, fact: str, clause: str) -> None:
+    """Refuse a procedure of ``clause`` at a table where ``fact`` does not hold."""
+    where, lacking, hint = TABLE_FACTS[fact]
+    if fact not in round_.table_facts:
+        raise ActionError(f"{clause} applies {where}, and {lacking}", clause=clause, hint=hint)
