@@ -47,6 +47,9 @@ from punto.store.accounts import PermissionDeniedError
 
 #: Methods that change nothing (RFC 9110 safe methods).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Requests that do not act with the session cookie even when one is sent: a
+#: login opens a new session (a page of another origin is still refused above).
+NOT_BY_COOKIE = frozenset({"/api/auth/login"})
 #: The session cookie's name (as :data:`punto.server.auth.COOKIE`; imported
 #: lazily there would make a cycle, so it is checked by a test instead).
 _COOKIE = b"punto_session="
@@ -135,7 +138,7 @@ def check_request(scope: Scope, trusted: frozenset[str] = frozenset()) -> PuntoE
             f"a request from {claimed} may not act with this server's session cookie",
             hint="use this server's own pages, or send Authorization: Bearer with the token",
         )
-    if not _cookie(headers):
+    if not _cookie(headers) or scope.get("path") in NOT_BY_COOKIE:
         return None
     if claimed is None:
         return CrossSiteError(

@@ -3,7 +3,8 @@
 The server takes session tokens only from a header or the cookie
 (:func:`punto.server.auth.token_from`), never from a URL.  A client may
 still put one in a query string (an old script, a mistaken link), and the
-access log writes every request's path and query: :class:`RedactQuery`
+access log writes every request's path and query (and uvicorn's error log
+each WebSocket's): :class:`RedactQuery`
 writes the values of the parameters in :data:`SECRET_PARAMS` as
 ``[redacted]`` instead, whatever the request was.
 """
@@ -17,8 +18,9 @@ import re
 SECRET_PARAMS = ("token", "access_token", "session", "password", "key", "secret")
 _NAMES = "|".join(SECRET_PARAMS)
 _SECRET = re.compile(rf"(?P<name>(?:^|[?&;])(?:{_NAMES})=)[^&;#\s]*", re.IGNORECASE)
-#: The logger uvicorn writes each request to.
-ACCESS_LOGGER = "uvicorn.access"
+#: The loggers uvicorn writes request paths to: each request, and each
+#: WebSocket handshake ("WebSocket /ws/...?..." [accepted]).
+LOGGERS = ("uvicorn.access", "uvicorn.error")
 
 
 def redact(text: str) -> str:
@@ -42,7 +44,8 @@ class RedactQuery(logging.Filter):
 
 
 def redact_access_log() -> None:
-    """Put :class:`RedactQuery` on uvicorn's access logger (once)."""
-    logger = logging.getLogger(ACCESS_LOGGER)
-    if not any(isinstance(f, RedactQuery) for f in logger.filters):
-        logger.addFilter(RedactQuery())
+    """Put :class:`RedactQuery` on uvicorn's loggers (once each)."""
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactQuery) for f in logger.filters):
+            logger.addFilter(RedactQuery())
