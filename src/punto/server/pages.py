@@ -11,7 +11,7 @@ the app itself (``static/``).  Each page finds its table id in its URL.
 - ``/scoreboard/{table}`` the big screen: large roads, last results, shoe statistics
 - ``/pit``               the pit: tables, limits, rounds in play, drop, win, hold and
   commission per table and per shift, changing and opening tables, the audit log
-- ``/docs``              the API (Swagger UI from the ``swagger-ui-bundle`` package,
+- ``/docs``              the API (Swagger UI from the ``swagger-ui-bundle-v2`` package,
   served from here: no CDN, and under the same policy as the pages)
 
 The pages work on a phone-sized screen, give every control a label and a
@@ -33,7 +33,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 STATIC = Path(str(resources.files("punto.server") / "static"))
-#: Swagger UI's own files, as the ``swagger-ui-bundle`` package ships them
+#: Swagger UI's own files, as the ``swagger-ui-bundle-v2`` package ships them
 #: (the package has no type information: its one attribute is read this way).
 SWAGGER = Path(str(import_module("swagger_ui_bundle").swagger_ui_path))
 
