@@ -41,6 +41,7 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from punto.errors import PuntoError
+from punto.server.auth import COOKIE
 from punto.server.errors import error_body
 from punto.server.limits import BODY_SECONDS, WS_PER_CLIENT
 from punto.store.accounts import PermissionDeniedError
@@ -50,9 +51,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Requests that do not act with the session cookie even when one is sent: a
 #: login opens a new session (a page of another origin is still refused above).
 NOT_BY_COOKIE = frozenset({"/api/auth/login"})
-#: The session cookie's name (as :data:`punto.server.auth.COOKIE`; imported
-#: lazily there would make a cycle, so it is checked by a test instead).
-_COOKIE = b"punto_session="
+#: How the session cookie starts in a Cookie header.
+_COOKIE = f"{COOKIE}=".encode()
 
 
 class CrossSiteError(PermissionDeniedError):
