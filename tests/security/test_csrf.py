@@ -152,3 +152,16 @@ def test_security_websockets_per_client_address_are_capped(tmp_path: object) -> 
                 ws.__exit__(None, None, None)
         with client.websocket_connect("/ws/tables/tiger") as again:  # one closed: room again
             assert again.receive_json()["type"] == "state"
+
+
+def test_security_csrf_login_from_another_origin_is_refused(client: TestClient) -> None:
+    """Login CSRF: a page of another origin must not log the browser in under
+    an account of its choosing (the victim would then play on it)."""
+    response = client.post(
+        "/api/auth/login",
+        json={"username": PLAYER[0], "password": PLAYER[1]},
+        headers={"Origin": EVIL},
+    )
+    assert response.status_code == 403, response.text
+    assert error_of(response)["type"] == "CrossSiteError"
+    assert "punto_session" not in response.cookies
