@@ -34,9 +34,8 @@ def test_automatic_dealer_over_websocket(db_url: str) -> None:
     app = make_app(db_url, auto_dealers=True, demo_options=TIMINGS)
     with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as client:
         player = login(client, PLAYER)
-        token = player["Authorization"].removeprefix("Bearer ")
         ws_url = base.replace("http", "ws") + "/ws/tables/tiger"
-        with connect(f"{ws_url}?token={token}") as ws:
+        with connect(ws_url, additional_headers=player) as ws:
             seen: list[str] = []
             stream = messages(ws)
             first = next(stream)
@@ -102,10 +101,9 @@ def test_insurance_plus_window_on_the_automatic_tiger_buffalo(tmp_path: Path) ->
     )
     with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as client:
         player = login(client, PLAYER)
-        token = player["Authorization"].removeprefix("Bearer ")
         ws_url = base.replace("http", "ws") + "/ws/tables/buffalo"
         insured = None
-        with connect(f"{ws_url}?token={token}") as ws:
+        with connect(ws_url, additional_headers=player) as ws:
             for message in messages(ws):
                 if message["type"] == "betting_open":
                     for wager in ("player", "banker"):

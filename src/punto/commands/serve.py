@@ -13,9 +13,22 @@ from typing import Any
 
 from punto.commands.common import whole_number
 from punto.errors import PuntoError
+from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+
+
+_LIMIT_FLAGS = frozenset(
+    {
+        "keep_alive",
+        "header_timeout",
+        "body_timeout",
+        "max_connections",
+        "concurrency",
+        "ws_per_client",
+    }
+)
 
 
 class ServeError(PuntoError):
@@ -53,6 +66,67 @@ def register(sub: Any) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help="server log level (default info)",
     )
+    limits = parser.add_argument_group(
+        "connection limits and timeouts",
+        "what keeps idle, slow or too many connections from starving the tables (docs/security.md)",
+    )
+    defaults = Limits()
+    limits.add_argument(
+        "--keep-alive",
+        type=int,
+        metavar="SECONDS",
+        default=defaults.keep_alive,
+        help=f"close a connection idle between requests after this long "
+        f"(default {defaults.keep_alive})",
+    )
+    limits.add_argument(
+        "--header-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=defaults.header_seconds,
+        help="answer 408 and close a connection whose request headers are not all in "
+        f"after this long (default {defaults.header_seconds:g})",
+    )
+    limits.add_argument(
+        "--body-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=defaults.body_seconds,
+        help=f"answer 408 to a request whose body is not all in after this long "
+        f"(default {defaults.body_seconds:g})",
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=int,
+        metavar="N",
+        default=defaults.max_connections,
+        help="open connections (WebSockets included) before a new one is answered 503 "
+        f"(default: the file-descriptor limit less {FD_RESERVE}, at most "
+        f"{MAX_CONNECTIONS}; here {defaults.max_connections})",
+    )
+    limits.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        default=defaults.concurrency,
+        help=f"requests in progress at once before a new one is answered 503 "
+        f"(default {defaults.concurrency})",
+    )
+    limits.add_argument(
+        "--ws-per-client",
+        type=int,
+        metavar="N",
+        default=defaults.ws_per_client,
+        help=f"WebSockets one client address may hold open (default {defaults.ws_per_client})",
+    )
+    parser.add_argument(
+        "--trusted-origin",
+        action="append",
+        metavar="URL",
+        default=[],
+        help="another origin whose pages may act with the session cookie (e.g. "
+        "https://tables.example behind a proxy); repeatable",
+    )
     parser.set_defaults(run=run)
 
 
@@ -60,13 +134,34 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from punto.server.app import create_app
+    from punto.server.connections import uvicorn_config
     from punto.server.demo import describe
     from punto.store.db import normalize_url
 
     if not 0 < args.port < 65536:
         raise ServeError(f"port {args.port} is not a TCP port", hint="use 1 to 65535")
     normalize_url(args.database)  # a clear error for an unsupported URL, before starting
-    app = create_app(args.database, demo=args.demo)
+    limits = Limits(
+        keep_alive=args.keep_alive,
+        header_seconds=args.header_timeout,
+        body_seconds=args.body_timeout,
+        max_connections=args.max_connections,
+        concurrency=args.concurrency,
+        ws_per_client=args.ws_per_client,
+    )
+    for name, value in vars(args).items():
+        if name in _LIMIT_FLAGS and value <= 0:
+            flag = "--" + name.replace("_", "-")
+            raise ServeError(
+                f"{flag} {value} is not a limit", hint=f"give {flag} a positive number"
+            )
+    app = create_app(
+        args.database,
+        demo=args.demo,
+        trusted_origins=args.trusted_origin,
+        ws_per_client=limits.ws_per_client,
+        body_seconds=limits.body_seconds,
+    )
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}"
     if args.demo:
@@ -74,12 +169,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"punto table server: {url}", flush=True)
     logging.basicConfig(level=args.log_level.upper())
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=64 * 1024,
-        timeout_graceful_shutdown=5,
-    )
+    config = uvicorn_config(app, args.host, args.port, limits, log_level=args.log_level)
+    uvicorn.Server(config).run()
     return 0

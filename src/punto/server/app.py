@@ -30,7 +30,7 @@ import asyncio
 import gc
 import logging
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +40,7 @@ from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 
 from punto.errors import PuntoError
-from punto.server import errors
+from punto.server import errors, guard, limits, logs
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableError
 from punto.server.dealer import AutoDealer
@@ -169,6 +169,9 @@ def create_app(
     max_body: int = errors.MAX_BODY,
     demo_options: dict[str, Any] | None = None,
     on_ready: Callable[[Server], None] | None = None,
+    trusted_origins: Iterable[str] = (),
+    ws_per_client: int = limits.WS_PER_CLIENT,
+    body_seconds: float = limits.BODY_SECONDS,
 ) -> FastAPI:
     """The table server on the database at ``database_url``.
 
@@ -176,6 +179,8 @@ def create_app(
     Argon2 parameters (tests pass cheap ones).  ``auto_dealers=False`` leaves
     self-running tables still (tests drive them with ``TableRuntime.step``).
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
+    ``trusted_origins`` (besides the server's own), ``ws_per_client`` and
+    ``body_seconds``: :class:`punto.server.guard.Guard`'s settings.
     """
     from punto.server import api, pages, ws
     from punto.server.fastlane import FastLane
@@ -234,10 +239,19 @@ def create_app(
         description="Live baccarat tables for the approved rules: bets, deals, "
         "Insurance Plus, settlement on a double-entry ledger, and the pages to play them.",
         lifespan=lifespan,
+        docs_url=None,  # served from local assets by punto.server.pages, under the CSP
+        redoc_url=None,
     )
     errors.install(app)
+    logs.redact_access_log()  # whoever serves the app: no token from a URL in its log
     app.add_middleware(FastLane)  # after the body limit, before the router
     app.add_middleware(errors.BodyLimit, limit=max_body)
+    app.add_middleware(
+        guard.Guard,
+        trusted_origins=trusted_origins,
+        ws_per_client=ws_per_client,
+        body_seconds=body_seconds,
+    )  # other sites and socket floods are turned away before anything reads a body
     app.add_middleware(errors.CatchAll)  # outermost
     app.include_router(api.router)
     app.include_router(ws.router)

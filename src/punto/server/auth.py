@@ -44,16 +44,14 @@ def token_in(authorization: str, cookies: Mapping[str, str]) -> str | None:
 
 
 def token_from(request: Request | WebSocket) -> str | None:
-    """The session token of a request: ``Authorization: Bearer``, else the
-    cookie (else, for a WebSocket, the ``token`` query parameter)."""
-    token = token_in(request.headers.get("authorization", ""), request.cookies)
-    if token is not None:
-        return token
-    if isinstance(request, WebSocket):
-        query = request.query_params.get("token")
-        if query:
-            return query[:MAX_TOKEN]
-    return None
+    """The session token of a request: ``Authorization: Bearer``, else the cookie.
+
+    Never the URL: a token in a query string lands in access logs, proxies'
+    logs and browser history.  A WebSocket client that can set neither
+    header nor cookie sends the token in its first message instead
+    (:mod:`punto.server.ws`).
+    """
+    return token_in(request.headers.get("authorization", ""), request.cookies)
 
 
 class SessionCache:

@@ -11,17 +11,21 @@ the app itself (``static/``).  Each page finds its table id in its URL.
 - ``/scoreboard/{table}`` the big screen: large roads, last results, shoe statistics
 - ``/pit``               the pit: tables, limits, rounds in play, drop, win, hold and
   commission per table and per shift, changing and opening tables, the audit log
+- ``/docs``              the API (Swagger UI from the ``swagger-ui-bundle-v2`` package,
+  served from here: no CDN, and under the same policy as the pages)
 
 The pages work on a phone-sized screen, give every control a label and a
 ``data-testid``, and run under a strict Content-Security-Policy: no inline
-script or style (scripts set styles only through the CSSOM).  They are
-exercised in Debian's Chromium by ``tests/test_browser_*.py``.
+script or style (scripts set styles only through the CSSOM), and connections
+(fetch and WebSocket) only to this server.  Every page answers ``HEAD`` as
+``GET``, without the body.  They are exercised in Debian's Chromium by
+``tests/test_browser_*.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import resources
+from importlib import import_module, resources
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -29,6 +33,9 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 STATIC = Path(str(resources.files("punto.server") / "static"))
+#: Swagger UI's own files, as the ``swagger-ui-bundle-v2`` package ships them
+#: (the package has no type information: its one attribute is read this way).
+SWAGGER = Path(str(import_module("swagger_ui_bundle").swagger_ui_path))
 
 _PAGES = {
     "/": "index.html",
@@ -36,6 +43,7 @@ _PAGES = {
     "/dealer/{table_id}": "dealer.html",
     "/scoreboard/{table_id}": "scoreboard.html",
     "/pit": "pit.html",
+    "/docs": "docs.html",
 }
 
 #: Pages are not framed by other sites, and load scripts only from here.
@@ -44,7 +52,8 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'",
+    "style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'",
 }
 
 
@@ -53,10 +62,12 @@ def _page(name: str) -> HTMLResponse:
 
 
 def mount(app: FastAPI) -> None:
+    # The more specific mount first: /static/swagger is not a file of static/.
+    app.mount("/static/swagger", StaticFiles(directory=SWAGGER), name="swagger")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for path, name in _PAGES.items():
         # The table id is read by the page's script from its URL.
-        app.add_api_route(path, _route(name), methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, _route(name), methods=["GET", "HEAD"], include_in_schema=False)
 
 
 def _route(name: str) -> Callable[[], HTMLResponse]:

@@ -59,10 +59,11 @@ const Punto = (() => {
 
   async function api(method, path, body, headers) {
     const options = { method, headers: { ...(headers || {}) }, credentials: "same-origin" };
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
+    // Every request that changes something says it is JSON, even with no body:
+    // the server refuses cookie-driven requests that do not (a page of another
+    // site cannot send this header without the server's permission).
+    if (method !== "GET") options.headers["Content-Type"] = "application/json";
+    if (body !== undefined) options.body = JSON.stringify(body);
     let response;
     try {
       response = await fetch(path, options);

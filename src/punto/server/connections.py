@@ -1,0 +1,130 @@
+"""Connection limits and timeouts for ``punto serve`` (below the application).
+
+Left to itself, uvicorn keeps a connection that never sends a request (or
+sends half its headers and stops) open for ever; with a modest
+file-descriptor limit a few hundred such sockets made every new request
+fail (issue 12).  :class:`Limits` is what ``punto serve`` sets, with flags:
+
+- ``keep_alive``: an idle connection between requests is closed after this
+  many seconds (uvicorn's ``timeout_keep_alive``);
+- ``header_seconds``: a request's headers must arrive whole within this
+  many seconds of the connection opening (or of the first byte of a next
+  request on it), else the server answers 408 and closes it
+  (:class:`GuardedHttpTools`; uvicorn has no such setting);
+- ``body_seconds``: the request body within this many seconds of the
+  request's start, else 408 (:class:`punto.server.guard.Guard`);
+- ``max_connections``: more open connections than this (WebSockets
+  included) and a new one is answered 503 and closed at once, so the
+  process keeps file descriptors for its database and its own files; by
+  default well under the process's descriptor limit;
+- ``concurrency``: requests in progress at once before uvicorn answers 503
+  (``limit_concurrency``);
+- ``ws_per_client``: WebSockets one client address may hold
+  (:class:`punto.server.guard.Guard`);
+- the largest WebSocket message (``ws_max_size``) and request headers
+  (:data:`punto.server.errors.MAX_HEADERS`, and h11's own bound where h11
+  is used) are fixed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from punto.server.errors import MAX_HEADERS
+from punto.server.limits import HEADER_SECONDS, MAX_CONNECTIONS, Limits
+
+#: The largest WebSocket message a page may send (bytes).
+WS_MAX_SIZE = 64 * 1024
+
+_408 = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+    b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
+)
+_503 = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+    b"retry-after: 1\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+)
+
+
+def _answer(template: bytes, message: str) -> bytes:
+    error = {"type": "ConnectionLimitError", "message": message, "text": message}
+    body = json.dumps({"error": error}).encode()
+    return template % (len(body), body)
+
+
+class GuardedHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol, with a deadline on request headers and a
+    cap on open connections (see the module)."""
+
+    header_seconds: float = HEADER_SECONDS
+    max_connections: int = MAX_CONNECTIONS
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self._header_timer: asyncio.TimerHandle | None = None
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            transport.write(_answer(_503, "the server holds as many connections as it may"))
+            transport.close()
+            return
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._header_timer is None:
+            self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._header_timer = self.loop.call_later(self.header_seconds, self._headers_late)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing():
+            return
+        message = f"the request headers did not arrive within {self.header_seconds:g} seconds"
+        self.transport.write(_answer(_408, message))
+        self.transport.close()
+
+
+def protocol(limits: Limits) -> type[GuardedHttpTools]:
+    """:class:`GuardedHttpTools` with ``limits``' deadline and cap."""
+    return type(
+        "GuardedHttpTools",
+        (GuardedHttpTools,),
+        {"header_seconds": limits.header_seconds, "max_connections": limits.max_connections},
+    )
+
+
+def uvicorn_config(
+    app: Any, host: str, port: int, limits: Limits, **options: Any
+) -> uvicorn.Config:
+    """The uvicorn settings ``punto serve`` runs ``app`` with (tests use the same)."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=protocol(limits),
+        timeout_keep_alive=limits.keep_alive,
+        limit_concurrency=limits.concurrency,
+        h11_max_incomplete_event_size=MAX_HEADERS,
+        ws_max_size=WS_MAX_SIZE,
+        timeout_graceful_shutdown=5,
+        **options,
+    )
