@@ -46,6 +46,7 @@ from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableE
 from punto.server.dealer import AutoDealer
 from punto.server.hub import Hub
 from punto.server.journal import Journal
+from punto.server.logins import LoginGuard
 from punto.server.runtime import TableRuntime
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher, UserRole
@@ -75,6 +76,7 @@ class Server:
     journal: Journal
     sessions: SessionCache
     auto_dealers: bool = True
+    logins: LoginGuard = field(default_factory=LoginGuard)
     tables: dict[str, TableRuntime] = field(default_factory=dict)
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
 
@@ -110,6 +112,9 @@ class Server:
             await dealer.stop()
 
     async def start(self) -> None:
+        # Sessions ended by any process are forgotten here at once (read from
+        # the database a few times a second); started before the cache is warmed.
+        await asyncio.to_thread(self.sessions.watch, self.accounts)
         users = await asyncio.to_thread(self.sessions.warm, self.accounts)
         # and their wallets: each player's first bet after a restart goes in flight
         players = [f"player:{u.username}" for u in users if u.role is UserRole.PLAYER]
@@ -138,6 +143,8 @@ class Server:
         for runtime in self.tables.values():
             runtime.stop()
         self.hub.close_all()
+        await asyncio.to_thread(self.sessions.stop)
+        self.logins.close()
         await asyncio.to_thread(self.journal.close)  # what is waiting is written
 
 
@@ -177,7 +184,7 @@ def create_app(
     self-running tables still (tests drive them with ``TableRuntime.step``).
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
     """
-    from punto.server import api, pages, ws
+    from punto.server import admin, api, logins, pages, ws
     from punto.server.fastlane import FastLane
 
     @asynccontextmanager
@@ -239,6 +246,8 @@ def create_app(
     app.add_middleware(FastLane)  # after the body limit, before the router
     app.add_middleware(errors.BodyLimit, limit=max_body)
     app.add_middleware(errors.CatchAll)  # outermost
+    app.include_router(logins.router)
+    app.include_router(admin.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     pages.mount(app)
