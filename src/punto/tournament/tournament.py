@@ -544,7 +544,9 @@ class Tournament(HandIrregularities):
             self.check_register(name, entrant)
             eid = entrant or self._next_id()
             if self.stage is Stage.REGISTRATION:
-                return EntrantRegistered(eid, display_name(name), controller, wallet=wallet, fee=fee)
+                return EntrantRegistered(
+                    eid, display_name(name), controller, wallet=wallet, fee=fee
+                )
             table, missed = self._late_table()
             taken = set(self.tables[table].seats)
             free = [n for n in range(1, self._current().seats + 1) if n not in taken]
