@@ -25,10 +25,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.server import errors
 from punto.server.auth import authenticate
+from punto.server.pages import HEADERS, STATIC
 from punto.store.accounts import PermissionDeniedError, UnknownUserError, User, UserRole
 from punto.store.passwords import MAX_PASSWORD_LENGTH
 
@@ -36,6 +38,14 @@ if TYPE_CHECKING:
     from punto.server.app import Server
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], responses=errors.RESPONSES)
+#: The admin page, served like the others (:mod:`punto.server.pages`).
+page_router = APIRouter()
+
+
+@page_router.get("/admin", include_in_schema=False)
+def page() -> HTMLResponse:
+    """The admin's account controls (the page shows them to the admin only)."""
+    return HTMLResponse((STATIC / "admin.html").read_text("utf-8"), headers=HEADERS)
 
 
 class PasswordIn(BaseModel):

@@ -248,6 +248,7 @@ def create_app(
     app.add_middleware(errors.CatchAll)  # outermost
     app.include_router(logins.router)
     app.include_router(admin.router)
+    app.include_router(admin.page_router)
     app.include_router(api.router)
     app.include_router(ws.router)
     pages.mount(app)
