@@ -17,7 +17,7 @@ from argon2 import PasswordHasher
 
 from punto.server.app import Server, create_app
 from punto.server.logins import LoginGuard
-from tests.test_server_support import DEALER, PLAYER, live_server
+from tests.test_server_support import DEALER, PLAYER, PLAYER2, live_server
 
 #: Dearer than the tests' usual hashing, so that logins overlap.
 SLOW = PasswordHasher(time_cost=3, memory_cost=19 * 1024, parallelism=1)
@@ -97,6 +97,7 @@ def test_accounts_failed_logins_from_one_address_are_limited(tmp_path: Path) -> 
         hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
     )
     with live_server(app) as base:
+        _login(base, PLAYER2)  # a player who has logged in from this address before
         answers = [
             httpx.post(
                 f"{base}/api/auth/login",
@@ -107,8 +108,10 @@ def test_accounts_failed_logins_from_one_address_are_limited(tmp_path: Path) -> 
         statuses = [r.status_code for r in answers]
         assert statuses == [401] * 30 + [429] * 2  # 30 failures a minute from one address
         assert int(answers[-1].headers["Retry-After"]) > 1
-        # the player at that address is kept waiting too (that address is guessing)
+        # a player new to that address is kept waiting too (that address is guessing) ...
         kept = httpx.post(
             f"{base}/api/auth/login", json={"username": PLAYER[0], "password": PLAYER[1]}
         )
         assert kept.status_code == 429
+        # ... but not a player who logged in from it before: only their own lockout holds them
+        _login(base, PLAYER2)

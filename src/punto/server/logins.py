@@ -9,7 +9,10 @@ the server from 92 MiB to 1.7 GiB and made bets wait 13 s.  So, in front of
   minute (a moving window, ``limits``); past that the address is refused
   with 429 and ``Retry-After`` before any password is checked.  Only
   failures count, so the players of one casino behind one address are not
-  kept out by each other's logins.
+  kept out by each other's logins; and a name that logged in successfully
+  from an address lately is not held by either limit there (only by its
+  lockout), so a flood from a shared address keeps out only the names
+  nobody has logged in under from it.
 - **Failed logins per user name**: at most :data:`PER_ACCOUNT` a minute from
   all addresses together -- except from an address the account logged in
   from successfully lately, so that a stranger guessing from elsewhere
@@ -126,11 +129,11 @@ class LoginGuard:
 
     def admit(self, name: str, client: str) -> None:
         """Refuse (:class:`LoginThrottledError`) a login the limits do not let through."""
+        if self._is_known(name, client):
+            return  # this name logged in from here lately: only its lockout holds it
         if not self._limiter.test(self._per_address, "address", client):
             self._refuse(self._per_address, ("address", client), "from this address")
-        if not self._is_known(name, client) and not self._limiter.test(
-            self._per_account, "account", name
-        ):
+        if not self._limiter.test(self._per_account, "account", name):
             self._refuse(self._per_account, ("account", name), "under this name")
 
     def failed(self, name: str, client: str) -> None:
