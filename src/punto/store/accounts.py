@@ -22,8 +22,7 @@
   elsewhere.  Failures are counted whether or not the user exists, and an
   unknown name costs the same password check as a known one, so neither the
   errors nor their timing say whether a user exists.  Failures long past are
-  pruned (:meth:`Accounts.prune_login_attempts`), so unknown names do not
-  pile up.
+  pruned (:mod:`punto.store.lockout`), so unknown names do not pile up.
 
 >>> from punto.store.db import connect
 >>> accounts = Accounts(connect("sqlite://"), hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
@@ -56,7 +55,8 @@ from sqlalchemy.exc import IntegrityError
 from punto.errors import PuntoError
 from punto.store import db
 from punto.store.db import accounts as accounts_table
-from punto.store.db import login_attempts, session_invalidations, sessions
+from punto.store.db import session_invalidations, sessions
+from punto.store.lockout import FailedLogins
 from punto.store.passwords import (
     MAX_PASSWORD_LENGTH,
     MIN_PASSWORD_LENGTH,
@@ -258,7 +258,13 @@ class Accounts:
         self.max_failures = max_failures
         self.lockout = lockout
         self.max_lockout = max_lockout
-        self._pruned_at: datetime | None = None
+        self._failures = FailedLogins(
+            engine,
+            max_failures=max_failures,
+            lockout=lockout,
+            max_lockout=max_lockout,
+            clock=clock,
+        )
         self.session_ttl = session_ttl
         self._clock = clock
         # What an unknown user's password is checked against (made now, so the
@@ -365,28 +371,15 @@ class Accounts:
     def unlock(self, username: str) -> int:
         """Forget the failed logins under ``username`` from every client (an
         admin's action); returns how many clients were locked out."""
-        name = normalize_username(username)
-        now = self._clock()
-        with db.write_transaction(self._engine) as conn:
-            locked = conn.execute(
-                select(func.count())
-                .select_from(login_attempts)
-                .where(login_attempts.c.username == name, login_attempts.c.locked_until > now)
-            ).scalar_one()
-            conn.execute(delete(login_attempts).where(login_attempts.c.username == name))
-        return int(locked)
+        return self._failures.unlock(normalize_username(username))
 
     def locks(self, username: str) -> list[tuple[str, datetime]]:
         """The clients locked out of ``username`` now, and until when (for the admin)."""
-        now = self._clock()
-        with self._engine.connect() as conn:
-            rows = conn.execute(
-                select(login_attempts.c.client, login_attempts.c.locked_until).where(
-                    login_attempts.c.username == normalize_username(username),
-                    login_attempts.c.locked_until > now,
-                )
-            ).all()
-        return [(str(client), until) for client, until in rows]
+        return self._failures.locks(normalize_username(username))
+
+    def prune_login_attempts(self) -> int:
+        """Delete the failed logins that are forgotten anyway; returns how many."""
+        return self._failures.prune()
 
     def _update_user(self, user_id: int, **values: object) -> None:
         with db.write_transaction(self._engine) as conn:
@@ -411,7 +404,7 @@ class Accounts:
         client = client[:MAX_CLIENT]
         now = self._clock()
         with self._engine.connect() as conn:
-            locked_until = self._locked_until(conn, name, client, now)
+            locked_until = self._failures.locked_until(conn, name, client, now)
             row = (
                 conn.execute(select(accounts_table).where(accounts_table.c.username == name))
                 .mappings()
@@ -422,7 +415,7 @@ class Accounts:
         # The same work whether or not the user exists: the timing tells nothing.
         stored = str(row["password_hash"]) if row is not None else self._dummy()
         if not self._verify(stored, password) or row is None:
-            locked_until = self._record_failure(name, client, now)
+            locked_until = self._failures.record(name, client, now)
             if locked_until is not None:
                 raise self._locked(locked_until)
             raise LoginFailedError(
@@ -436,18 +429,14 @@ class Accounts:
         def work(conn: Connection) -> None:
             # Checked again under the write lock: a failure racing this login
             # may have locked the name since we looked.
-            until = self._locked_until(conn, name, client, now)
+            until = self._failures.locked_until(conn, name, client, now)
             if until is not None:
                 raise self._locked(until)
             if user.disabled:
                 raise AccountDisabledError(
                     "this account is disabled", hint="ask an admin to enable it"
                 )
-            conn.execute(
-                delete(login_attempts).where(
-                    login_attempts.c.username == name, login_attempts.c.client == client
-                )
-            )
+            self._failures.clear(conn, name, client)
             if new_hash is not None:
                 conn.execute(
                     update(accounts_table)
@@ -634,72 +623,3 @@ class Accounts:
             until=until,
             hint="wait, or ask an admin to unlock it",
         )
-
-    @staticmethod
-    def _locked_until(conn: Connection, name: str, client: str, now: datetime) -> datetime | None:
-        until = conn.execute(
-            select(login_attempts.c.locked_until).where(
-                login_attempts.c.username == name, login_attempts.c.client == client
-            )
-        ).scalar_one_or_none()
-        return until if until is not None and until > now else None
-
-    def _record_failure(self, name: str, client: str, now: datetime) -> datetime | None:
-        """Count a failed login under ``name`` from ``client``; returns the lock's
-        end if it is now locked."""
-        key = (login_attempts.c.username == name) & (login_attempts.c.client == client)
-
-        def work(conn: Connection) -> datetime | None:
-            row = (
-                conn.execute(select(login_attempts).where(key).with_for_update()).mappings().first()
-            )
-            locks = 0 if row is None else int(row["locks"])
-            if row is None or self._forgotten(row, now):
-                failures, locks = 1, 0  # none yet, or all long ago: count afresh
-            elif row["locked_until"] is not None and row["locked_until"] > now:
-                return row["locked_until"]  # type: ignore[no-any-return]
-            elif row["locked_until"] is not None:
-                failures = self.max_failures  # just after a lock: locked again, for longer
-            else:
-                failures = int(row["failures"]) + 1
-            locked_until = None
-            if failures >= self.max_failures:
-                locks += 1
-                locked_until = now + min(self.lockout * 2 ** (locks - 1), self.max_lockout)
-            values = {
-                "failures": failures,
-                "locks": locks,
-                "last_failure_at": now,
-                "locked_until": locked_until,
-            }
-            if row is None:
-                conn.execute(insert(login_attempts).values(username=name, client=client, **values))
-            else:
-                conn.execute(update(login_attempts).where(key).values(**values))
-            return locked_until
-
-        until = db.run_transaction(self._engine, work, retry_integrity=True)
-        if self._pruned_at is None or self._pruned_at <= now - timedelta(minutes=1):
-            self._pruned_at = now
-            self.prune_login_attempts()
-        return until
-
-    def _forgotten(self, row: RowMapping, now: datetime) -> bool:
-        """Failures (and any lock) that ended ``lockout`` ago or more are forgotten."""
-        last = max(row["last_failure_at"], row["locked_until"] or row["last_failure_at"])
-        return bool(last <= now - self.lockout)
-
-    def prune_login_attempts(self) -> int:
-        """Delete the failed logins that are forgotten anyway (see :meth:`_forgotten`):
-        an unknown name's row lives ``lockout`` after its last failure, not for ever.
-        Returns how many."""
-        cutoff = self._clock() - self.lockout
-        with db.write_transaction(self._engine) as conn:
-            result = conn.execute(
-                delete(login_attempts).where(
-                    login_attempts.c.last_failure_at <= cutoff,
-                    login_attempts.c.locked_until.is_(None)
-                    | (login_attempts.c.locked_until <= cutoff),
-                )
-            )
-        return int(result.rowcount)
