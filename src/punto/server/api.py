@@ -43,7 +43,6 @@ from punto.server.models import (
     HealthOut,
     IrregularityOut,
     LedgerOut,
-    LoginOut,
     MeOut,
     OkOut,
     ProceduresOut,
@@ -94,11 +93,6 @@ def user_of(request: Request) -> User:
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class LoginIn(Strict):
-    username: Annotated[str, Field(min_length=1, max_length=64)]
-    password: Annotated[str, Field(min_length=1, max_length=1024)]
 
 
 class BetIn(Strict):
@@ -231,8 +225,12 @@ def _confirmed_role(
     own = table_role(user, Role.DEALER, action)
     if manager is None:
         return own
+    # Failures count against the manager's name from this console only: a
+    # dealer's wrong guesses lock the dealer's confirmations, not the manager.
     try:
-        session = server.accounts.login(manager.username, manager.password)
+        session = server.accounts.login(
+            manager.username, manager.password, client=f"confirmation by {user.username}"
+        )
     except PuntoError as refused:  # a wrong password, a locked account: whose confirmation
         if refused.clause is None:
             refused.clause = clause
@@ -268,31 +266,7 @@ def health(request: Request) -> dict[str, Any]:
 # -- accounts ------------------------------------------------------------------------------
 
 
-@router.post("/auth/login", tags=["accounts"], **documented(LoginOut))
-def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
-    """A password login; returns a session token (also set as an HttpOnly cookie).
-    Five wrong passwords in a row lock the name for a while (429)."""
-    server = server_of(request)
-    session = server.accounts.login(body.username, body.password)
-    server.sessions.remember(session)
-    if session.user.role is UserRole.PLAYER:  # their first bet then goes in flight
-        server.journal.prime([f"player:{session.user.username}"])
-    response.set_cookie(
-        COOKIE,
-        session.token,
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-        max_age=int(server.accounts.session_ttl.total_seconds()),
-        path="/",
-    )
-    server.audit.record("login", user=session.user)
-    return {
-        "token": session.token,
-        "token_type": "bearer",
-        "expires_at": session.expires_at.isoformat(),
-        "user": _user_json(session.user),
-    }
+# POST /auth/login is in punto.server.logins (rate limits, the hashing bound).
 
 
 @router.post("/auth/logout", tags=["accounts"], **documented(OkOut))

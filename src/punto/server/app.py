@@ -46,6 +46,7 @@ from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableE
 from punto.server.dealer import AutoDealer
 from punto.server.hub import Hub
 from punto.server.journal import Journal
+from punto.server.logins import LoginGuard
 from punto.server.runtime import TableRuntime
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher, UserRole
@@ -75,6 +76,7 @@ class Server:
     journal: Journal
     sessions: SessionCache
     auto_dealers: bool = True
+    logins: LoginGuard = field(default_factory=LoginGuard)
     tables: dict[str, TableRuntime] = field(default_factory=dict)
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
 
@@ -110,6 +112,9 @@ class Server:
             await dealer.stop()
 
     async def start(self) -> None:
+        # Sessions ended by any process are forgotten here at once (read from
+        # the database a few times a second); started before the cache is warmed.
+        await asyncio.to_thread(self.sessions.watch, self.accounts)
         users = await asyncio.to_thread(self.sessions.warm, self.accounts)
         # and their wallets: each player's first bet after a restart goes in flight
         players = [f"player:{u.username}" for u in users if u.role is UserRole.PLAYER]
@@ -138,6 +143,8 @@ class Server:
         for runtime in self.tables.values():
             runtime.stop()
         self.hub.close_all()
+        await asyncio.to_thread(self.sessions.stop)
+        self.logins.close()
         await asyncio.to_thread(self.journal.close)  # what is waiting is written
 
 
@@ -182,7 +189,7 @@ def create_app(
     ``trusted_origins`` (besides the server's own), ``ws_per_client`` and
     ``body_seconds``: :class:`punto.server.guard.Guard`'s settings.
     """
-    from punto.server import api, pages, ws
+    from punto.server import admin, api, logins, pages, ws
     from punto.server.fastlane import FastLane
 
     @asynccontextmanager
@@ -253,6 +260,9 @@ def create_app(
         body_seconds=body_seconds,
     )  # other sites and socket floods are turned away before anything reads a body
     app.add_middleware(errors.CatchAll)  # outermost
+    app.include_router(logins.router)
+    app.include_router(admin.router)
+    app.include_router(admin.page_router)
     app.include_router(api.router)
     app.include_router(ws.router)
     pages.mount(app)

@@ -9,6 +9,7 @@ accounts and tables and holds no table position.
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import threading
 import time
@@ -27,6 +28,8 @@ from punto.store.accounts import (
     UserRole,
 )
 from punto.table.roles import Role
+
+log = logging.getLogger("punto.server")
 
 #: The session cookie set at login.
 COOKIE = "punto_session"
@@ -61,18 +64,75 @@ class SessionCache:
     An entry is trusted for between half of ``ttl`` and ``ttl`` seconds (at
     random, so that sessions checked together are not all checked again
     together) and never past the session's expiry; a logout through this
-    server forgets it at once.  A session ended elsewhere (another process
-    disabling the account, say) stops working here within ``ttl``.  A login
+    server forgets it at once.  A session ended elsewhere (a logout or the
+    admin's revocation through another process, an account disabled or its
+    role changed) is forgotten here as soon as :meth:`watch`'s thread reads
+    it from ``session_invalidations``: every ``poll`` seconds (0.25), one
+    indexed query for the rows after the last one seen -- so the bets' path
+    (:meth:`peek`, on the event loop) never asks the database.  ``ttl`` is
+    only the backstop should that thread stall.  A login
     through this server puts its session in (:meth:`remember`), and at
     start-up the sessions open then are read in at once (:meth:`warm`): a
     restart does not send every player's next request to the database.
     """
 
-    def __init__(self, ttl: float = 20.0, size: int = 100_000) -> None:
+    def __init__(self, ttl: float = 20.0, size: int = 100_000, poll: float = 0.25) -> None:
         self.ttl = ttl
         self.size = size
+        self.poll = poll
         self._entries: dict[str, tuple[User, float, datetime]] = {}
         self._lock = threading.Lock()
+        self._seen = 0  # the newest session invalidation read
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+
+    def watch(self, accounts: Accounts) -> None:
+        """Start reading the sessions ended and accounts changed by any process
+        (call before :meth:`warm`, so that nothing ended in between is missed)."""
+        self._seen = accounts.last_invalidation()
+        self._stop.clear()
+        self._watcher = threading.Thread(
+            target=self._watch, args=(accounts,), name="punto-session-watch", daemon=True
+        )
+        self._watcher.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(5)
+            self._watcher = None
+
+    def _watch(self, accounts: Accounts) -> None:
+        pruned = time.monotonic()
+        while not self._stop.wait(self.poll):
+            try:
+                self.catch_up(accounts)
+                if time.monotonic() - pruned > 60:
+                    pruned = time.monotonic()
+                    accounts.prune_invalidations()
+                    accounts.prune_login_attempts()
+            except Exception:  # a database blip: the next poll tries again
+                log.warning("cannot read the session invalidations", exc_info=True)
+
+    def catch_up(self, accounts: Accounts) -> None:
+        """Forget what was invalidated since the last look (the watcher's step)."""
+        self._seen, tokens, account_ids = accounts.invalidations_after(self._seen)
+        if not tokens and not account_ids:
+            return
+        with self._lock:
+            for digest in tokens:
+                self._entries.pop(digest, None)
+            if account_ids:
+                gone = [d for d, e in self._entries.items() if e[0].id in account_ids]
+                for digest in gone:
+                    del self._entries[digest]
+
+    def forget_account(self, account_id: int) -> None:
+        """Forget every session of an account (this process; others read it from the log)."""
+        with self._lock:
+            gone = [d for d, e in self._entries.items() if e[0].id == account_id]
+            for digest in gone:
+                del self._entries[digest]
 
     def authenticate(self, accounts: Accounts, token: str) -> User:
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -80,8 +140,10 @@ class SessionCache:
         entry = self._entries.get(digest)
         if entry is not None and entry[1] > now and entry[2] > db.utc_now():
             return entry[0]
+        seen = self._seen
         user, expires = accounts.session_of(token)  # one query: the user and the expiry
-        self._keep(digest, user, expires)
+        if self._seen == seen:  # else it may have ended since it was read: not kept
+            self._keep(digest, user, expires)
         return user
 
     def remember(self, session: Session) -> None:

@@ -3,18 +3,26 @@
 - **Roles**: player, dealer, pit supervisor, pit manager, shift manager (the
   table positions of :class:`punto.table.roles.Role`, in the same order) and
   admin, who manages accounts.
-- **Passwords** are hashed with Argon2id (``argon2-cffi``); a hash made with
-  weaker parameters than the current ones is upgraded at the next login.
+- **Passwords** are hashed with Argon2id (``argon2-cffi``) at OWASP's
+  parameters (:mod:`punto.store.passwords`); a hash made with other parameters
+  still verifies and is made again at the next login.  A new password must pass
+  the policy there (length, staff length, not a common password).
 - **Sessions**: a login returns a random token (256 bits).  Only its SHA-256
   is stored, so a copy of the database lets nobody log in.  A session ends at
-  its expiry, at logout, when the password changes, or when the account is
-  disabled.
+  its expiry, at logout, when the password changes, when the admin ends the
+  account's sessions, or when the account is disabled; each ending is also
+  written to ``session_invalidations``, which every server process's session
+  cache reads a few times a second (:meth:`Accounts.invalidations_after`).
 - **Lockout**: after ``max_failures`` (default 5) wrong passwords in a row for
-  a user name, logins under that name are refused for ``lockout`` (default 15
-  minutes), even with the right password.  Failures are counted per name
-  whether or not the user exists, and an unknown name costs the same password
-  check as a known one, so neither the errors nor their timing say whether a
-  user exists.
+  a user name *from one client* (its address; the server's login route says
+  which), logins under that name from that client are refused for ``lockout``
+  (default 15 minutes), even with the right password; each further failure
+  after a lock locks again for twice as long (at most ``max_lockout``).  A
+  stranger's failures lock out the stranger, not the user logging in from
+  elsewhere.  Failures are counted whether or not the user exists, and an
+  unknown name costs the same password check as a known one, so neither the
+  errors nor their timing say whether a user exists.  Failures long past are
+  pruned (:mod:`punto.store.lockout`), so unknown names do not pile up.
 
 >>> from punto.store.db import connect
 >>> accounts = Accounts(connect("sqlite://"), hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
@@ -40,23 +48,35 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, RowMapping
 from sqlalchemy.exc import IntegrityError
 
 from punto.errors import PuntoError
 from punto.store import db
 from punto.store.db import accounts as accounts_table
-from punto.store.db import login_attempts, sessions
+from punto.store.db import session_invalidations, sessions
+from punto.store.lockout import FailedLogins
+from punto.store.passwords import (
+    MAX_PASSWORD_LENGTH,
+    MIN_PASSWORD_LENGTH,
+    MIN_STAFF_PASSWORD_LENGTH,
+    default_hasher,
+    policy_problem,
+)
 from punto.table.roles import Role
 
 __all__ = [
+    "MAX_PASSWORD_LENGTH",
+    "MIN_PASSWORD_LENGTH",
+    "MIN_STAFF_PASSWORD_LENGTH",
     "AccountDisabledError",
     "Accounts",
     "AccountsError",
     "AuthError",
     "LoginFailedError",
     "LoginLockedError",
+    "LoginThrottledError",
     "PasswordHasher",
     "PasswordPolicyError",
     "PermissionDeniedError",
@@ -69,10 +89,8 @@ __all__ = [
     "UsernameError",
 ]
 
-#: Passwords shorter than this are refused.
-MIN_PASSWORD_LENGTH = 8
-#: Longer than this is refused too (hashing megabytes is a denial of service).
-MAX_PASSWORD_LENGTH = 1024
+#: The longest client description kept with failed logins.
+MAX_CLIENT = 80
 _USERNAME = re.compile(r"[a-z0-9][a-z0-9._@-]{0,63}")
 
 
@@ -94,6 +112,12 @@ class LoginLockedError(AuthError):
     def __init__(self, message: str, *, until: datetime, hint: str | None = None) -> None:
         self.until = until
         super().__init__(message, hint=hint)
+
+
+class LoginThrottledError(LoginLockedError):
+    """Too many logins at once, from one address or for one name, or too many
+    password checks waiting: refused before any password is checked, until
+    ``until`` (a 429 with ``Retry-After``)."""
 
 
 class AccountDisabledError(AuthError):
@@ -202,16 +226,10 @@ def _user_from_row(row: RowMapping) -> User:
     )
 
 
-def _check_password(password: str) -> str:
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD_LENGTH:
-        raise PasswordPolicyError(
-            "the password is too short",
-            hint=f"use at least {MIN_PASSWORD_LENGTH} characters; a few words make a good one",
-        )
-    if len(password) > MAX_PASSWORD_LENGTH:
-        raise PasswordPolicyError(
-            "the password is too long", hint=f"use at most {MAX_PASSWORD_LENGTH} characters"
-        )
+def _check_password(password: str, role: UserRole, username: str = "") -> str:
+    problem = policy_problem(password, staff=role is not UserRole.PLAYER, username=username)
+    if problem is not None:
+        raise PasswordPolicyError(problem[0], hint=problem[1])
     return password
 
 
@@ -229,15 +247,24 @@ class Accounts:
         hasher: PasswordHasher | None = None,
         max_failures: int = 5,
         lockout: timedelta = timedelta(minutes=15),
+        max_lockout: timedelta = timedelta(hours=24),
         session_ttl: timedelta = timedelta(hours=12),
         clock: Callable[[], datetime] = db.utc_now,
     ) -> None:
         if max_failures < 1:
             raise ValueError("max_failures must be at least 1")
         self._engine = engine
-        self._hasher = hasher or PasswordHasher()
+        self._hasher = hasher or default_hasher()
         self.max_failures = max_failures
         self.lockout = lockout
+        self.max_lockout = max_lockout
+        self._failures = FailedLogins(
+            engine,
+            max_failures=max_failures,
+            lockout=lockout,
+            max_lockout=max_lockout,
+            clock=clock,
+        )
         self.session_ttl = session_ttl
         self._clock = clock
         # What an unknown user's password is checked against (made now, so the
@@ -254,8 +281,8 @@ class Accounts:
                 f"user name {username!r} is not allowed",
                 hint="use 1 to 64 letters, digits and . _ @ -, starting with a letter or digit",
             )
-        password_hash = self._hasher.hash(_check_password(password))
         role = UserRole(role)
+        password_hash = self._hasher.hash(_check_password(password, role, name))
         now = self._clock()
         try:
             with db.write_transaction(self._engine) as conn:
@@ -308,7 +335,10 @@ class Accounts:
             return [_user_from_row(row) for row in rows]
 
     def set_role(self, user_id: int, role: UserRole) -> User:
+        """A new role; every process's session cache reads the account again."""
         self._update_user(user_id, role=UserRole(role).value)
+        with db.write_transaction(self._engine) as conn:
+            conn.execute(insert(session_invalidations).values(account_id=user_id, at=self._clock()))
         return self.get_user(user_id)
 
     def set_disabled(self, user_id: int, disabled: bool = True) -> User:
@@ -320,7 +350,8 @@ class Accounts:
 
     def set_password(self, user_id: int, new_password: str) -> None:
         """An admin's reset: a new password, every session of the user ended."""
-        password_hash = self._hasher.hash(_check_password(new_password))
+        user = self.get_user(user_id)
+        password_hash = self._hasher.hash(_check_password(new_password, user.role, user.username))
         self._update_user(user_id, password_hash=password_hash, password_changed_at=self._clock())
         self.logout_all(user_id)
 
@@ -337,11 +368,18 @@ class Accounts:
             )
         self.set_password(user.id, new_password)
 
-    def unlock(self, username: str) -> None:
-        """Forget the failed logins under ``username`` (an admin's action)."""
-        name = normalize_username(username)
-        with db.write_transaction(self._engine) as conn:
-            conn.execute(delete(login_attempts).where(login_attempts.c.username == name))
+    def unlock(self, username: str) -> int:
+        """Forget the failed logins under ``username`` from every client (an
+        admin's action); returns how many clients were locked out."""
+        return self._failures.unlock(normalize_username(username))
+
+    def locks(self, username: str) -> list[tuple[str, datetime]]:
+        """The clients locked out of ``username`` now, and until when (for the admin)."""
+        return self._failures.locks(normalize_username(username))
+
+    def prune_login_attempts(self) -> int:
+        """Delete the failed logins that are forgotten anyway; returns how many."""
+        return self._failures.prune()
 
     def _update_user(self, user_id: int, **values: object) -> None:
         with db.write_transaction(self._engine) as conn:
@@ -353,8 +391,9 @@ class Accounts:
 
     # --- logging in ------------------------------------------------------------------
 
-    def login(self, username: str, password: str) -> Session:
-        """A new session for the user, if the password is right and the name not locked.
+    def login(self, username: str, password: str, *, client: str = "") -> Session:
+        """A new session for the user, if the password is right and the name not
+        locked for ``client`` (who asks: the server gives the address).
 
         Raises :class:`LoginFailedError` (wrong name or password: never says
         which), :class:`LoginLockedError` (too many failures under this name,
@@ -362,9 +401,10 @@ class Accounts:
         account).
         """
         name = normalize_username(username)
+        client = client[:MAX_CLIENT]
         now = self._clock()
         with self._engine.connect() as conn:
-            locked_until = self._locked_until(conn, name, now)
+            locked_until = self._failures.locked_until(conn, name, client, now)
             row = (
                 conn.execute(select(accounts_table).where(accounts_table.c.username == name))
                 .mappings()
@@ -375,7 +415,7 @@ class Accounts:
         # The same work whether or not the user exists: the timing tells nothing.
         stored = str(row["password_hash"]) if row is not None else self._dummy()
         if not self._verify(stored, password) or row is None:
-            locked_until = self._record_failure(name, now)
+            locked_until = self._failures.record(name, client, now)
             if locked_until is not None:
                 raise self._locked(locked_until)
             raise LoginFailedError(
@@ -389,14 +429,14 @@ class Accounts:
         def work(conn: Connection) -> None:
             # Checked again under the write lock: a failure racing this login
             # may have locked the name since we looked.
-            until = self._locked_until(conn, name, now)
+            until = self._failures.locked_until(conn, name, client, now)
             if until is not None:
                 raise self._locked(until)
             if user.disabled:
                 raise AccountDisabledError(
                     "this account is disabled", hint="ask an admin to enable it"
                 )
-            conn.execute(delete(login_attempts).where(login_attempts.c.username == name))
+            self._failures.clear(conn, name, client)
             if new_hash is not None:
                 conn.execute(
                     update(accounts_table)
@@ -485,12 +525,16 @@ class Accounts:
         """End the session ``token`` (nothing happens if it is unknown or ended)."""
         if not isinstance(token, str) or not token:
             return
+        now = self._clock()
+        digest = _token_hash(token)
         with db.write_transaction(self._engine) as conn:
-            conn.execute(
+            ended = conn.execute(
                 update(sessions)
-                .where(sessions.c.token_hash == _token_hash(token), sessions.c.revoked_at.is_(None))
-                .values(revoked_at=self._clock())
-            )
+                .where(sessions.c.token_hash == digest, sessions.c.revoked_at.is_(None))
+                .values(revoked_at=now)
+            ).rowcount
+            if ended:
+                conn.execute(insert(session_invalidations).values(token_hash=digest, at=now))
 
     def logout_all(self, user_id: int) -> int:
         """End every session of the user; returns how many were open."""
@@ -504,6 +548,41 @@ class Accounts:
                     sessions.c.expires_at > now,
                 )
                 .values(revoked_at=now)
+            )
+            # Written even when none was open: a cache may still hold one just ended.
+            conn.execute(insert(session_invalidations).values(account_id=user_id, at=now))
+        return int(result.rowcount)
+
+    def last_invalidation(self) -> int:
+        """The id of the newest session invalidation (0: none yet)."""
+        with self._engine.connect() as conn:
+            last = conn.execute(select(func.max(session_invalidations.c.id))).scalar_one()
+        return int(last or 0)
+
+    def invalidations_after(self, after: int) -> tuple[int, set[str], set[int]]:
+        """The sessions (token hashes) and accounts invalidated since id ``after``,
+        and the newest id: what a session cache must forget."""
+        with self._engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    session_invalidations.c.id,
+                    session_invalidations.c.token_hash,
+                    session_invalidations.c.account_id,
+                )
+                .where(session_invalidations.c.id > after)
+                .order_by(session_invalidations.c.id)
+            ).all()
+        tokens = {str(r.token_hash) for r in rows if r.token_hash is not None}
+        account_ids = {int(r.account_id) for r in rows if r.account_id is not None}
+        return (int(rows[-1].id) if rows else after), tokens, account_ids
+
+    def prune_invalidations(self, older_than: timedelta = timedelta(hours=1)) -> int:
+        """Delete invalidations every cache has long read; returns how many."""
+        with db.write_transaction(self._engine) as conn:
+            result = conn.execute(
+                delete(session_invalidations).where(
+                    session_invalidations.c.at < self._clock() - older_than
+                )
             )
         return int(result.rowcount)
 
@@ -544,43 +623,3 @@ class Accounts:
             until=until,
             hint="wait, or ask an admin to unlock it",
         )
-
-    @staticmethod
-    def _locked_until(conn: Connection, name: str, now: datetime) -> datetime | None:
-        until = conn.execute(
-            select(login_attempts.c.locked_until).where(login_attempts.c.username == name)
-        ).scalar_one_or_none()
-        return until if until is not None and until > now else None
-
-    def _record_failure(self, name: str, now: datetime) -> datetime | None:
-        """Count a failed login under ``name``; returns the lock's end if it is now locked."""
-
-        def work(conn: Connection) -> datetime | None:
-            row = (
-                conn.execute(
-                    select(login_attempts)
-                    .where(login_attempts.c.username == name)
-                    .with_for_update()
-                )
-                .mappings()
-                .first()
-            )
-            if row is None:
-                failures = 1
-            elif row["locked_until"] is not None and row["locked_until"] > now:
-                return row["locked_until"]  # type: ignore[no-any-return]
-            elif row["locked_until"] is not None or row["last_failure_at"] <= now - self.lockout:
-                failures = 1  # a lock that ran out, or failures long ago: count afresh
-            else:
-                failures = int(row["failures"]) + 1
-            locked_until = now + self.lockout if failures >= self.max_failures else None
-            values = {"failures": failures, "last_failure_at": now, "locked_until": locked_until}
-            if row is None:
-                conn.execute(insert(login_attempts).values(username=name, **values))
-            else:
-                conn.execute(
-                    update(login_attempts).where(login_attempts.c.username == name).values(**values)
-                )
-            return locked_until
-
-        return db.run_transaction(self._engine, work, retry_integrity=True)

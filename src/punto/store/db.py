@@ -180,16 +180,35 @@ accounts = Table(
     CheckConstraint(_one_of("role", ROLES), name="role"),
 )
 
-#: Failed logins per user name, whether or not such a user exists, so that
-#: lockout behaves the same for both and tells an attacker nothing.
+#: Failed logins per user name *and* client address (revision 0008), whether or
+#: not such a user exists, so that lockout behaves the same for both and tells an
+#: attacker nothing -- and so that a stranger's failures lock out the stranger,
+#: not the user.  ``locks``: how many locks in a row (each twice the last).
+#: Rows whose failures are long past are pruned (:meth:`Accounts.prune_login_attempts`).
 login_attempts = Table(
     "login_attempts",
     metadata,
     Column("username", String(64), primary_key=True),
+    Column("client", String(80), primary_key=True),
     Column("failures", Integer, nullable=False),
+    Column("locks", Integer, nullable=False),
     Column("last_failure_at", UTCDateTime, nullable=False),
     Column("locked_until", UTCDateTime, nullable=True),
 )
+Index("ix_login_attempts_last_failure_at", login_attempts.c.last_failure_at)
+
+#: Sessions ended or accounts changed (revision 0008): every process's session
+#: cache reads the rows after the last it saw, a few times a second, and forgets
+#: those sessions and accounts (see :class:`punto.server.auth.SessionCache`).
+session_invalidations = Table(
+    "session_invalidations",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("account_id", ID, nullable=True),
+    Column("at", UTCDateTime, nullable=False),
+)
+Index("ix_session_invalidations_at", session_invalidations.c.at)
 
 sessions = Table(
     "sessions",

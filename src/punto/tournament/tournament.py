@@ -46,6 +46,7 @@ from typing import Any
 from punto.coup import Coup, deal
 from punto.errors import PuntoError
 from punto.money import format_money
+from punto.names import DisplayNameError, display_name, name_key
 from punto.settlement import Bet, check_bets, settle
 from punto.shoe import Shoe
 from punto.tournament.errors import (
@@ -453,6 +454,17 @@ class Tournament(HandIrregularities):
             raise RegistrationError(
                 f"entrant {entrant!r} is already registered", clause=fmt.rule("registration")
             )
+        try:  # one spelling, nothing hidden, nobody else's (punto.names)
+            shown = display_name(name, clause=fmt.rule("registration"))
+        except DisplayNameError as error:
+            raise RegistrationError(error.message, clause=error.clause, hint=error.hint) from None
+        key = name_key(shown)
+        if any(name_key(e.name) == key for e in self.entrants.values()):
+            raise RegistrationError(
+                f"an entrant is already called {shown!r}",
+                clause=fmt.rule("registration"),
+                hint="choose a name of your own",
+            )
         if len(self.entrants) >= fmt.registration.max_entrants:
             raise RegistrationError(
                 f"the tournament is full: {fmt.registration.max_entrants} entrants",
@@ -532,13 +544,15 @@ class Tournament(HandIrregularities):
             self.check_register(name, entrant)
             eid = entrant or self._next_id()
             if self.stage is Stage.REGISTRATION:
-                return EntrantRegistered(eid, name.strip(), controller, wallet=wallet, fee=fee)
+                return EntrantRegistered(
+                    eid, display_name(name), controller, wallet=wallet, fee=fee
+                )
             table, missed = self._late_table()
             taken = set(self.tables[table].seats)
             free = [n for n in range(1, self._current().seats + 1) if n not in taken]
             seat = random.Random(f"punto-tournament:{self.seed}:late:{eid}").choice(free)
             return EntrantRegistered(
-                eid, name.strip(), controller, table, seat, missed, wallet=wallet, fee=fee
+                eid, display_name(name), controller, table, seat, missed, wallet=wallet, fee=fee
             )
 
     def _next_id(self) -> str:

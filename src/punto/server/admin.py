@@ -1,0 +1,183 @@
+"""The admin's account controls: unlock, disable, enable, reset a password, end
+every session -- each for the admin only (403 to every other role) and each
+written to the audit log (who, when, what, to whom).
+
+- ``GET /api/admin/accounts``: every account, disabled or not, and the clients
+  locked out of it now
+- ``POST /api/admin/accounts/{username}/unlock``: forget its failed logins
+  from every client (the lock a stranger's or the user's own guesses made)
+- ``POST /api/admin/accounts/{username}/disable`` (ends its sessions) and
+  ``.../enable``
+- ``POST /api/admin/accounts/{username}/password`` ``{"password"}``: a new
+  password under the policy of :mod:`punto.store.passwords`; ends its sessions
+- ``POST /api/admin/accounts/{username}/revoke``: ends every session it has
+
+A session ended here stops at once in this process and, through
+``session_invalidations``, within a fraction of a second in any other (see
+:class:`punto.server.auth.SessionCache`).  The admin page (``/admin``) has a
+button for each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from punto.server import errors
+from punto.server.auth import authenticate
+from punto.server.pages import HEADERS, STATIC
+from punto.store.accounts import PermissionDeniedError, UnknownUserError, User, UserRole
+from punto.store.passwords import MAX_PASSWORD_LENGTH
+
+if TYPE_CHECKING:
+    from punto.server.app import Server
+
+router = APIRouter(prefix="/api/admin", tags=["admin"], responses=errors.RESPONSES)
+#: The admin page, served like the others (:mod:`punto.server.pages`).
+page_router = APIRouter()
+
+
+@page_router.get("/admin", include_in_schema=False)
+def page() -> HTMLResponse:
+    """The admin's account controls (the page shows them to the admin only)."""
+    return HTMLResponse((STATIC / "admin.html").read_text("utf-8"), headers=HEADERS)
+
+
+class PasswordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD_LENGTH)]
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def _admin(request: Request, action: str) -> User:
+    """The admin making the request; 403 for every other role (401 without a session)."""
+    server = _server(request)
+    user = authenticate(server.accounts, request, server.sessions)
+    if user.role is not UserRole.ADMIN:
+        raise PermissionDeniedError(
+            f"a {user.role.words} may not {action}",
+            hint="accounts are the admin's: ask the admin",
+        )
+    return user
+
+
+def _account(server: Server, username: str) -> User:
+    account = server.accounts.find_user(username)
+    if account is None:
+        raise UnknownUserError(
+            f"there is no account {username!r}", hint="GET /api/admin/accounts lists them"
+        )
+    return account
+
+
+def _account_json(server: Server, user: User) -> dict[str, Any]:
+    return {
+        "id": user.id,
+        "username": user.username,
+        "role": user.role.value,
+        "disabled": user.disabled,
+        "locked": [
+            {"client": client, "until": until.isoformat()}
+            for client, until in server.accounts.locks(user.username)
+        ],
+    }
+
+
+def _act(
+    request: Request,
+    username: str,
+    action: str,
+    words: str,
+    change: Callable[[Server, User], dict[str, Any]],
+) -> dict[str, Any]:
+    admin = _admin(request, words)
+    server = _server(request)
+    account = _account(server, username)
+    detail = change(server, account)
+    server.sessions.forget_account(account.id)  # this process at once; others poll
+    server.audit.record(action, user=admin, account=account.username, **detail)
+    return {**_account_json(server, server.accounts.get_user(account.id)), **detail}
+
+
+@router.get("/accounts")
+async def accounts(request: Request) -> list[dict[str, Any]]:
+    """Every account, whether it is disabled, and the clients locked out of it now."""
+
+    def work() -> list[dict[str, Any]]:
+        _admin(request, "list the accounts")
+        server = _server(request)
+        return [_account_json(server, user) for user in server.accounts.users()]
+
+    return await asyncio.to_thread(work)
+
+
+@router.post("/accounts/{username}/unlock")
+async def unlock(username: str, request: Request) -> dict[str, Any]:
+    """Forget the account's failed logins from every client: its locks end."""
+
+    def change(server: Server, account: User) -> dict[str, Any]:
+        return {"unlocked": server.accounts.unlock(account.username)}
+
+    return await asyncio.to_thread(_act, request, username, "unlock", "unlock accounts", change)
+
+
+@router.post("/accounts/{username}/disable")
+async def disable(username: str, request: Request) -> dict[str, Any]:
+    """Disable the account: no login, and every session it has ends."""
+
+    def change(server: Server, account: User) -> dict[str, Any]:
+        if account.id == _admin(request, "disable accounts").id:
+            raise PermissionDeniedError(
+                "the admin may not disable their own account",
+                hint="someone must be left to enable accounts",
+            )
+        server.accounts.set_disabled(account.id, True)
+        return {}
+
+    return await asyncio.to_thread(_act, request, username, "disable", "disable accounts", change)
+
+
+@router.post("/accounts/{username}/enable")
+async def enable(username: str, request: Request) -> dict[str, Any]:
+    """Enable a disabled account (it logs in again with its password)."""
+
+    def change(server: Server, account: User) -> dict[str, Any]:
+        server.accounts.set_disabled(account.id, False)
+        return {}
+
+    return await asyncio.to_thread(_act, request, username, "enable", "enable accounts", change)
+
+
+@router.post("/accounts/{username}/password")
+async def reset_password(username: str, body: PasswordIn, request: Request) -> dict[str, Any]:
+    """A new password (under the password policy); every session of the account ends."""
+
+    def change(server: Server, account: User) -> dict[str, Any]:
+        server.accounts.set_password(account.id, body.password)
+        return {}
+
+    return await asyncio.to_thread(
+        _act, request, username, "reset_password", "reset passwords", change
+    )
+
+
+@router.post("/accounts/{username}/revoke")
+async def revoke(username: str, request: Request) -> dict[str, Any]:
+    """End every session of the account, in every process of the server."""
+
+    def change(server: Server, account: User) -> dict[str, Any]:
+        return {"sessions_ended": server.accounts.logout_all(account.id)}
+
+    return await asyncio.to_thread(
+        _act, request, username, "revoke_sessions", "end other accounts' sessions", change
+    )

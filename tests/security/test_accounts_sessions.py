@@ -1,0 +1,67 @@
+"""Issue 12: a session ended in the database kept working for up to 20 s in
+another process's session cache, and ``login_attempts`` grew by a row per
+unknown name for ever.  On SQLite (a file two processes share) and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from punto.store import db
+from punto.store.accounts import Accounts, LoginFailedError
+from tests import db_fixtures
+from tests.security.accounts_support import ADMIN, FAST, headers_for
+from tests.test_server_support import PLAYER, balance, make_app
+
+db_url = db_fixtures.db_url
+engine = db_fixtures.engine
+
+
+def _until_refused(client: TestClient, headers: dict[str, str], within: float) -> float:
+    """Seconds until ``headers`` are refused (401) by ``client``; fails after ``within``."""
+    start = time.monotonic()
+    while client.get("/api/me", headers=headers).status_code == 200:
+        assert time.monotonic() - start < within, "the ended session still works"
+        time.sleep(0.02)
+    return time.monotonic() - start
+
+
+def test_accounts_a_session_ended_elsewhere_stops_at_once_in_every_process(db_url: str) -> None:
+    with TestClient(make_app(db_url)) as one, TestClient(make_app(db_url, demo=False)) as two:
+        player = headers_for(one, PLAYER)
+        assert balance(two, player) == "10000.00"  # the second process has it cached now
+        assert one.post("/api/auth/logout", headers=player).json() == {"ok": True}
+        assert _until_refused(two, player, within=2.0) < 2.0
+
+        player = headers_for(one, PLAYER)
+        assert balance(two, player) == "10000.00"
+        admin = headers_for(one, ADMIN)
+        assert one.post("/api/admin/accounts/demo/revoke", headers=admin).status_code == 200
+        assert _until_refused(one, player, within=0.1) < 0.1  # this process: at once
+        assert _until_refused(two, player, within=2.0) < 2.0
+
+
+def test_accounts_failed_logins_under_unknown_names_are_pruned(engine: Engine) -> None:
+    now = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+    clock = [now]
+    accounts = Accounts(engine, hasher=FAST, clock=lambda: clock[0])
+
+    def rows() -> int:
+        with engine.connect() as conn:
+            return int(
+                conn.execute(select(func.count()).select_from(db.login_attempts)).scalar_one()
+            )
+
+    for n in range(50):
+        with pytest.raises(LoginFailedError):
+            accounts.login(f"nobody-{n}", "some password")
+    assert rows() == 50
+    clock[0] = now + timedelta(minutes=16)  # a lockout later, all of them are forgotten
+    with pytest.raises(LoginFailedError):
+        accounts.login("nobody-else", "some password")
+    assert rows() == 1
