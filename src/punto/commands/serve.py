@@ -8,6 +8,7 @@ postgresql+psycopg://USER@HOST:PORT/DB`` for PostgreSQL.  ``--demo`` sets up
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 from typing import Any
 
@@ -170,5 +171,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"punto table server: {url}", flush=True)
     logging.basicConfig(level=args.log_level.upper())
     config = uvicorn_config(app, args.host, args.port, limits, log_level=args.log_level)
-    uvicorn.Server(config).run()
+    # uvicorn shuts down gracefully on Ctrl-C and then raises the signal again;
+    # as uvicorn.run() does, that is a normal end, not an error.
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.Server(config).run()
     return 0
