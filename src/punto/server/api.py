@@ -21,6 +21,7 @@ from punto.errors import PhaseError, PuntoError, WagerError
 from punto.games import all_games, get_game
 from punto.money import parse_stake
 from punto.server import errors
+from punto.server import handling as card_handling
 from punto.server.app import Server
 from punto.server.auth import (
     COOKIE,
@@ -77,6 +78,7 @@ from punto.table.roles import Role
 from punto.table.round import Phase
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
+router.include_router(card_handling.router)  # card handling, MBS 3.9-3.12
 
 Text64 = Annotated[str, Field(min_length=1, max_length=64)]
 Amount = Annotated[str | int | float, Field(union_mode="left_to_right")]
