@@ -403,7 +403,7 @@ def take_device(
     server = _server(request)
     user = _user(request)
     runtime = server.table(table_id)
-    clause = handling.rule(runtime.game, "device_control")
+    clause = handling.rule(runtime.game, "device_draw")
     player = _player(user, "take the dealing device", clause)
 
     def act() -> None:
