@@ -357,3 +357,66 @@ def test_tiger_baccarat_3_12_8_2_the_holder_loses_the_device_when_the_wager_lose
     assert [(e.player, e.clause) for e in rounds[-2].events if isinstance(e, DeviceLost)] == [
         ("demo", "3.12.8.2")
     ]
+
+
+def test_tiger_baccarat_3_9_2_a_method_c_table_stays_in_hlga_until_the_method_changes(
+    client: TestClient,
+) -> None:
+    table = new_table(client, id="stay", game="tiger-baccarat", hlga=True)
+    method_c(client, table)
+    pit = login(client, PIT)
+    left = client.patch(f"/api/tables/{table}", headers=pit, json={"hlga": False})
+    assert "Method A or B first" in _refused(left, 409, "3.9.2")["hint"]
+    assert client.get(f"/api/tables/{table}").json()["table"]["hlga"] is True
+    assert _choose(client, table, PIT, "A").status_code == 200
+    changed = client.patch(f"/api/tables/{table}", headers=pit, json={"hlga": False})
+    assert changed.status_code == 200, changed.text
+    _open(client, table)  # the next round opens by Method A, outside HLGA
+    _bet(client, table, PLAYER, "tie", "10")
+    _close(client, table)
+    _deal_and_settle(client, table, PLAYER_WINS)
+    assert _balances(client) == ("9990.00", START)
+
+
+def test_tiger_baccarat_3_12_1_the_device_changes_hands_only_while_bets_are_open(
+    client: TestClient,
+) -> None:
+    table = new_table(client, id="when", game="tiger-baccarat", hlga=True)
+    take = f"/api/tables/{table}/handling/take-device"
+    _refused(_post(client, take, PLAYER), 409, "3.12.1")  # no round yet
+    method_c(client, table)
+    _open(client, table)
+    _bet(client, table, PLAYER, "banker", "100")
+    _close(client, table)
+    _refused(_post(client, take, PLAYER), 409, "3.12.8")  # accepted before the cards
+    _refused(
+        _post(client, f"/api/tables/{table}/handling/pass", DEALER, hand="banker"), 409, "3.10.2"
+    )  # nobody squeezes by Method C
+    _deal_and_settle(client, table, BANKER_WINS)
+    assert _balances(client) == ("10095.00", START)
+    assert _handling(client, table)["device"] is None
+
+
+def test_dragon_tiger_3_16_a_pit_manager_gives_the_cards_to_any_player(client: TestClient) -> None:
+    table = new_table(client, id="dt", game="dragon-tiger")
+    _open(client, table)
+    _bet(client, table, PLAYER, "banker", "100")
+    _bet(client, table, PLAYER2, "player", "50")
+    _close(client, table)
+    squeezer = f"/api/tables/{table}/handling/squeezer"
+    _refused(_post(client, squeezer, DEALER, hand="banker", player="demo2"), 403, "3.16")
+    given = _post(client, squeezer, PIT, hand="banker", player="demo2")
+    assert given.status_code == 200, given.text
+    passed = _post(client, f"/api/tables/{table}/handling/pass", DEALER, hand="player")
+    assert passed.json()["handling"]["squeezers"] == {"player": "demo2", "banker": "demo2"}
+    r = server_of(client).tables[table].round
+    assert r is not None
+    assert [
+        (e.side.value, e.player, e.clause, e.role.value)
+        for e in r.events
+        if isinstance(e, CardsPassed)
+    ] == [
+        ("banker", "demo2", "3.16", "pit_manager"),
+        ("player", "demo2", "3.10.2", "dealer"),
+    ]
+    assert _balances(client) == ("9900.00", "9950.00")  # the stakes, held; handling took none

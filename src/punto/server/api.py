@@ -563,6 +563,8 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
             )
         if config.insurance_offered != old.insurance_offered and runtime is not None:
             _check_between_rounds(runtime, config)
+        if runtime is not None:
+            card_handling.check_hlga_change(runtime, config.hlga)  # Method C only in HLGA
         server.store.save(config)
         if runtime is not None:
             if fixed or not config.active:

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from punto.server.app import Server
     from punto.server.runtime import TableRuntime
 
-__all__ = ["round_json", "router", "staff_json", "table_method"]
+__all__ = ["check_hlga_change", "round_json", "router", "staff_json", "table_method"]
 
 router = APIRouter(tags=["card handling"])
 
@@ -125,6 +125,19 @@ def staff_json(runtime: TableRuntime) -> dict[str, Any]:
             m.value: table.can_choose_method(m, Role.ASSISTANT_CASINO_MANAGER) for m in Method
         },
     }
+
+
+def check_hlga_change(runtime: TableRuntime, hlga: bool) -> None:
+    """A table conducted by Method C stays in HLGA until the Method changes:
+    Method C "shall only be permitted within HLGA" (3.9.2), and a table
+    that left HLGA under it could not open its next round."""
+    if hlga or not runtime.table.hlga or runtime.table.method is not Method.C:
+        return
+    raise PhaseError(
+        f"table {runtime.id} is conducted by Method C, which is permitted only within HLGA",
+        clause=handling.rule(runtime.game, "method_choice"),
+        hint="the Pit Manager chooses Method A or B first (POST .../handling/method)",
+    )
 
 
 # -- who is asking ------------------------------------------------------------------------
