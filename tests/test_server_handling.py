@@ -217,6 +217,11 @@ def test_tiger_baccarat_3_10_3_a_refusal_passes_the_cards_to_the_next_highest(
     _deal_and_settle(client, table, BANKER_WINS)
     # Banker wins 0.95 to 1 at Tiger Baccarat with a natural 9 (not a Tiger 6).
     assert _balances(client) == ("10095.00", "10285.00")
+    # The round's audit trail says who had which cards.
+    detail = client.get(f"/api/tables/{table}/rounds/r1", headers=login(client, DEALER)).json()
+    assert detail["handling"]["squeezers"] == {"player": None, "banker": "demo"}
+    assert detail["handling"]["cards"]["banker"] == ["9H", "KD"]
+    assert detail["handling"]["refused"] == {"player": [], "banker": ["demo2"]}
 
 
 def test_tiger_baccarat_3_10_4_1_the_pit_supervisor_chooses_when_nobody_is_left(

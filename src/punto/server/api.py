@@ -683,6 +683,7 @@ def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, An
             "phase": r.phase.value,
             "events": [event_to_json(e) for e in r.events],
             "results": results,
+            "handling": card_handling.round_json(r),  # who had which cards (MBS 3.9-3.12)
         }
 
 
