@@ -7,6 +7,7 @@ manager changes the Method between rounds.  Screenshots go to
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from playwright.sync_api import Browser, expect
 
@@ -74,3 +75,38 @@ def test_tiger_baccarat_3_10_2_the_dealer_passes_the_cards_from_the_console(
         pit.check()
     finally:
         pit.close()
+
+
+def test_tiger_baccarat_3_10_3_the_player_refuses_the_cards_on_the_page(
+    browser: Browser, site: Site
+) -> None:
+    """demo2 (300 on Banker) is passed the Banker cards and refuses them on
+    the player's page; the Dealer passes them to demo (100); the coup is
+    settled with exact money."""
+    site.new_table("refuse", "tiger-baccarat")
+    before = {who: site.balance(who) for who in (PLAYER, PLAYER2)}
+    page = open_page(browser, site, "/play/refuse", "player")
+    try:
+        page.login(PLAYER2)
+        site.call("POST", "/api/tables/refuse/round/open", DEALER)
+        site.call("POST", "/api/tables/refuse/bets", PLAYER, {"wager": "banker", "stake": "100"})
+        site.call("POST", "/api/tables/refuse/bets", PLAYER2, {"wager": "banker", "stake": "300"})
+        site.call("POST", "/api/tables/refuse/round/close", DEALER)
+        passed = site.call("POST", "/api/tables/refuse/handling/pass", DEALER, {"hand": "banker"})
+        assert passed["handling"]["squeezers"]["banker"] == "demo2"
+        page.wait_text("handling", re.compile("Banker cards are passed to you"))
+        page.screenshot("browser-handling-player-passed")
+        page.testid("refuse-banker").click()
+        expect(page.testid("handling")).to_be_hidden()
+        state = site.call("GET", "/api/tables/refuse", DEALER)
+        assert state["round"]["handling"]["refused"]["banker"] == ["demo2"]
+        assert state["round"]["handling"]["next"]["banker"] == "demo"
+        again = site.call("POST", "/api/tables/refuse/handling/pass", DEALER, {"hand": "banker"})
+        assert again["handling"]["squeezers"]["banker"] == "demo"
+        site.deal("refuse", "2C 9H 3S KD")  # the Banker wins 9 to 5
+        site.call("POST", "/api/tables/refuse/round/settle", DEALER)
+        assert site.balance(PLAYER) == before[PLAYER] + Decimal("95")
+        assert site.balance(PLAYER2) == before[PLAYER2] + Decimal("285")
+        page.check()
+    finally:
+        page.close()
