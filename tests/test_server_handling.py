@@ -9,13 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from alembic import command
 from fastapi.testclient import TestClient
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
 
+from punto.store import db
+from punto.store.accounts import Accounts, UserRole
 from punto.table.events import CardsPassed, DeviceLost, MethodChosen
+from punto.table.roles import Role
 from tests import test_server_support as support
 from tests.test_server_support import (
     ADMIN,
     DEALER,
+    FAST,
     PIT,
     PLAYER,
     PLAYER2,
@@ -425,3 +433,34 @@ def test_dragon_tiger_3_16_a_pit_manager_gives_the_cards_to_any_player(client: T
         ("player", "demo2", "3.10.2", "dealer"),
     ]
     assert _balances(client) == ("9900.00", "9950.00")  # the stakes, held; handling took none
+
+
+def test_tiger_baccarat_3_9_2_revision_0009_adds_the_assistant_casino_manager_role(
+    db_url: str,
+) -> None:
+    """A database at revision 0008 keeps its accounts and takes an Assistant
+    Casino Manager after 0009 (and refuses one before it)."""
+    engine = db.connect(db_url, migrate=False)
+    try:
+        with db.write_transaction(engine) as conn:
+            command.upgrade(db.alembic_config(conn), "0008")
+        accounts = Accounts(engine, hasher=FAST)
+        pit = accounts.create_user("pit", "pit-password", UserRole.PIT_MANAGER)
+        row = {
+            "username": "early",
+            "role": "assistant_casino_manager",
+            "password_hash": "-",
+            "created_at": db.utc_now(),
+            "password_changed_at": db.utc_now(),
+        }
+        with pytest.raises(IntegrityError), db.write_transaction(engine) as conn:
+            conn.execute(insert(db.accounts).values(**row))  # the CHECK of revision 0001
+        db.upgrade(engine)
+        assert db.current_revision(engine) == "0009"
+        acm = accounts.create_user("acm", "acm-password", UserRole.ASSISTANT_CASINO_MANAGER)
+        assert accounts.find_user("pit") == pit
+        assert acm.role.table_role is Role.ASSISTANT_CASINO_MANAGER
+        assert acm.role.may_act_as(UserRole.SHIFT_MANAGER)
+        assert not UserRole.SHIFT_MANAGER.may_act_as(UserRole.ASSISTANT_CASINO_MANAGER)
+    finally:
+        engine.dispose()

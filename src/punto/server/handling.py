@@ -34,7 +34,7 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.coup import Side
-from punto.errors import PhaseError
+from punto.errors import PhaseError, PuntoError
 from punto.server.auth import authenticate
 from punto.store.accounts import PermissionDeniedError, User, UserRole
 from punto.table import handling
@@ -104,17 +104,25 @@ def round_json(r: Round) -> dict[str, Any] | None:
     if r.game.clause("methods") is None:
         return None
     data = handling.summary(r)
-    data["next"] = {
-        side.value: handling.check_pass_cards(r, side) if handling.can_pass_cards(r, side) else None
-        for side in Side
-    }
+    data["next"] = {side.value: _next_squeezer(r, side) for side in Side}
     data["allowed"] = sorted(handling.handling(r).allowed)
     data["text"] = handling.describe_round(r)
     return data
 
 
+def _next_squeezer(r: Round, side: Side) -> str | None:
+    """Who the Dealer would pass ``side``'s cards to now; None: nobody, or not now."""
+    try:
+        return handling.check_pass_cards(r, side)
+    except PuntoError:
+        return None
+
+
 def staff_json(runtime: TableRuntime) -> dict[str, Any]:
-    """What the dealer page may offer now (the engine's checks, as a Dealer)."""
+    """What the dealer page may offer now: ``pass``, per hand, whether a
+    Dealer may pass its cards; ``choose_method``, per Method, whether it can
+    be chosen now by the position that may (the phase and HLGA: the route
+    still checks the user's own position)."""
     r = runtime.round
     table = runtime.table
     if table.method is None:
