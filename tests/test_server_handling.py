@@ -272,6 +272,8 @@ def test_tiger_baccarat_3_10_2_a_retried_pass_gets_the_first_answer(client: Test
     r = server_of(client).tables[table].round
     assert r is not None
     assert len([e for e in r.events if isinstance(e, CardsPassed)]) == 1
+    audit = client.get("/api/pit/audit", headers=login(client, PIT), params={"table_id": table})
+    assert [e["action"] for e in audit.json()].count("pass_cards") == 1  # a retry is not audited
     _deal_and_settle(client, table, BANKER_WINS)
     assert _balances(client) == ("10095.00", START)
 

@@ -231,16 +231,14 @@ def _run(
             "handling": round_json(r) if r is not None else None,
         }
 
-    result = runtime.keyed_action(user.id, kind, args, key, act, answer, clause=clause, users=users)
-    _server(request).audit.record(
-        kind,
-        user=user,
-        table_id=runtime.id,
-        round_id=result["round_id"],
-        clause=clause,
-        **args,
+    def audit(result: dict[str, Any]) -> None:  # once: not again for a retry
+        _server(request).audit.record(
+            kind, user=user, table_id=runtime.id, round_id=result["round_id"], clause=clause, **args
+        )
+
+    return runtime.keyed_action(
+        user.id, kind, args, key, act, answer, clause=clause, users=users, done=audit
     )
-    return result
 
 
 # -- the routes ------------------------------------------------------------------------------

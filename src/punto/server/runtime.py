@@ -1646,13 +1646,15 @@ class TableRuntime:
         *,
         clause: str | None = None,
         users: Iterable[str] = (),
+        done: Callable[[dict[str, Any]], None] | None = None,
     ) -> dict[str, Any]:
         """Under the lock: ``act`` (which checks, then writes its events), and
         the response ``answer`` gives after it.  With ``key``, the first event
         and the key's reservation commit together, a retry of the same
         request gets the first answer (rebuilt by ``answer`` if the process
         died before storing it), and another request with the key is refused
-        (``clause``: the action's)."""
+        (``clause``: the action's).  ``done`` is called with the response
+        once the action is taken (not for a retry): the audit, say."""
         with self.lock:
             self._quiesce()
             if self.stopped:
@@ -1684,6 +1686,8 @@ class TableRuntime:
                 self._remember(full_key, request_hash, response)
                 self._store_response(full_key, 200, response)
             self._changed(users)
+            if done is not None:
+                done(response)
             return response
 
     def _keyed_answer(
