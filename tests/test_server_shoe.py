@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from punto.table.events import ShoeStarted
 from tests import test_server_support as support
-from tests.test_server_support import DEALER, PIT, PLAYER, QUICK, login, server_of
+from tests.test_server_support import DEALER, PIT, PLAYER, QUICK, login, method_c, server_of
 
 db_url = support.db_url
 client = support.client
@@ -60,7 +60,9 @@ def _shoe_events(client: TestClient, table_id: str) -> list[ShoeStarted]:
 
 
 def test_mbs_5_12_2_the_next_round_waits_for_the_cards_to_be_replaced(client: TestClient) -> None:
-    _table(client, "mbs")
+    # 5.12.2 is a Method C clause: an HLGA table conducted by Method C (3.9.2).
+    _table(client, "mbs", hlga=True)
+    method_c(client, "mbs")
     _void_mid_deal(client, "mbs", "5.12.2")
     dealer, player = login(client, DEALER), login(client, PLAYER)
     assert client.get("/api/me", headers=player).json()["balance"] == "10000.00"  # returned
@@ -116,7 +118,8 @@ def test_mbs_5_13_the_cards_may_be_replaced_after_a_void_and_only_then(
 
 
 def test_mbs_5_12_2_an_automatic_dealer_replaces_the_cards_itself(client: TestClient) -> None:
-    _table(client, "auto", mode="auto", **QUICK)
+    _table(client, "auto", mode="auto", hlga=True, **QUICK)
+    method_c(client, "auto")
     _void_mid_deal(client, "auto", "5.12.2")
     runtime = server_of(client).tables["auto"]
     runtime.next_round_at = 0.0  # the pause after the void is over

@@ -50,6 +50,9 @@ PIT = ("pit", "pit-password")
 ADMIN = ("admin", "admin-password")
 #: a Gaming Shift Manager (not in the demo: :func:`shift_manager` makes one)
 SHIFT = ("shift", "shift-password")
+#: an Assistant Casino Manager (MBS 3.9.2, 3.12.2; not in the demo:
+#: :func:`assistant_casino_manager` makes one)
+ACM = ("acm", "acm-password")
 
 
 def make_app(url: str, **options: Any) -> FastAPI:
@@ -94,6 +97,28 @@ def shift_manager(client: TestClient) -> dict[str, str]:
     )
     assert made.status_code in (201, 409), made.text
     return login(client, SHIFT)
+
+
+def assistant_casino_manager(client: TestClient) -> dict[str, str]:
+    """Log in the Assistant Casino Manager (MBS 3.9.2, 3.12.2), made by the admin first."""
+    made = client.post(
+        "/api/users",
+        headers=login(client, ADMIN),
+        json={"username": ACM[0], "password": ACM[1], "role": "assistant_casino_manager"},
+    )
+    assert made.status_code in (201, 409), made.text
+    return login(client, ACM)
+
+
+def method_c(client: TestClient, table_id: str) -> None:
+    """Conduct ``table_id`` (an HLGA table) by Method C from its next round on (3.9.2)."""
+    chosen = client.post(
+        f"/api/tables/{table_id}/handling/method",
+        headers=assistant_casino_manager(client),
+        json={"method": "C"},
+    )
+    assert chosen.status_code == 200, chosen.text
+    assert chosen.json()["method"] == "C"
 
 
 def server_of(client: TestClient) -> Server:

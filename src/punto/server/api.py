@@ -13,7 +13,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 from sqlalchemy import select
 
 from punto.cards import Card
@@ -21,6 +29,7 @@ from punto.errors import PhaseError, PuntoError, WagerError
 from punto.games import all_games, get_game
 from punto.money import parse_stake
 from punto.server import errors
+from punto.server import handling as card_handling
 from punto.server.app import Server
 from punto.server.auth import (
     COOKIE,
@@ -76,9 +85,12 @@ from punto.table.roles import Role
 from punto.table.round import Phase
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
+router.include_router(card_handling.router)  # card handling, MBS 3.9-3.12
 
 Text64 = Annotated[str, Field(min_length=1, max_length=64)]
-Amount = Annotated[str | int | float, Field(union_mode="left_to_right")]
+#: Money as sent: a JSON string or a JSON number, taken as it came (strict: no
+#: coercion turns ``true`` into 1 or ``12.0`` into 12); :func:`_stake` reads it.
+Amount = Annotated[StrictStr | StrictInt | StrictFloat, Field(union_mode="left_to_right")]
 
 
 def server_of(request: Request) -> Server:
@@ -161,13 +173,24 @@ class UserIn(Strict):
 
 
 def _stake(value: str | int | float) -> Decimal:
+    """Money as a request sends it: ASCII digits with at most one decimal
+    point in a JSON string, or a whole JSON number (no fraction, no
+    exponent), read by :func:`punto.money.parse_stake`, the one reader.  A
+    JSON number with a fraction is refused: it is a binary float on the way
+    in, and ``12.5`` and ``12.50`` must not depend on how a client prints."""
     if isinstance(value, bool) or len(str(value)) > 40:
         raise WagerError(
             f"stake {str(value)[:40]!r} is not an amount of money",
             hint="write it like 100 or 12.50",
         )
+    if isinstance(value, float):
+        raise WagerError(
+            f"stake {value!r} is a JSON number with a fraction or an exponent, not an exact "
+            "amount of money",
+            hint='send it as a string, like "12.50", or as a whole number, like 12',
+        )
     try:
-        return parse_stake(str(value))
+        return parse_stake(value)
     except ArithmeticError:  # e.g. 1e400: no whole number of cents
         raise WagerError(
             f"stake {str(value)!r} is not an amount of money", hint="write it like 100 or 12.50"
@@ -516,6 +539,8 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
             )
         if config.insurance_offered != old.insurance_offered and runtime is not None:
             _check_between_rounds(runtime, config)
+        if runtime is not None:
+            card_handling.check_hlga_change(runtime, config.hlga)  # Method C only in HLGA
         server.store.save(config)
         if runtime is not None:
             if fixed or not config.active:
@@ -637,6 +662,7 @@ def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, An
             "phase": r.phase.value,
             "events": [event_to_json(e) for e in r.events],
             "results": results,
+            "handling": card_handling.round_json(r),  # who had which cards (MBS 3.9-3.12)
         }
 
 

@@ -37,7 +37,7 @@ from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
 from punto.store.db import table_events
 from punto.store.eventlog import EventLog
-from punto.table.bet_limits import check_table_limits
+from punto.table.bet_limits import check_limit_wagers, check_table_limits
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable, TableConfigError, check_hlga
 
@@ -127,9 +127,8 @@ class TableConfig:
                 f"card_source {self.card_source!r} is not one of {', '.join(CARD_SOURCES)}"
             )
         game.decks.check(self.decks)
-        for wager in self.limits.wagers:
-            game.wager(wager, self.layout)
         try:
+            check_limit_wagers(game, self.limits, self.layout)  # a misspelt wager (3.5.1)
             check_table_limits(game, self.limits)  # e.g. more than MBS 3.7's three per area
         except LimitError as error:
             raise ConfigError(error.message, clause=error.clause, hint=error.hint) from None

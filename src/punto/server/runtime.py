@@ -71,6 +71,7 @@ from punto.insurance import InsuranceOffer
 from punto.money import CENT, format_money
 from punto.roads import Result, Scoreboard
 from punto.server import differential
+from punto.server import handling as card_handling
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
 from punto.server.journal import (
@@ -449,6 +450,7 @@ class TableRuntime:
                 "server_time": self.clock(),
                 "table": {
                     **self.config.to_json(),
+                    "method": card_handling.table_method(self),
                     "positions": list(self.positions()),
                     "wagers": self.wagers_json(),
                 },
@@ -498,6 +500,7 @@ class TableRuntime:
             "players": len(r.players),
             "insurance": self._insurance_json(r),
             "differential": differential.differential_json(self.game, r),
+            "handling": card_handling.round_json(r),
             "withdrawal": None,
             "power_failed": r.power_failed,
             "void": None,
@@ -586,6 +589,7 @@ class TableRuntime:
             },
             "differential": money(r.differential()) if r else None,
             "decided": self._decided_now(r),
+            "handling": card_handling.staff_json(self),
         }
 
     def _decided_now(self, r: Round | None) -> dict[str, Any]:
@@ -1629,6 +1633,96 @@ class TableRuntime:
         self._remember(full_key, request_hash, answer)
         self._store_response(full_key, 200, answer)
         return answer
+
+    # -- other keyed actions (card handling: punto.server.handling) ---------------------------
+
+    def keyed_action(
+        self,
+        user_id: int,
+        kind: str,
+        request: Mapping[str, Any],
+        key: str | None,
+        act: Callable[[], None],
+        answer: Callable[[], dict[str, Any]],
+        *,
+        clause: str | None = None,
+        users: Iterable[str] = (),
+        done: Callable[[dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
+        """Under the lock: ``act`` (which checks, then writes its events), and
+        the response ``answer`` gives after it.  With ``key``, the first event
+        and the key's reservation commit together, a retry of the same
+        request gets the first answer (rebuilt by ``answer`` if the process
+        died before storing it), and another request with the key is refused
+        (``clause``: the action's).  ``done`` is called with the response
+        once the action is taken (not for a retry): the audit, say."""
+        with self.lock:
+            self._quiesce()
+            if self.stopped:
+                raise TableStoppedError(f"table {self.id} is not running")
+            full_key = f"{user_id}:{kind}:{key}" if key is not None else None
+            request_hash = _request_hash({"table": self.id, "kind": kind, **request})
+            if full_key is not None:
+                given = self._keyed_answer(full_key, request_hash, answer, clause)
+                if given is not None:
+                    return given
+                r = self.round
+                self.log.attach(
+                    [],
+                    {
+                        "key": full_key,
+                        "account_id": user_id,
+                        "request_hash": request_hash,
+                        "table_id": self.id,
+                        "round_id": r.round_id if r is not None else "",
+                        "bet_id": kind,
+                    },
+                )
+            try:
+                act()
+            finally:
+                self.log.detach()
+            response = answer()
+            if full_key is not None:
+                self._remember(full_key, request_hash, response)
+                self._store_response(full_key, 200, response)
+            self._changed(users)
+            if done is not None:
+                done(response)
+            return response
+
+    def _keyed_answer(
+        self,
+        full_key: str,
+        request_hash: str,
+        answer: Callable[[], dict[str, Any]],
+        clause: str | None,
+    ) -> dict[str, Any] | None:
+        """Lock held: the answer already given to ``full_key``, or None to go ahead."""
+        different = IdempotencyKeyError(
+            "this Idempotency-Key was already used for a different request",
+            clause=clause,
+            hint="use a new key for a new request; repeat a key only to retry the same one",
+        )
+        given = self._answers.get(full_key)
+        if given is not None:
+            if given[0] != request_hash:
+                raise different
+            first: dict[str, Any] = json.loads(given[1])
+            return first
+        stored = self._request_row(full_key)
+        if stored is None:
+            return None
+        stored_hash, table_id, _, _, _, response = stored
+        if stored_hash != request_hash or table_id != self.id:
+            raise different
+        if response is not None:
+            first = json.loads(response)
+            return first
+        rebuilt = answer()  # written, but the answer was lost before it was stored
+        self._remember(full_key, request_hash, rebuilt)
+        self._store_response(full_key, 200, rebuilt)
+        return rebuilt
 
     def deal(self, card: Card | None = None, *, source: str = "shoe") -> dict[str, Any]:
         """The next card: from the server's shoe (``card`` None), or keyed or

@@ -1,7 +1,7 @@
 """User accounts, passwords and sessions for the table server.
 
-- **Roles**: player, dealer, pit supervisor, pit manager, shift manager (the
-  table positions of :class:`punto.table.roles.Role`, in the same order) and
+- **Roles**: player, dealer, pit supervisor, pit manager, shift manager,
+  assistant casino manager (the table positions of :class:`punto.table.roles.Role`, in the same order) and
   admin, who manages accounts.
 - **Passwords** are hashed with Argon2id (``argon2-cffi``) at OWASP's
   parameters (:mod:`punto.store.passwords`); a hash made with other parameters
@@ -159,6 +159,9 @@ class UserRole(enum.Enum):
     PIT_SUPERVISOR = "pit_supervisor"
     PIT_MANAGER = "pit_manager"
     SHIFT_MANAGER = "shift_manager"
+    #: allows Method C and a draw without a wager (MBS 3.9.2, 3.12.2); above the
+    #: Gaming Shift Manager, as :class:`Role` ranks it (revision 0011)
+    ASSISTANT_CASINO_MANAGER = "assistant_casino_manager"
     ADMIN = "admin"
 
     @property

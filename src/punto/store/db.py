@@ -127,8 +127,17 @@ def utc_now() -> datetime:
 #: Surrogate keys: BIGINT on PostgreSQL, INTEGER (the rowid) on SQLite.
 ID = BigInteger().with_variant(Integer(), "sqlite")
 
-#: User roles, in the order of :class:`punto.store.accounts.UserRole`.
-ROLES = ("player", "dealer", "pit_supervisor", "pit_manager", "shift_manager", "admin")
+#: User roles, in the order of :class:`punto.store.accounts.UserRole`
+#: (assistant_casino_manager: revision 0011, MBS 3.9.2 and 3.12.2).
+ROLES = (
+    "player",
+    "dealer",
+    "pit_supervisor",
+    "pit_manager",
+    "shift_manager",
+    "assistant_casino_manager",
+    "admin",
+)
 #: Ledger account kinds, see :class:`punto.store.ledger.WalletKind` ("tournament": revision 0004).
 WALLET_KINDS = ("player", "house", "holding", "tournament")
 #: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`

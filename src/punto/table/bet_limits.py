@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from punto.errors import ActionError, LimitError
 from punto.game import Game
+from punto.inputs import quoted
 from punto.money import CENT, format_money
 from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of
 
@@ -88,6 +89,30 @@ def check_table_limits(game: Game, limits: TableLimits) -> None:
             f"not {asked}",
             clause=game.clause("wagers_per_area_fewer"),
             hint=f"give 1 to {allowed}, or leave wagers_per_area out for the rules' {allowed}",
+        )
+
+
+def check_limit_wagers(game: Game, limits: TableLimits, layout: str | None) -> None:
+    """Refuse limits for a wager ``game`` does not offer at ``layout``: a
+    misspelt wager would silently leave the real one at the table's limits
+    (3.5.1).  The one check for every reader of table limits (a replay
+    file, the table server's configuration).
+
+    >>> from punto.games import get_game
+    >>> check_limit_wagers(get_game("dragon-tiger"), TableLimits.from_json(
+    ...     {"minimum": "10", "maximum": "100", "wagers": {"tigre": {"minimum": "10", "maximum": "50"}}}), None)
+    Traceback (most recent call last):
+    ...
+    punto.errors.LimitError: limits.wagers: dragon-tiger offers no 'tigre' (clause 3.5.1); wagers: player, banker, tie, dragon_tiger, big_dragon, small_dragon, big_tiger, small_tiger
+    """
+    offered = game.offered(layout)
+    unknown = [w for w in limits.wagers if w not in offered]
+    if unknown:
+        raise LimitError(
+            f"limits.wagers: {game.id} offers no {', '.join(quoted(w) for w in unknown[:5])}"
+            + (f" on layout {layout}" if layout else ""),
+            clause=game.clause("bet_limits"),
+            hint=f"wagers: {', '.join(offered)}",
         )
 
 

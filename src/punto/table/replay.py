@@ -55,7 +55,7 @@ from punto.inputs import InputError, quoted, read_name, read_text
 from punto.insurance import Moment
 from punto.money import format_money
 from punto.table import handling, irregularities
-from punto.table.bet_limits import check_table_limits
+from punto.table.bet_limits import check_limit_wagers, check_table_limits
 from punto.table.events import Event, ShoeStarted, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
@@ -631,15 +631,10 @@ def read_limits(value: Any, game: Game | None = None, layout: str | None = None)
     except LimitError as bad:
         raise ActionInputError(f"limits: {bad.message}", clause=bad.clause, hint=bad.hint) from None
     if game is not None:
-        offered = game.offered(layout)
-        unknown = [w for w in limits.wagers if w not in offered]
-        if unknown:
-            raise ActionInputError(
-                f"limits.wagers: {game.id} offers no {', '.join(quoted(w) for w in unknown[:5])}"
-                + (f" on layout {layout}" if layout else ""),
-                clause=game.clause("bet_limits"),
-                hint=f"wagers: {', '.join(offered)}",
-            )
+        try:
+            check_limit_wagers(game, limits, layout)
+        except LimitError as bad:
+            raise ActionInputError(bad.message, clause=bad.clause, hint=bad.hint) from None
     return limits
 
 

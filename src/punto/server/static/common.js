@@ -237,12 +237,12 @@ const Punto = (() => {
 
   // -- login ------------------------------------------------------------------------
 
-  const STAFF_ROLES = ["dealer", "pit_supervisor", "pit_manager", "shift_manager", "admin"];
+  const STAFF_ROLES = ["dealer", "pit_supervisor", "pit_manager", "shift_manager", "assistant_casino_manager", "admin"];
   function isStaff(user) {
     return !!user && STAFF_ROLES.includes(user.role);
   }
   function seesPit(user) {
-    return !!user && ["pit_supervisor", "pit_manager", "shift_manager", "admin"].includes(user.role);
+    return !!user && ["pit_supervisor", "pit_manager", "shift_manager", "assistant_casino_manager", "admin"].includes(user.role);
   }
 
   // A login box in `root`; `onUser(user)` is called with the session's user (or null).

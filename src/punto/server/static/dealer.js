@@ -52,6 +52,20 @@
     const data = await act("/round/settle", undefined);
     if (data) say(`${Punto.resultText(data)}. Settled.`, true);
   });
+  // Card handling (MBS 3.9-3.12): the Dealer passes a hand's cards to the
+  // player the amounts name; the pit chooses the Method between rounds.
+  for (const side of ["player", "banker"]) {
+    $(`#btn-pass-${side}`).addEventListener("click", async () => {
+      const data = await act("/handling/pass", { hand: side, idempotency_key: Punto.newKey() });
+      if (data) say(`The ${Punto.SIDES[side].name} cards to ${data.handling.squeezers[side]}.`, true);
+    });
+  }
+  $("#method-select").addEventListener("change", () => render());
+  $("#btn-method").addEventListener("click", async () => {
+    const method = $("#method-select").value;
+    const data = await act("/handling/method", { method, idempotency_key: Punto.newKey() });
+    if (data) say(`Method ${data.method} from the next round (clause 3.9.2).`, true);
+  });
   $("#btn-close-withdrawal").addEventListener("click", () => act("/round/withdrawal/close", undefined, "Withdrawal option closed."));
 
   // keying cards: type them, or tap a rank and a suit on the keypad
@@ -316,6 +330,20 @@
     for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !can.deal;
     const step = can.open ? "#btn-open" : can.close ? "#btn-close" : can.settle ? "#btn-settle" : can.deal ? "#btn-draw" : "";
     for (const id of ["#btn-open", "#btn-close", "#btn-draw", "#btn-settle"]) $(id).classList.toggle("next-step", id === step);
+
+    const handling = round && round.handling;
+    $("#handling-box").classList.toggle("hidden", !t.method);
+    if (t.method) {
+      // "Method A · banker: demo squeezes", "Method C · device: demo" (the engine's line)
+      $("#handling").textContent = handling ? `${handling.text}${handling.method !== t.method ? ` · Method ${t.method} from the next round` : ""}` : `Method ${t.method}`;
+      const pass = (staff && staff.handling && staff.handling.pass) || {};
+      for (const side of ["player", "banker"]) {
+        const to = handling && handling.next ? handling.next[side] : null;
+        $(`#btn-pass-${side}`).disabled = !pass[side];
+        $(`#btn-pass-${side}`).textContent = `Pass the ${Punto.SIDES[side].name} cards${to ? ` to ${to}` : ""}`;
+      }
+      $("#btn-method").disabled = !staff || !(staff.handling && staff.handling.choose_method && staff.handling.choose_method[$("#method-select").value]);
+    }
 
     const d = round && round.differential;
     $("#differential").textContent = d && d.exceeded

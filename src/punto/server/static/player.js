@@ -161,6 +161,39 @@
     say(result.ok ? "Your wagers were returned." : errorText(result), result.ok);
   });
 
+  // -- card handling (MBS 3.10, 3.12): the cards passed to me, the dealing device -------------
+
+  async function handle(path, done, body) {
+    const result = await api("POST", `${base}/handling/${path}`, { ...body, idempotency_key: Punto.newKey() });
+    say(result.ok ? done : errorText(result), result.ok);
+  }
+
+  function renderHandling(round) {
+    const h = round && round.handling;
+    const mine = me && me.username;
+    const parts = [];
+    if (h && mine) {
+      for (const side of ["player", "banker"]) {
+        if (h.squeezers[side] !== mine) continue;
+        const name = Punto.SIDES[side].name;
+        parts.push(el("p", { text: `The ${name} cards are passed to you to squeeze (clause 3.10.2).` }),
+          el("button", { type: "button", class: "ghost", testid: `refuse-${side}`, text: `Refuse the ${name} cards`,
+            onclick: () => handle("refuse", `You refused the ${name} cards: the Dealer passes them on.`, { hand: side }) }));
+      }
+      if (h.method === "C" && h.device === mine) {
+        parts.push(el("p", { text: "You control the dealing device (clause 3.12.8)." }),
+          el("button", { type: "button", class: "ghost", testid: "relinquish-device", text: "Relinquish the device",
+            disabled: round.phase === "dealing" || round.phase === "result",
+            onclick: () => handle("relinquish-device", "You relinquished the dealing device.") }));
+      } else if (h.method === "C" && !h.device && round.phase === "betting") {
+        parts.push(el("button", { type: "button", class: "ghost", testid: "take-device", text: "Take the dealing device (clause 3.12.1)",
+          onclick: () => handle("take-device", "You control the dealing device: draw the cards.") }));
+      }
+    }
+    $("#handling").replaceChildren(...parts);
+    $("#handling").classList.toggle("hidden", !parts.length);
+  }
+
   // -- the layout ------------------------------------------------------------------------------
 
   function wagers() {
@@ -412,6 +445,7 @@
     const withdrawal = round && round.withdrawal;
     $("#withdrawal").classList.toggle("hidden", !withdrawal || !(me && me.may_withdraw));
     if (withdrawal) $("#withdrawal-text").textContent = `${withdrawal.reason} (clause ${withdrawal.clause}): you may withdraw all your wagers.`;
+    renderHandling(round);
     const request = round && round.differential && round.differential.request;
     $("#differential").classList.toggle("hidden", !request);
     if (request) $("#differential-text").textContent = `${request.text.charAt(0).toUpperCase()}${request.text.slice(1)}.`;

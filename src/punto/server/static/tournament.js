@@ -151,12 +151,12 @@
   // -- the pit's part: what the API lets a pit manager (or higher) do -------------------------
 
   function isManager() {
-    return !!state.user && ["pit_manager", "shift_manager", "admin"].includes(state.user.role);
+    return !!state.user && ["pit_manager", "shift_manager", "assistant_casino_manager", "admin"].includes(state.user.role);
   }
 
   // the irregularity procedures of a hand (rules 5.1-5.4) are the pit's: a supervisor or higher
   function isPit() {
-    return !!state.user && ["pit_supervisor", "pit_manager", "shift_manager"].includes(state.user.role);
+    return !!state.user && ["pit_supervisor", "pit_manager", "shift_manager", "assistant_casino_manager"].includes(state.user.role);
   }
 
   function renderIrregularity() {
