@@ -101,6 +101,9 @@ class BetIn(Strict):
     position: Annotated[int, Field(ge=0, le=1000)] | None = None
     #: or the Idempotency-Key header
     idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    #: the round the bet is for (the one the player sees): refused as a late bet if
+    #: that round is no longer taking bets; left out, the round open when it arrives
+    round_id: Annotated[str, Field(min_length=1, max_length=64, examples=["r12"])] | None = None
 
 
 class CardIn(Strict):
@@ -676,7 +679,13 @@ async def take_bet(
     fast lane, :mod:`punto.server.fastlane`, calls this too)."""
     key = idempotency_key or body.idempotency_key
     status, data = await runtime.place_bet_async(
-        user.id, user.username, body.wager, _stake(body.stake), position=body.position, key=key
+        user.id,
+        user.username,
+        body.wager,
+        _stake(body.stake),
+        position=body.position,
+        key=key,
+        round_id=body.round_id,
     )
     return JSONResponse(data, status_code=status)
 

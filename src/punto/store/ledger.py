@@ -464,9 +464,12 @@ class Ledger:
             for code, kind, balance, total in rows:
                 by_kind[WalletKind(kind)] += int(balance)
                 if int(balance) != int(total):
-                    problems.append(f"wallet {code} has balance {balance} but entries sum {total}")
+                    problems.append(
+                        f"wallet {code} has balance {format_units(int(balance))} "
+                        f"but entries sum {format_units(int(total))}"
+                    )
                 if kind != WalletKind.HOUSE.value and int(balance) < 0:
-                    problems.append(f"wallet {code} is negative: {balance}")
+                    problems.append(f"wallet {code} is negative: {format_units(int(balance))}")
             held: dict[str, int] = {
                 str(table_id): int(total)
                 for table_id, total in conn.execute(
@@ -481,7 +484,8 @@ class Ledger:
                     expected = int(held.get(table_id, 0))
                     if int(balance) != expected:
                         problems.append(
-                            f"wallet {code} has {balance} but its open bets hold {expected}"
+                            f"wallet {code} has {format_units(int(balance))} "
+                            f"but its open bets hold {format_units(expected)}"
                         )
             closed_holding = conn.execute(
                 select(func.count())
@@ -495,7 +499,7 @@ class Ledger:
             )
         total = sum(by_kind.values())
         if total != 0:
-            problems.append(f"the trial balance is {total}, not 0")
+            problems.append(f"the trial balance is {format_units(total)}, not 0.00")
         return Audit(total, by_kind, count, tuple(problems))
 
     # --- postings --------------------------------------------------------------------
