@@ -15,6 +15,7 @@ from punto.store.db import connect
 from punto.store.ledger import InsufficientFundsError, Ledger, LedgerError
 from tests.test_server_support import (
     ADMIN,
+    DEALER,
     PIT,
     PLAYER,
     balance,
@@ -195,4 +196,31 @@ def test_security_money_insufficient_funds_are_told_in_money(client: TestClient)
         ledger.withdraw(wallet, 6000, key="cash-60")
     assert direct.value.message == "wallet player:ann has 40.00, not the 60.00 asked for"
     assert ledger.balance(wallet) == 4000
+    check_books(client)
+
+
+def test_security_money_a_boolean_is_not_a_tournament_stake(client: TestClient) -> None:
+    pit, player, dealer = login(client, PIT), login(client, PLAYER), login(client, DEALER)
+    made = client.post("/api/tournaments", headers=pit, json={"id": "p", "seed": 1})
+    assert made.status_code == 200, made.text
+    assert client.post("/api/tournaments/p/register", headers=player).status_code == 200
+    for i in range(5):
+        bot = {"name": f"Bot {i}", "strategy": "flat"}
+        assert client.post("/api/tournaments/p/register", headers=pit, json=bot).status_code == 200
+    assert client.post("/api/tournaments/p/start", headers=pit).status_code == 200
+    opened = client.post("/api/tournaments/p/advance", headers=dealer, json={"steps": 1})
+    assert opened.status_code == 200, opened.text  # "Place your bets, please"
+    before = client.get("/api/tournaments/p").json()["entrants"]
+    chips = next(e["chips"] for e in before if e["entrant"] == PLAYER[0])
+    # As found: a JSON true was read as a stake of 1 chip (then refused only by the limits).
+    refused = client.post(
+        "/api/tournaments/p/bets",
+        headers=player,
+        json={"bets": [{"wager": "banker", "stake": True}]},
+    )
+    assert refused.status_code == 422, refused.text
+    assert error_of(refused)["type"] == "RequestValidationError"
+    after = client.get("/api/tournaments/p").json()["entrants"]
+    assert next(e["chips"] for e in after if e["entrant"] == PLAYER[0]) == chips
+    assert balance(client, player) == "9800.00"  # 200.00 of entry fee, no more
     check_books(client)
