@@ -224,3 +224,32 @@ def test_security_money_a_boolean_is_not_a_tournament_stake(client: TestClient) 
     assert next(e["chips"] for e in after if e["entrant"] == PLAYER[0]) == chips
     assert balance(client, player) == "9800.00"  # 200.00 of entry fee, no more
     check_books(client)
+
+
+class StartedError(Exception):
+    """Raised in place of starting the server, once the settings are seen."""
+
+
+def test_security_money_serve_sets_the_cage_bounds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from punto.cli import main
+    from punto.server import app
+    from punto.store.bounds import MoneyBounds
+
+    seen: dict[str, Any] = {}
+
+    def create_app(database_url: str, **options: Any) -> Any:
+        seen.update(options)
+        raise StartedError
+
+    monkeypatch.setattr(app, "create_app", create_app)
+    # main() reports the StartedError as a failure: no server is started
+    assert main(["serve", "--max-balance", "5000000", "--max-cage-amount", "100000.50"]) != 0
+    assert seen["money_bounds"] == MoneyBounds(max_balance=500_000_000, max_cage_amount=10_000_050)
+    assert main(["serve"]) != 0
+    assert seen["money_bounds"] == MoneyBounds(max_balance=10**12, max_cage_amount=10**11)
+    assert main(["serve", "--max-balance", "1e99"]) != 0
+    assert "--max-balance: '1e99' is not an amount of money" in capsys.readouterr().err
+    assert main(["serve", "--max-cage-amount", "0"]) != 0
+    assert "--max-cage-amount: '0' must be a positive amount" in capsys.readouterr().err
