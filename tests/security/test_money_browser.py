@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
 
 from playwright.sync_api import Browser, Route
 
@@ -51,7 +50,8 @@ def test_dragon_tiger_5_4_the_player_page_bet_delayed_past_its_round_is_refused(
         ) as sent:
             player.testid("chip-100").click()
             player.testid("area-player").click()
-        body: dict[str, Any] = sent.value.post_data_json
+        body = sent.value.post_data_json
+        assert isinstance(body, dict), body
         assert body["round_id"] == shown
         player.wait_text("balance", money(before - 100))
 
