@@ -164,3 +164,12 @@ def format_money(amount: Decimal, minor_unit: Decimal = CENT) -> str:
     ('100.00', '-4.50')
     """
     return format(amount.quantize(minor_unit), "f")
+
+
+def format_units(units: int, minor_unit: Decimal = CENT) -> str:
+    """Whole minor units (the ledger's ints) as money, for a message.
+
+    >>> format_units(4000), format_units(-1), format_units(10**18)
+    ('40.00', '-0.01', '10000000000000000.00')
+    """
+    return format_money(Decimal(units) * minor_unit, minor_unit)

@@ -14,7 +14,9 @@ from typing import Any
 
 from punto.commands.common import whole_number
 from punto.errors import PuntoError
+from punto.money import CENT, format_units, parse_stake
 from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits
+from punto.store.bounds import MAX_BALANCE, MAX_CAGE_AMOUNT, MoneyBounds
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -120,6 +122,22 @@ def register(sub: Any) -> None:
         default=defaults.ws_per_client,
         help=f"WebSockets one client address may hold open (default {defaults.ws_per_client})",
     )
+    money = parser.add_argument_group(
+        "money bounds", "the cage's bounds (docs/security.md, punto.store.bounds)"
+    )
+    money.add_argument(
+        "--max-balance",
+        metavar="AMOUNT",
+        default=format_units(MAX_BALANCE),
+        help="the most the cage may take a player's wallet to (default "
+        f"{format_units(MAX_BALANCE)}); winnings are paid past it",
+    )
+    money.add_argument(
+        "--max-cage-amount",
+        metavar="AMOUNT",
+        default=format_units(MAX_CAGE_AMOUNT),
+        help=f"the most one deposit may be (default {format_units(MAX_CAGE_AMOUNT)})",
+    )
     parser.add_argument(
         "--trusted-origin",
         action="append",
@@ -129,6 +147,15 @@ def register(sub: Any) -> None:
         "https://tables.example behind a proxy); repeatable",
     )
     parser.set_defaults(run=run)
+
+
+def _units(text: str, flag: str) -> int:
+    """An amount given to ``flag`` (``"1000000.00"``), in minor units."""
+    try:
+        return int(parse_stake(text) / CENT)
+    except PuntoError as refused:
+        told = refused.message.removeprefix("stake ")  # parse_stake speaks of stakes
+        raise ServeError(f"{flag}: {told}", hint=refused.hint) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,8 +183,13 @@ def run(args: argparse.Namespace) -> int:
             raise ServeError(
                 f"{flag} {value} is not a limit", hint=f"give {flag} a positive number"
             )
+    bounds = MoneyBounds(
+        max_balance=_units(args.max_balance, "--max-balance"),
+        max_cage_amount=_units(args.max_cage_amount, "--max-cage-amount"),
+    )
     app = create_app(
         args.database,
+        money_bounds=bounds,
         demo=args.demo,
         trusted_origins=args.trusted_origin,
         ws_per_client=limits.ws_per_client,

@@ -41,6 +41,7 @@ from punto.server.auth import (
     table_role,
     token_from,
 )
+from punto.server.cage import CageAmount, cage_units
 from punto.server.config import ConfigError, TableConfig
 from punto.server.models import (
     BalanceOut,
@@ -69,7 +70,6 @@ from punto.server.runtime import (
     DEDICATED_PROCEDURES,
     RoundNotFoundError,
     TableRuntime,
-    cents,
     money,
 )
 from punto.store import db
@@ -79,7 +79,7 @@ from punto.store.accounts import (
     User,
     UserRole,
 )
-from punto.store.ledger import MAX_AMOUNT, LedgerError
+from punto.store.ledger import LedgerError
 from punto.table.replay import IRREGULARITIES, KIND_HELP, ActionInputError, Param, read_action
 from punto.table.roles import Role
 from punto.table.round import Phase
@@ -113,6 +113,9 @@ class BetIn(Strict):
     position: Annotated[int, Field(ge=0, le=1000)] | None = None
     #: or the Idempotency-Key header
     idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    #: the round the bet is for (the one the player sees): refused as a late bet if
+    #: that round is no longer taking bets; left out, the round open when it arrives
+    round_id: Annotated[str, Field(min_length=1, max_length=64, examples=["r12"])] | None = None
 
 
 class CardIn(Strict):
@@ -162,7 +165,7 @@ class ReplaceShoeIn(Strict):
 
 class DepositIn(Strict):
     username: Annotated[Text64, Field(examples=["demo"])]
-    amount: Annotated[Amount, Field(examples=["500.00"])]
+    amount: Annotated[CageAmount, Field(examples=["500.00"])]
     key: Annotated[str, Field(min_length=1, max_length=150, examples=["cage-receipt-1041"])]
 
 
@@ -381,14 +384,14 @@ def deposit(body: DepositIn, request: Request) -> dict[str, Any]:
         raise PermissionDeniedError(
             f"{body.username!r} is not a player", hint="deposits go to players' wallets"
         )
-    amount = _stake(body.amount)
-    if cents(amount) > MAX_AMOUNT:
-        raise WagerError(f"a deposit of {money(amount)} is more than the ledger can hold")
+    units = cage_units(body.amount, "deposit", server.money_bounds)
     wallet = server.ledger.player_wallet(player.username, account_id=player.id)
-    posting = server.ledger.deposit(wallet, cents(amount), key=f"cage:{body.key}")
+    posting = server.ledger.deposit(
+        wallet, units, key=f"cage:{body.key}", max_balance=server.money_bounds.max_balance
+    )
     server.journal.forget_balance(wallet.code)  # it has more now
     if not posting.replayed:
-        server.audit.record("deposit", user=user, player=player.username, amount=str(amount))
+        server.audit.record("deposit", user=user, player=player.username, amount=money(units))
     return {"username": player.username, "balance": money(server.ledger.balance(wallet))}
 
 
@@ -702,7 +705,13 @@ async def take_bet(
     fast lane, :mod:`punto.server.fastlane`, calls this too)."""
     key = idempotency_key or body.idempotency_key
     status, data = await runtime.place_bet_async(
-        user.id, user.username, body.wager, _stake(body.stake), position=body.position, key=key
+        user.id,
+        user.username,
+        body.wager,
+        _stake(body.stake),
+        position=body.position,
+        key=key,
+        round_id=body.round_id,
     )
     return JSONResponse(data, status_code=status)
 

@@ -50,6 +50,7 @@ from punto.server.logins import LoginGuard
 from punto.server.runtime import TableRuntime
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher, UserRole
+from punto.store.bounds import MoneyBounds
 from punto.store.ledger import Ledger
 
 log = logging.getLogger("punto.server")
@@ -78,6 +79,8 @@ class Server:
     auto_dealers: bool = True
     logins: LoginGuard = field(default_factory=LoginGuard)
     tables: dict[str, TableRuntime] = field(default_factory=dict)
+    #: the cage's maximum deposit and wallet balance (``punto serve --max-balance`` ...)
+    money_bounds: MoneyBounds = field(default_factory=MoneyBounds)
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
 
     def table(self, table_id: str) -> TableRuntime:
@@ -179,6 +182,7 @@ def create_app(
     trusted_origins: Iterable[str] = (),
     ws_per_client: int = limits.WS_PER_CLIENT,
     body_seconds: float = limits.BODY_SECONDS,
+    money_bounds: MoneyBounds | None = None,
 ) -> FastAPI:
     """The table server on the database at ``database_url``.
 
@@ -188,6 +192,7 @@ def create_app(
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
     ``trusted_origins`` (besides the server's own), ``ws_per_client`` and
     ``body_seconds``: :class:`punto.server.guard.Guard`'s settings.
+    ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
     """
     from punto.server import admin, api, logins, pages, ws
     from punto.server.fastlane import FastLane
@@ -214,6 +219,7 @@ def create_app(
             journal=journal,
             sessions=SessionCache(),
             auto_dealers=auto_dealers,
+            money_bounds=money_bounds or MoneyBounds(),
         )
         if demo:
             from punto.server.demo import create_demo

@@ -53,6 +53,7 @@ from punto.store.accounts import (
     UserExistsError,
     UsernameError,
 )
+from punto.store.bounds import MoneyBoundError
 from punto.store.eventlog import StoreError
 from punto.store.ledger import (
     IdempotencyConflictError,
@@ -82,6 +83,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (BetNotFoundError, 404),
     (RoundNotFoundError, 404),
     (InsufficientFundsError, 402),
+    (MoneyBoundError, 422),
     (IdempotencyKeyError, 409),
     (IdempotencyConflictError, 409),
     (UserExistsError, 409),

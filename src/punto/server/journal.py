@@ -54,8 +54,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-from punto.money import CENT, format_money
+from punto.money import CENT, format_money, format_units
 from punto.store import db
+from punto.store.bounds import check_balance
 from punto.store.db import (
     wallets,
 )
@@ -922,7 +923,7 @@ class _Group:
         if wallet is None:
             if kind is WalletKind.PLAYER:
                 raise InsufficientFundsError(
-                    f"wallet {code} has 0, nothing to bet with", hint="deposit at the cage"
+                    f"wallet {code} has 0.00, nothing to bet with", hint="deposit at the cage"
                 )
             raise LedgerError(f"there is no wallet {code!r}")  # pragma: no cover
         return wallet
@@ -959,12 +960,13 @@ class _Group:
         for wallet, _ in changes:
             if after[wallet.code] < 0 and wallet.kind == WalletKind.PLAYER.value:
                 raise InsufficientFundsError(
-                    f"wallet {wallet.code} has {wallet.balance}, not the "
-                    f"{wallet.balance - after[wallet.code]} asked for",
+                    f"wallet {wallet.code} has {format_units(wallet.balance)}, not the "
+                    f"{format_units(wallet.balance - after[wallet.code])} asked for",
                     hint="deposit more or stake less",
                 )
             if after[wallet.code] < 0 and wallet.kind == WalletKind.HOLDING.value:
                 raise LedgerError(f"wallet {wallet.code} would go below zero")  # pragma: no cover
+            check_balance(wallet.code, wallet.balance, after[wallet.code])
         player = None
         for wallet, _ in changes:
             if wallet.balance != after[wallet.code]:
@@ -1051,7 +1053,8 @@ class _Group:
             back = bet.held if spec.amount is None else spec.amount
             if back <= 0 or back > bet.held:
                 raise LedgerError(
-                    f"cannot return {back} of bet {spec.bet_id!r}: it holds {bet.held}",
+                    f"cannot return {format_units(back)} of bet {spec.bet_id!r}: "
+                    f"it holds {format_units(bet.held)}",
                     hint="return at most what the bet still holds",
                 )
             balance = self._posting(

@@ -82,6 +82,7 @@ from punto.server.journal import (
     ReturnBet,
     SettleBet,
 )
+from punto.server.named_round import check_named_round
 from punto.server.schema import server_requests
 from punto.store.db import ledger_bets, ledger_entries, ledger_transactions, wallets
 from punto.store.ledger import (
@@ -882,9 +883,12 @@ class TableRuntime:
         *,
         position: int | None = None,
         key: str | None = None,
+        round_id: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """A player's bet (or Insurance Plus bet, for an ``*_insurance``
         wager) from their own wallet; returns (HTTP status, response).
+        With ``round_id``, refused unless that round is the one in play
+        (:mod:`punto.server.named_round`; a retry's answer comes first).
 
         With ``key``, a retry gets the first answer (from memory if this
         process gave it, else from the database), never a second bet; two
@@ -929,6 +933,7 @@ class TableRuntime:
                             "the same request",
                         )
                 if waiting is None:
+                    check_named_round(self.game, r, round_id)
                     try:
                         pending = self._start_bet(
                             r,
@@ -1129,6 +1134,7 @@ class TableRuntime:
         *,
         position: int | None = None,
         key: str | None = None,
+        round_id: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """:meth:`place_bet` for the event loop: a bet that can be taken at once
         (the table free, the money surely there, the key new) is taken without
@@ -1144,13 +1150,23 @@ class TableRuntime:
         waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         if new_key and self.lock.acquire(blocking=False):
             try:
-                quick = self._quick_bet(user_id, username, wager, stake, position, full_key, waiter)
+                quick = self._quick_bet(
+                    user_id, username, wager, stake, position, full_key, waiter, round_id
+                )
             finally:
                 self.lock.release()
+        again = functools.partial(
+            self.place_bet,
+            user_id,
+            username,
+            wager,
+            stake,
+            position=position,
+            key=key,
+            round_id=round_id,
+        )
         if quick is None:
-            return await asyncio.to_thread(
-                self.place_bet, user_id, username, wager, stake, position=position, key=key
-            )
+            return await asyncio.to_thread(again)
         if isinstance(quick, tuple):
             return quick
         pending = quick
@@ -1164,9 +1180,7 @@ class TableRuntime:
             self.journal.release(pending.wallet, pending.amount)
             await asyncio.to_thread(self._bet_failed, pending)
             if isinstance(error, RequestKeyTakenError):
-                return await asyncio.to_thread(
-                    self.place_bet, user_id, username, wager, stake, position=position, key=key
-                )
+                return await asyncio.to_thread(again)
             raise
         self.journal.release(pending.wallet, pending.amount)
         response = self._bet_json_response(
@@ -1194,6 +1208,7 @@ class TableRuntime:
         position: int | None,
         full_key: str | None,
         waiter: asyncio.Future[Any],
+        round_id: str | None = None,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
         """Lock held, on the event loop: take the bet if nothing has to wait."""
         r = self._live_round()
@@ -1204,6 +1219,7 @@ class TableRuntime:
         )
         if full_key is not None and (full_key in self._answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
+        check_named_round(self.game, r, round_id)  # a new request: its round must be in play
         if full_key is not None and not self.journal.claim(full_key):
             return None  # the same key at another table, in flight: the thread route
         try:

@@ -77,7 +77,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Header, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 
@@ -894,7 +894,8 @@ class RegisteredOut(BaseModel):
 
 class BetLineIn(Strict):
     wager: Annotated[str, Field(min_length=1, max_length=32, examples=["banker"])]
-    stake: Annotated[int, Field(ge=0, le=10**12)]
+    #: strict: a JSON true is not 1 chip (issue 12)
+    stake: Annotated[StrictInt, Field(ge=0, le=10**12)]
 
 
 class BetsIn(Strict):

@@ -87,7 +87,9 @@ from sqlalchemy.engine import Connection, Engine, RowMapping
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from punto.errors import PuntoError
+from punto.money import format_units
 from punto.store import db
+from punto.store.bounds import LEDGER_LIMIT, check_balance, check_ceiling
 from punto.store.db import (
     idempotency_keys,
     ledger_bets,
@@ -98,8 +100,8 @@ from punto.store.db import (
 
 #: Idempotency keys written by the ledger carry this scope.
 SCOPE = "ledger"
-#: The largest amount one posting may move (what a signed 64-bit column holds, with room).
-MAX_AMOUNT = 2**62
+#: The largest amount one posting may move: no wallet may hold more (:mod:`punto.store.bounds`).
+MAX_AMOUNT = LEDGER_LIMIT
 
 
 class LedgerError(PuntoError):
@@ -231,9 +233,14 @@ def _amount(value: int, what: str = "amount", *, zero: bool = False) -> int:
             hint="give money to the ledger as an int of minor units (cents)",
         )
     if value < 0 or (value == 0 and not zero):
-        raise LedgerError(f"{what} {value} must be {'zero or ' if zero else ''}positive")
+        raise LedgerError(
+            f"{what} {format_units(value)} must be {'zero or ' if zero else ''}positive"
+        )
     if value > MAX_AMOUNT:
-        raise LedgerError(f"{what} {value} is too large for the ledger")
+        raise LedgerError(
+            f"{what} {format_units(value)} is more than the ledger moves at once "
+            f"({format_units(MAX_AMOUNT)})"
+        )
     return value
 
 
@@ -457,9 +464,12 @@ class Ledger:
             for code, kind, balance, total in rows:
                 by_kind[WalletKind(kind)] += int(balance)
                 if int(balance) != int(total):
-                    problems.append(f"wallet {code} has balance {balance} but entries sum {total}")
+                    problems.append(
+                        f"wallet {code} has balance {format_units(int(balance))} "
+                        f"but entries sum {format_units(int(total))}"
+                    )
                 if kind != WalletKind.HOUSE.value and int(balance) < 0:
-                    problems.append(f"wallet {code} is negative: {balance}")
+                    problems.append(f"wallet {code} is negative: {format_units(int(balance))}")
             held: dict[str, int] = {
                 str(table_id): int(total)
                 for table_id, total in conn.execute(
@@ -474,7 +484,8 @@ class Ledger:
                     expected = int(held.get(table_id, 0))
                     if int(balance) != expected:
                         problems.append(
-                            f"wallet {code} has {balance} but its open bets hold {expected}"
+                            f"wallet {code} has {format_units(int(balance))} "
+                            f"but its open bets hold {format_units(expected)}"
                         )
             closed_holding = conn.execute(
                 select(func.count())
@@ -488,13 +499,23 @@ class Ledger:
             )
         total = sum(by_kind.values())
         if total != 0:
-            problems.append(f"the trial balance is {total}, not 0")
+            problems.append(f"the trial balance is {format_units(total)}, not 0.00")
         return Audit(total, by_kind, count, tuple(problems))
 
     # --- postings --------------------------------------------------------------------
 
-    def deposit(self, wallet: Wallet, amount: int, key: str, *, memo: str | None = None) -> Posting:
-        """Chips bought: the house credits ``wallet`` with ``amount``."""
+    def deposit(
+        self,
+        wallet: Wallet,
+        amount: int,
+        key: str,
+        *,
+        memo: str | None = None,
+        max_balance: int | None = None,
+    ) -> Posting:
+        """Chips bought: the house credits ``wallet`` with ``amount``; refused
+        (:class:`~punto.store.bounds.MoneyBoundError`, nothing written) if that
+        would take the wallet past ``max_balance``."""
         amount = _amount(amount)
         self._check_player(wallet)
         content = {"op": "deposit", "wallet": wallet.code, "amount": amount, "memo": memo}
@@ -503,7 +524,9 @@ class Ledger:
             player = self._wallet_row(conn, wallet.code, WalletKind.PLAYER)
             house = self._wallet_row(conn, self.HOUSE, WalletKind.HOUSE)
             changes = {player.id: amount, house.id: -amount}
-            return self._write(conn, key, PostingKind.DEPOSIT, changes, memo=memo)
+            return self._write(
+                conn, key, PostingKind.DEPOSIT, changes, memo=memo, ceiling=max_balance
+            )
 
         return self._post(key, content, post)
 
@@ -639,7 +662,8 @@ class Ledger:
             back = bet.held if amount is None else amount
             if back > bet.held:
                 raise LedgerError(
-                    f"cannot return {back} of bet {bet_id!r}: it holds {bet.held}",
+                    f"cannot return {format_units(back)} of bet {bet_id!r}: "
+                    f"it holds {format_units(bet.held)}",
                     hint="return at most what the bet still holds",
                 )
             holding = self._wallet_row(conn, f"holding:{table_id}", WalletKind.HOLDING, table_id)
@@ -866,8 +890,8 @@ class Ledger:
             held = self._lock_wallets(conn, sorted({pool.id, player.id}))[pool.id]
             if int(held["balance"]) < amount:
                 raise LedgerError(
-                    f"the pool of tournament {tournament_id!r} holds {held['balance']}, "
-                    f"not the {amount} to refund",
+                    f"the pool of tournament {tournament_id!r} holds "
+                    f"{format_units(int(held['balance']))}, not the {format_units(amount)} to refund",
                     hint="a refund gives back only fees the pool took",
                 )
             changes = {pool.id: -amount, player.id: amount}
@@ -1122,9 +1146,12 @@ class Ledger:
         round_id: str | None = None,
         bet_id: str | None = None,
         memo: str | None = None,
+        ceiling: int | None = None,
     ) -> Posting:
         """Lock the wallets, check no player or holding wallet goes negative,
-        and write the transaction, its entries and the new balances."""
+        none passes the ledger's limit and no player wallet that gains passes
+        ``ceiling`` (a deposit's), and write the transaction, its entries and
+        the new balances."""
         changes = {wallet_id: delta for wallet_id, delta in changes.items() if delta != 0}
         if sum(changes.values()) != 0:  # pragma: no cover - every posting above balances
             raise LedgerError(f"a {kind.value} posting that does not sum to zero: {changes}")
@@ -1134,9 +1161,13 @@ class Ledger:
             after = int(row["balance"]) + delta
             if after < 0 and row["kind"] == WalletKind.PLAYER.value:
                 raise InsufficientFundsError(
-                    f"wallet {row['code']} has {row['balance']}, not the {-delta} asked for",
+                    f"wallet {row['code']} has {format_units(int(row['balance']))}, "
+                    f"not the {format_units(-delta)} asked for",
                     hint="deposit more or stake less",
                 )
+            check_balance(str(row["code"]), int(row["balance"]), after)
+            if ceiling is not None and delta > 0 and row["kind"] == WalletKind.PLAYER.value:
+                check_ceiling(str(row["code"]), int(row["balance"]), after, ceiling)
             if after < 0 and row["kind"] == WalletKind.HOLDING.value:  # pragma: no cover
                 raise LedgerError(f"wallet {row['code']} would go below zero")
             if after < 0 and row["kind"] == WalletKind.TOURNAMENT.value:  # pragma: no cover

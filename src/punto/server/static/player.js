@@ -71,7 +71,10 @@
     busy = true;
     say("");
     try {
-      const result = await api("POST", `${base}/bets`, { wager, stake: String(stake) }, { "Idempotency-Key": newKey() });
+      // the round on the screen: a bet delayed past it is refused, not put in the next one
+      const body = { wager, stake: String(stake) };
+      if (state && state.round) body.round_id = state.round.id;
+      const result = await api("POST", `${base}/bets`, body, { "Idempotency-Key": newKey() });
       if (!result.ok) return say(errorText(result));
       const placed = result.data.bet;
       say(`${nameOf(wager)} ${money(placed.stake)} placed.`, true);
