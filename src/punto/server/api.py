@@ -32,6 +32,7 @@ from punto.server.auth import (
     table_role,
     token_from,
 )
+from punto.server.card_source import check_change_role, physical
 from punto.server.config import ConfigError, TableConfig
 from punto.server.models import (
     BalanceOut,
@@ -475,6 +476,8 @@ async def update_table(
             refused.clause = old.game_.clause("no_insurance_notice") or refused.clause
         raise
     config = TableConfig.from_json(body, base=old)
+    if config.card_source != old.card_source:
+        check_change_role(user)  # a pit manager's decision (MBS 6.2), not the admin's
     await server.stop_dealer(table_id)  # no automatic move while the table changes
     try:
         runtime = await asyncio.to_thread(_reconfigure, server, old, config)
@@ -487,6 +490,15 @@ async def update_table(
     await asyncio.to_thread(
         server.audit.record, "update_table", user=user, table_id=table_id, changes=body
     )
+    if config.card_source != old.card_source:
+        await asyncio.to_thread(
+            server.audit.record,
+            "card_source",
+            user=user,
+            table_id=table_id,
+            old=old.card_source,
+            new=config.card_source,
+        )
     return config.to_json()
 
 
@@ -516,6 +528,8 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
             )
         if config.insurance_offered != old.insurance_offered and runtime is not None:
             _check_between_rounds(runtime, config)
+        if config.card_source != old.card_source:
+            _check_between_shoes(server, runtime, config)
         server.store.save(config)
         if runtime is not None:
             if fixed or not config.active:
@@ -530,9 +544,23 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 # the table facts (MBS 5.9, RWS 5.10): logged, from the next round
                 runtime.table.electronic_device = config.electronic_device
                 runtime.table.face_down = config.face_down
+                # checked above: between shoes; the next shoe is from the new source
+                runtime.table.set_physical_shoe(physical(config.card_source))
     if runtime is None and config.active:
         runtime = server.start_table(config)
     return runtime
+
+
+def _check_between_shoes(server: Server, runtime: TableRuntime | None, config: TableConfig) -> None:
+    """A table's card source changes only between shoes (3.22: a shoe ends
+    when its cutting card comes out), so every shoe comes from one source."""
+    if runtime is not None:
+        runtime.table.check_set_physical_shoe()
+    elif server.store.has_dealt(config.id):
+        raise ConfigError(
+            f"table {config.id} is not running: whether its shoe is in use is not known",
+            hint="activate the table, and change its card source once its shoe has ended",
+        )
 
 
 def _check_between_rounds(runtime: TableRuntime, config: TableConfig) -> None:

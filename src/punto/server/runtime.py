@@ -71,6 +71,7 @@ from punto.insurance import InsuranceOffer
 from punto.money import CENT, format_money
 from punto.roads import Result, Scoreboard
 from punto.server import differential
+from punto.server.card_source import shoe_audit_json
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
 from punto.server.journal import (
@@ -464,15 +465,7 @@ class TableRuntime:
             return data
 
     def _shoe_json(self) -> dict[str, Any]:
-        shoe = self.table.shoe
-        return {
-            "id": self.table.shoe_id,
-            "cards_left": len(shoe) if shoe is not None else 0,
-            "cut_card_reached": self.table.shoe_finished,
-            "replacement_due": self.table.replacement_due,
-            "commitment": shoe.commitment if shoe is not None else None,
-            "source": self.config.card_source,
-        }
+        return shoe_audit_json(self.table, self.config.card_source)
 
     def _round_json(self) -> dict[str, Any] | None:
         r = self.round
@@ -1417,7 +1410,11 @@ class TableRuntime:
             shoe = self.table.replace_shoe(role, clause)
             self._new_board()
             self._changed()
-            return {"shoe_id": self.table.shoe_id, "clause": clause, "commitment": shoe.commitment}
+            return {
+                "shoe_id": self.table.shoe_id,
+                "clause": clause,
+                "commitment": shoe.commitment if shoe is not None else None,  # physical: none
+            }
 
     def _replacement_clause(self, role: Role) -> str:
         """The clause under which the cards may be replaced now (lock held)."""
