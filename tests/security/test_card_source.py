@@ -14,10 +14,22 @@ checked against the composition still in it, which the table's state shows.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from punto.cards import Card, parse_cards
+from punto.errors import PhaseError
+from punto.games import get_game
+from punto.store import MemoryEventLog
+from punto.store.eventlog import EventLog
+from punto.table.events import CardDealt, ShoeStarted
+from punto.table.limits import TableLimits
+from punto.table.live import LiveTable
+from punto.table.round import Round
+from punto.table.shoe_state import DeviceCardsError, OutsideCardError
 from tests import test_server_support as support
 from tests.test_server_support import (
     ADMIN,
@@ -200,3 +212,104 @@ def test_tiger_baccarat_3_22_card_source_changed_only_between_shoes_by_a_pit_man
     assert refused.status_code == 409, refused.text
     assert "shoe s1 is in use" in error_of(refused)["message"]
     assert client.get(f"/api/tables/{table}").json()["table"]["card_source"] == "device"
+
+
+# -- the engine (punto.table.shoe_state, one place for the live table and the replay) ----------
+
+
+def _live(log: EventLog, *, physical: bool, decks: int = 8) -> LiveTable:
+    return LiveTable(
+        "t",
+        get_game("tiger-baccarat"),
+        limits=TableLimits(Decimal(10), Decimal(1000)),
+        log=log,
+        decks=decks,
+        seed="cards",
+        physical_shoe=physical,
+    )
+
+
+def _nets(r: Round) -> dict[str, Decimal]:
+    r.settle()
+    out = r.nets()
+    assert sum(out.values(), Decimal(0)) + r.house_net() == 0
+    return out
+
+
+def _card(text: str) -> Card:
+    return parse_cards(text)[0]
+
+
+def test_tiger_baccarat_2_1_keyed_card_the_decks_no_longer_hold_is_refused() -> None:
+    """A physical shoe of 4 decks holds 4 KS: the fifth, keyed or read, is
+    refused under 2.1 and nothing is written; the composition left survives
+    a restart (it is folded from the log)."""
+    log = MemoryEventLog()
+    table = _live(log, physical=True, decks=4)
+    r = table.new_round()
+    r.place_bet("ann", 1, "tie", Decimal(10))
+    r.place_bet("bob", 2, "player", Decimal(100))
+    r.close_betting()
+    started = [s.event for s in log.read("t") if isinstance(s.event, ShoeStarted)]
+    assert [(e.cards, e.decks, e.commitment) for e in started] == [((), 4, "")]
+    for card, source in zip(parse_cards("KS KS KS KS"), ("keyed", "device") * 2, strict=True):
+        r.deal_card(card, source)
+    written = len(log.read("t"))
+    for source in ("keyed", "device"):
+        with pytest.raises(DeviceCardsError) as refused:
+            r.deal_card(_card("KS"), source)
+        assert refused.value.clause == "2.1"
+        assert "its 4 decks hold 4 and 4 are already out" in refused.value.message
+    assert len(log.read("t")) == written
+    r.deal_card(_card("5C"), "keyed")  # Player 5; Banker 0 draws
+    r.deal_card(_card("4C"), "device")  # Banker 4: Player wins
+    assert _nets(r) == {"ann": Decimal(-10), "bob": Decimal(100)}
+    left = table.cards.composition()
+    assert left is not None
+    assert (left[_card("KS")], left[_card("5C")], sum(left.values())) == (0, 3, 202)
+    again = _live(log, physical=True, decks=4)
+    assert again.cards.composition() == left
+
+
+def test_tiger_baccarat_2_1_keyed_card_at_the_tables_own_shoe_is_refused() -> None:
+    """At a table dealing from its own shuffled shoe no card is keyed in or
+    read from outside (2.1): refused, nothing written, the shoe untouched;
+    the shoe's own next card is dealt as ever."""
+    log = MemoryEventLog()
+    table = _live(log, physical=False)
+    r = table.new_round()
+    r.place_bet("ann", 1, "tie", Decimal(10))
+    r.close_betting()
+    assert table.shoe is not None
+    position, written = table.shoe.position, len(log.read("t"))
+    for source in ("keyed", "device"):
+        with pytest.raises(OutsideCardError) as refused:
+            r.deal_card(_card("KS"), source)
+        assert refused.value.clause == "2.1"
+    assert (table.shoe.position, len(log.read("t"))) == (position, written)
+    table.deal_to_completion()
+    dealt = [s.event.source for s in log.read("t") if isinstance(s.event, CardDealt)]
+    assert set(dealt) == {"shoe"}
+    # the seeded shoe's own cards: Player 3D 8C 3C = 4, Banker AH 5D = 6
+    assert r.deal.cards == tuple(parse_cards("3D AH 8C 5D 3C"))
+    assert _nets(r) == {"ann": Decimal(-10)}
+
+
+def test_tiger_baccarat_3_22_card_source_changes_only_between_shoes() -> None:
+    """The source of the cards changes when no shoe is in use: refused with
+    a round in play or a shoe not ended (3.22), taken before the first shoe."""
+    log = MemoryEventLog()
+    table = _live(log, physical=False)
+    table.set_physical_shoe(True)  # no shoe yet
+    r = table.new_round()
+    r.place_bet("ann", 1, "banker", Decimal(100))
+    r.close_betting()
+    with pytest.raises(PhaseError) as in_play:
+        table.set_physical_shoe(False)
+    assert in_play.value.clause == "3.22"
+    for card in parse_cards("9H 2C KD 3S"):  # Player 9 v Banker 5
+        r.deal_card(card, "keyed")
+    assert _nets(r) == {"ann": Decimal(-100)}
+    with pytest.raises(PhaseError) as in_use:
+        table.set_physical_shoe(False)
+    assert (in_use.value.clause, table.physical_shoe) == ("3.22", True)
