@@ -465,7 +465,9 @@ async def update_table(
     ``face_down``: the cards are dealt face down, where a card dealt face up
     is the irregularity of RWS 5.10; applies from the next round, logged.  The game
     and layout never change, and the decks and seed only before the first
-    round: open a new table instead."""
+    round: open a new table instead.  ``card_source`` changes only between
+    shoes (3.22), by a pit manager or higher at the table (not the admin),
+    and is audited as ``card_source``."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     old = await asyncio.to_thread(server.store.get, table_id)
@@ -843,9 +845,12 @@ def close_round(table_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/round/deal", tags=["dealer"], **documented(CardOut))
 def deal(table_id: str, request: Request, body: DealIn | None = None) -> dict[str, Any]:
-    """The next card: drawn from the server's shoe, or keyed in (``{"card": "QH"}``).
-    The engine refuses a card the Table of Play does not call for.  Drawing
-    the next card closes any Insurance offer."""
+    """The next card: drawn from the server's shoe (card source ``virtual``), or
+    keyed in from the table's physical shoe (``{"card": "QH"}``, card source
+    ``device``).  The engine refuses a keyed card at a virtual table (2.1), a
+    card the physical shoe's decks no longer hold (2.1), and a card the Table
+    of Play does not call for.  Drawing the next card closes any Insurance
+    offer."""
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "deal")
@@ -1148,7 +1153,9 @@ def device_card(
 ) -> dict[str, Any]:
     """A card read by the table's card-reading shoe (``X-Device-Token`` or
     ``Authorization: Device TOKEN``).  The engine checks it against the
-    Table of Play and the round: a refused card is a 4xx with its message."""
+    table's physical shoe (none at a virtual table; no more of a card than
+    its decks hold, 2.1), the Table of Play and the round: a refused card is
+    a 4xx with its message."""
     server = server_of(request)
     token = x_device_token
     if token is None:
