@@ -174,7 +174,9 @@ def test_tiger_baccarat_3_22_card_source_changed_only_between_shoes_by_a_pit_man
 ) -> None:
     """Before the first shoe the pit manager sets a physical shoe (audited);
     every other role is refused; with a shoe in use the change is refused
-    under 3.22 (a shoe ends when its cutting card comes out)."""
+    under 3.22 (a shoe ends when its cutting card comes out); once the
+    dealer has reported the cutting card and the round is over, it is
+    taken, and the next shoe is the server's own."""
     table = new_table(client, id="switch", game="tiger-baccarat")
     change = {"card_source": "device"}
     for who in (DEALER, PLAYER, ADMIN):
@@ -212,6 +214,25 @@ def test_tiger_baccarat_3_22_card_source_changed_only_between_shoes_by_a_pit_man
     assert refused.status_code == 409, refused.text
     assert "shoe s1 is in use" in error_of(refused)["message"]
     assert client.get(f"/api/tables/{table}").json()["table"]["card_source"] == "device"
+    # the dealer reports the cutting card (3.22): the shoe ends with this round
+    dealer = _bets_closed(client, table)
+    cut = client.post(f"/api/tables/{table}/irregularities/cut_card", headers=dealer, json={})
+    assert cut.status_code == 200, cut.text
+    for card in ("9H", "2C", "KD", "3S"):  # Player 9 v Banker 5: Tie and Banker lose
+        dealt = client.post(f"/api/tables/{table}/round/deal", headers=dealer, json={"card": card})
+        assert dealt.status_code == 200, dealt.text
+    assert client.post(f"/api/tables/{table}/round/settle", headers=dealer).status_code == 200
+    assert balance(client, login(client, PLAYER)) == "9970.00"
+    changed = client.patch(f"/api/tables/{table}", headers=login(client, PIT), json=back)
+    assert changed.status_code == 200, changed.text
+    # the next shoe is the server's own, shuffled and committed: no keyed card
+    dealer = _bets_closed(client, table)
+    shoe = _shoe(client, table)
+    assert (shoe["id"], shoe["physical"], shoe["cards_left"]) == ("s2", False, 416)
+    assert shoe["commitment"]
+    keyed = client.post(f"/api/tables/{table}/round/deal", headers=dealer, json={"card": "KS"})
+    assert (keyed.status_code, error_of(keyed)["clause"]) == (409, "2.1")
+    assert balance(client, login(client, PLAYER)) == "9860.00"
 
 
 # -- the engine (punto.table.shoe_state, one place for the live table and the replay) ----------
