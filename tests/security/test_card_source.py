@@ -21,10 +21,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from punto.cards import Card, parse_cards
-from punto.errors import PhaseError
+from punto.errors import PhaseError, ShoeError
 from punto.games import get_game
 from punto.store import MemoryEventLog
 from punto.store.eventlog import EventLog
+from punto.table import irregularities as irr
 from punto.table.events import CardDealt, ShoeStarted
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
@@ -334,3 +335,39 @@ def test_tiger_baccarat_3_22_card_source_changes_only_between_shoes() -> None:
     with pytest.raises(PhaseError) as in_use:
         table.set_physical_shoe(False)
     assert (in_use.value.clause, table.physical_shoe) == ("3.22", True)
+
+
+def test_tiger_buffalo_5_8_physical_shoe_deals_a_held_card_before_its_next_card() -> None:
+    """A card drawn in excess from a physical shoe is counted out of it once,
+    held, and dealt first in the next round (5.8): a keyed card of the shoe
+    is refused while it waits, and the table deals it (source held)."""
+    log = MemoryEventLog()
+    table = LiveTable(
+        "t",
+        get_game("tiger-buffalo"),
+        limits=TableLimits(Decimal(10), Decimal(1000)),
+        log=log,
+        layout="A",
+        physical_shoe=True,
+    )
+    first = table.new_round()
+    first.place_bet("ann", 1, "player", Decimal(100))
+    first.close_betting()
+    for card in parse_cards("8S 6H 9D 3S"):  # Player 7 v Banker 9, a Natural
+        first.deal_card(card, "device")
+    irr.excess_cards(first, parse_cards("9S"))
+    assert table.held == tuple(parse_cards("9S"))
+    assert _nets(first) == {"ann": Decimal(-100)}
+    second = table.new_round()
+    second.place_bet("ann", 1, "player", Decimal(100))
+    second.close_betting()
+    with pytest.raises(ShoeError) as refused:
+        second.deal_card(_card("9D"), "keyed")
+    assert refused.value.clause == "5.8"
+    table.draw()  # the held 9S
+    for card in parse_cards("9D JH AD"):  # Player 9S JH = 9 v Banker 9D AD = 0
+        second.deal_card(card, "keyed")
+    assert _nets(second) == {"ann": Decimal(100)}
+    left = table.cards.composition()
+    assert left is not None
+    assert (left[_card("9S")], left[_card("9D")], sum(left.values())) == (7, 6, 416 - 8)

@@ -1635,12 +1635,12 @@ class TableRuntime:
             r = self._live_round()
             before = len(r.deal.cards)
             if card is None:
-                if self.config.card_source == "device":
+                if self.config.card_source == "device" and not self.table.held:
                     raise ActionError(
                         "this table's cards come from its card-reading shoe",
                         hint="key the card in, or let the device send it",
                     )
-                self.table.draw()
+                self.table.draw()  # a card held from the last round first (RWS 5.8)
             else:
                 r.deal_card(card, source)
             deal = r.deal

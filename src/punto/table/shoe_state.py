@@ -326,7 +326,9 @@ class ShoeState:
                         else "deal it from the shoe",
                     )
                 waiting.pop(0)
-            elif event.source == "shoe" and waiting:
+            elif waiting and (
+                event.source == "shoe" or (event.source in OUTSIDE_SOURCES and self.physical)
+            ):  # a physical shoe's keyed or read card is a card of the shoe too
                 raise ShoeError(
                     f"cards held from the previous round are dealt first: "
                     f"{format_cards(waiting)} before any card of the shoe",
