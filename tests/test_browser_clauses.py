@@ -31,7 +31,7 @@ DIFFERENTIAL = {"minimum": "10", "maximum": "1000", "differential": "500"}
 def _exceeded(site: Site, table: str) -> tuple[str, str]:
     """Demo Banker 1,000 v demo2 Player 200 at a differential of 500; 'No more
     bets' refused, so the Dealer has asked (5.18.1).  The two bet ids."""
-    site.new_table(table, "tiger-baccarat", limits=DIFFERENTIAL)
+    site.new_table(table, "tiger-baccarat", limits=DIFFERENTIAL, card_source="device")
     site.call("POST", f"/api/tables/{table}/round/open", DEALER)
     bets = f"/api/tables/{table}/bets"
     heavy = site.call("POST", bets, PLAYER, {"wager": "banker", "stake": "1000"})["bet"]["bet_id"]

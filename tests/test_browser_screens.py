@@ -17,6 +17,8 @@ __all__ = ["browser", "site"]
 DERIVED = ("big_eye_boy", "small_road", "cockroach_pig")
 #: Coups drawn from the (seeded) shoe after the keyed ones: every derived road has marks.
 EXTRA = 9
+#: The cards of the extra coups, in turn: a Player natural, a Banker win, a Tie.
+EXTRA_COUPS = ["9H 2C KD 3S", "4H 7C 2D KS", "4D 4S 4C 4H"]
 
 #: Three coups for a Tiger Baccarat shoe, each (cards, winner, Player pair?).
 COUPS = [
@@ -30,7 +32,7 @@ def test_scoreboard_updates_live_as_coups_settle(browser: Browser, site: Site) -
     """A big screen (1600 x 900) left open while three coups are dealt: after
     each, without a reload, the bead plate, the big road, the last results
     and the shoe statistics show it."""
-    site.new_table("board", "tiger-baccarat", seed="board")
+    site.new_table("board", "tiger-baccarat", card_source="device")  # cards keyed
     board = open_page(browser, site, "/scoreboard/board", "scoreboard", width=1600, height=900)
     try:
         board.wait_text("n-coups", "0")
@@ -60,9 +62,9 @@ def test_scoreboard_updates_live_as_coups_settle(browser: Browser, site: Site) -
         board.wait_text("result", "Tie 8")
         board.screenshot("browser-2-scoreboard", full_page=False)
 
-        # More coups, drawn from the server's shoe.
-        for _ in range(EXTRA):
-            site.coup("board")
+        # More coups, keyed from the same physical shoe (its 8 decks hold them all).
+        for n in range(EXTRA):
+            site.coup("board", EXTRA_COUPS[n % len(EXTRA_COUPS)])
         board.wait_text("n-coups", str(3 + EXTRA))
         scoreboard = site.client.get("/api/tables/board/scoreboard").json()
         assert scoreboard["stats"]["coups"] == 3 + EXTRA
@@ -85,7 +87,7 @@ def test_pit_shows_tables_rounds_hold_and_commission(browser: Browser, site: Sit
     Banker 50 bet in play.  Drop 200.00, win -45.00, hold -22.50%, for the
     table and for the shift; the round in play; the dealer's actions in the
     audit log."""
-    site.new_table("pitt", "tiger-baccarat")
+    site.new_table("pitt", "tiger-baccarat", card_source="device")
     pit = open_page(browser, site, "/pit", "pit")
     try:
         pit.login(PIT)

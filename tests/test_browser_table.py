@@ -37,6 +37,8 @@ def test_player_bets_dealer_deals_from_the_console_and_settles(
     Player and 25 on Banker by clicking chips and areas; the dealer opens,
     closes, keys a natural 9 to 5 card by card and settles; the player sees
     each card, the result per bet, the net +75.00 and the new balance."""
+    # the dealer keys the cards: the table deals from a physical shoe (2.1)
+    site.call("PATCH", "/api/tables/dragon", PIT, {"card_source": "device"})
     before = site.balance(PLAYER)
     dealer = open_page(browser, site, "/dealer/dragon", "dealer")
     player = open_page(browser, site, "/play/dragon", "player")
@@ -113,7 +115,7 @@ def test_tiger_buffalo_insurance_plus_taken_and_passed(browser: Browser, site: S
     the Original Bet); the 10 to 1 offer after the Player's third card is
     passed; the Banker wins 9 to 8, so the Player bet loses 100 and the
     insurance wins 75: net -25.00."""
-    site.new_table("buffalo-keyed", "tiger-buffalo", "A")
+    site.new_table("buffalo-keyed", "tiger-buffalo", "A", card_source="device")
     before = site.balance(PLAYER)
     dealer = open_page(browser, site, "/dealer/buffalo-keyed", "dealer")
     player = open_page(browser, site, "/play/buffalo-keyed", "player")
@@ -187,7 +189,7 @@ def test_phone_sized_player_page_has_no_sideways_scroll_and_bets(
     """390 x 844 (a phone): the whole page fits the width at every step;
     chips and areas are tapped; Banker 10 wins on a natural 8 at 0.95 to 1
     (9.50), Tie 10 loses: net -0.50."""
-    site.new_table("phone", "tiger-baccarat")
+    site.new_table("phone", "tiger-baccarat", card_source="device")
     phone = open_page(browser, site, "/play/phone", "phone", width=390, height=844, phone=True)
     try:
         phone.login(PLAYER2)
@@ -280,7 +282,7 @@ def test_tiger_baccarat_6_1_dealer_voids_a_round_with_the_shift_managers_confirm
     the console with the Gaming Shift Manager's name and password (6.1; a pit
     manager's confirmation no longer does); the player's page says so, and
     the stake comes back to the cent."""
-    site.new_table("void", "tiger-baccarat")
+    site.new_table("void", "tiger-baccarat", card_source="device")
     site.call(
         "POST",
         "/api/users",

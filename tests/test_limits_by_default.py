@@ -484,7 +484,9 @@ def test_tiger_baccarat_3_7_1_server_table_of_one_wager_per_area_seats_the_next_
     client: TestClient,
 ) -> None:
     limits = {"minimum": "10", "maximum": "1000", "wagers_per_area": 1}
-    table = support.new_table(client, id="single", game="tiger-baccarat", limits=limits)
+    table = support.new_table(
+        client, id="single", game="tiger-baccarat", limits=limits, card_source="device"
+    )
     dealer = support.login(client, support.DEALER)
     demo = support.login(client, support.PLAYER)
     demo2 = support.login(client, support.PLAYER2)
@@ -520,7 +522,9 @@ def test_tiger_baccarat_3_7_1_retried_bet_with_no_position_gets_its_first_answer
     client: TestClient,
 ) -> None:
     limits = {"minimum": "10", "maximum": "1000", "wagers_per_area": 1}
-    table = support.new_table(client, id="retry", game="tiger-baccarat", limits=limits)
+    table = support.new_table(
+        client, id="retry", game="tiger-baccarat", limits=limits, card_source="device"
+    )
     dealer = support.login(client, support.DEALER)
     demo = support.login(client, support.PLAYER)
     demo2 = support.login(client, support.PLAYER2)

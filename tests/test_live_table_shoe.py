@@ -82,7 +82,9 @@ def new_shoe_refused_until_the_cutting_card_ends_the_shoe(game_id: str, clause: 
     assert second.nets() == {"ann": D(-100), "bob": D(200), "cat": D(-50)}
     assert t.cut_card_out
     assert t.can_new_shoe()
-    assert t.new_shoe().cut_card == 6
+    shoe = t.new_shoe()
+    assert shoe is not None
+    assert shoe.cut_card == 6
     assert (t.shoe_id, t.shoes) == ("s2", 2)
 
 

@@ -24,6 +24,7 @@ from tests.test_server_support import (
     error_of,
     login,
     new_table,
+    physical_shoe,
     shift_manager,
 )
 
@@ -56,6 +57,7 @@ def test_health_openapi_and_pages(client: TestClient) -> None:
 
 
 def test_player_bets_dealer_deals_player_sees_settlement(client: TestClient) -> None:
+    physical_shoe(client, "dragon")  # the cards are keyed in
     player, dealer = login(client, PLAYER), login(client, DEALER)
     assert balance(client, player) == "10000.00"
     assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
@@ -443,7 +445,7 @@ def test_card_reading_shoe_posts_cards_the_engine_checks(client: TestClient) -> 
 
 
 def test_tiger_buffalo_insurance_plus_settles_on_the_ledger(client: TestClient) -> None:
-    table = new_table(client, id="ins", game="tiger-buffalo", layout="A")
+    table = new_table(client, id="ins", game="tiger-buffalo", layout="A", card_source="device")
     dealer, player = login(client, DEALER), login(client, PLAYER)
     client.post(f"/api/tables/{table}/round/open", headers=dealer)
     bets = f"/api/tables/{table}/bets"

@@ -96,7 +96,7 @@ def _natural_for_player(client: TestClient, table: str) -> None:
 def test_tiger_baccarat_6_1_pit_manager_may_not_void_a_decided_coup(client: TestClient) -> None:
     """The audit's reproduction: a Player 1,000 winning on a natural, voided by
     a Pit Manager citing 6.1.  Refused: the win stands and is paid."""
-    table = new_table(client, id="natural", game="tiger-baccarat")
+    table = new_table(client, id="natural", game="tiger-baccarat", card_source="device")
     _natural_for_player(client, table)
     pit, dealer = login(client, PIT), login(client, DEALER)
     void = {"reason": "the pit does not like this coup"}
@@ -120,7 +120,7 @@ def test_tiger_baccarat_6_1_pit_manager_may_not_void_a_decided_coup(client: Test
 
 
 def test_dragon_tiger_6_1_pit_manager_may_not_void_a_decided_coup(client: TestClient) -> None:
-    table = new_table(client, id="natural-dt", game="dragon-tiger")
+    table = new_table(client, id="natural-dt", game="dragon-tiger", card_source="device")
     _natural_for_player(client, table)
     refused = _post(client, f"/api/tables/{table}/round/void", login(client, PIT), {"reason": "x"})
     assert refused.status_code == 403, refused.text
@@ -131,7 +131,7 @@ def test_dragon_tiger_6_1_pit_manager_may_not_void_a_decided_coup(client: TestCl
 
 
 def test_tiger_baccarat_6_1_shift_manager_voids_and_every_bet_returns(client: TestClient) -> None:
-    table = new_table(client, id="shift", game="tiger-baccarat")
+    table = new_table(client, id="shift", game="tiger-baccarat", card_source="device")
     _natural_for_player(client, table)
     _money(client, demo="9000.00")
     shift = shift_manager(client)
@@ -154,7 +154,7 @@ def test_tiger_baccarat_6_1_shift_manager_voids_and_every_bet_returns(client: Te
 
 
 def test_tiger_baccarat_6_1_void_takes_no_clause_from_the_request(client: TestClient) -> None:
-    table = new_table(client, id="free", game="tiger-baccarat")
+    table = new_table(client, id="free", game="tiger-baccarat", card_source="device")
     _natural_for_player(client, table)
     shift = shift_manager(client)
     body = {"reason": "a foreign card", "clause": "5.1"}
@@ -169,7 +169,7 @@ def test_tiger_baccarat_6_1_void_takes_no_clause_from_the_request(client: TestCl
 def test_tiger_baccarat_6_1_void_refused_to_every_role_below_the_shift_manager(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="roles", game="tiger-baccarat")
+    table = new_table(client, id="roles", game="tiger-baccarat", card_source="device")
     _natural_for_player(client, table)
     void = {"reason": "not covered"}
     for who in (PLAYER, ADMIN, DEALER, PIT):
@@ -210,7 +210,7 @@ DIFFERENTIAL = {"minimum": "10", "maximum": "1000", "differential": "500"}
 def _exceeded(client: TestClient, table: str, game: str) -> tuple[str, str]:
     """A round at a table with a differential of 500: demo Banker 1,000, demo2
     Player 200 (800 apart); returns their bet ids."""
-    new_table(client, id=table, game=game, limits=DIFFERENTIAL)
+    new_table(client, id=table, game=game, limits=DIFFERENTIAL, card_source="device")
     dealer = login(client, DEALER)
     assert _post(client, f"/api/tables/{table}/round/open", dealer).status_code == 200
     heavy = _bet(client, table, PLAYER, "banker", "1000")
@@ -573,7 +573,7 @@ def test_tiger_buffalo_5_1_excess_rejected_at_close_and_nobody_is_asked(
 def test_tiger_buffalo_4_2_2_pit_manager_sets_a_table_without_insurance_between_rounds(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="private", game="tiger-buffalo", layout="A")
+    table = new_table(client, id="private", game="tiger-buffalo", layout="A", card_source="device")
     pit, dealer, player = login(client, PIT), login(client, DEALER), login(client, PLAYER)
     off = {"insurance_offered": False}
     for who in (dealer, player):

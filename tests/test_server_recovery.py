@@ -64,7 +64,9 @@ def open_ledger_bets(ledger: Ledger, table: str) -> list[tuple[str, int]]:
 
 
 def start_round_mid_deal(client: TestClient, table: str, cards: str) -> list[str]:
-    """Two players bet, betting closes, ``cards`` are dealt; returns the bet ids."""
+    """Two players bet, betting closes, ``cards`` are dealt (keyed in from the
+    table's physical shoe); returns the bet ids."""
+    support.physical_shoe(client, table)
     dealer, ann, bob = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
     ids = []

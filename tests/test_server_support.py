@@ -80,6 +80,17 @@ def new_table(client: TestClient, **config: Any) -> str:
     return table_id
 
 
+def physical_shoe(client: TestClient, table_id: str) -> None:
+    """Deal ``table_id`` from a physical shoe (card source ``device``), set by
+    the pit manager before its first shoe: only there may the dealer key the
+    cards a test needs; the server's own shuffled shoe takes no keyed card
+    (2.1; docs/security.md, "Card-source integrity")."""
+    response = client.patch(
+        f"/api/tables/{table_id}", headers=login(client, PIT), json={"card_source": "device"}
+    )
+    assert response.status_code == 200, response.text
+
+
 def balance(client: TestClient, headers: dict[str, str]) -> str:
     """The wallet balance of whoever ``headers`` log in, as the API shows it."""
     response = client.get("/api/me", headers=headers)

@@ -66,6 +66,7 @@ def test_tiger_buffalo_5_10_server_face_down_set_by_a_pit_manager_from_the_next_
             "game": "tiger-buffalo",
             "layout": "A",
             "mode": "dealer",
+            "card_source": "device",  # the cards are keyed: a physical shoe
             "limits": {"minimum": "10", "maximum": "10000"},
         },
     )

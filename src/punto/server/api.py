@@ -42,6 +42,7 @@ from punto.server.auth import (
     token_from,
 )
 from punto.server.cage import CageAmount, cage_units
+from punto.server.card_source import check_change_role, physical
 from punto.server.config import ConfigError, TableConfig
 from punto.server.models import (
     BalanceOut,
@@ -490,7 +491,9 @@ async def update_table(
     ``face_down``: the cards are dealt face down, where a card dealt face up
     is the irregularity of RWS 5.10; applies from the next round, logged.  The game
     and layout never change, and the decks and seed only before the first
-    round: open a new table instead."""
+    round: open a new table instead.  ``card_source`` changes only between
+    shoes (3.22), by a pit manager or higher at the table (not the admin),
+    and is audited as ``card_source``."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     old = await asyncio.to_thread(server.store.get, table_id)
@@ -501,6 +504,8 @@ async def update_table(
             refused.clause = old.game_.clause("no_insurance_notice") or refused.clause
         raise
     config = TableConfig.from_json(body, base=old)
+    if config.card_source != old.card_source:
+        check_change_role(user)  # a pit manager's decision (MBS 6.2), not the admin's
     await server.stop_dealer(table_id)  # no automatic move while the table changes
     try:
         runtime = await asyncio.to_thread(_reconfigure, server, old, config)
@@ -513,6 +518,15 @@ async def update_table(
     await asyncio.to_thread(
         server.audit.record, "update_table", user=user, table_id=table_id, changes=body
     )
+    if config.card_source != old.card_source:
+        await asyncio.to_thread(
+            server.audit.record,
+            "card_source",
+            user=user,
+            table_id=table_id,
+            old=old.card_source,
+            new=config.card_source,
+        )
     return config.to_json()
 
 
@@ -544,6 +558,8 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
             _check_between_rounds(runtime, config)
         if runtime is not None:
             card_handling.check_hlga_change(runtime, config.hlga)  # Method C only in HLGA
+        if config.card_source != old.card_source:
+            _check_between_shoes(server, runtime, config)
         server.store.save(config)
         if runtime is not None:
             if fixed or not config.active:
@@ -558,9 +574,23 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 # the table facts (MBS 5.9, RWS 5.10): logged, from the next round
                 runtime.table.electronic_device = config.electronic_device
                 runtime.table.face_down = config.face_down
+                # checked above: between shoes; the next shoe is from the new source
+                runtime.table.set_physical_shoe(physical(config.card_source))
     if runtime is None and config.active:
         runtime = server.start_table(config)
     return runtime
+
+
+def _check_between_shoes(server: Server, runtime: TableRuntime | None, config: TableConfig) -> None:
+    """A table's card source changes only between shoes (3.22: a shoe ends
+    when its cutting card comes out), so every shoe comes from one source."""
+    if runtime is not None:
+        runtime.table.check_set_physical_shoe()
+    elif server.store.has_dealt(config.id):
+        raise ConfigError(
+            f"table {config.id} is not running: whether its shoe is in use is not known",
+            hint="activate the table, and change its card source once its shoe has ended",
+        )
 
 
 def _check_between_rounds(runtime: TableRuntime, config: TableConfig) -> None:
@@ -850,9 +880,12 @@ def close_round(table_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/round/deal", tags=["dealer"], **documented(CardOut))
 def deal(table_id: str, request: Request, body: DealIn | None = None) -> dict[str, Any]:
-    """The next card: drawn from the server's shoe, or keyed in (``{"card": "QH"}``).
-    The engine refuses a card the Table of Play does not call for.  Drawing
-    the next card closes any Insurance offer."""
+    """The next card: drawn from the server's shoe (card source ``virtual``), or
+    keyed in from the table's physical shoe (``{"card": "QH"}``, card source
+    ``device``).  The engine refuses a keyed card at a virtual table (2.1), a
+    card the physical shoe's decks no longer hold (2.1), and a card the Table
+    of Play does not call for.  Drawing the next card closes any Insurance
+    offer."""
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "deal")
@@ -1155,7 +1188,9 @@ def device_card(
 ) -> dict[str, Any]:
     """A card read by the table's card-reading shoe (``X-Device-Token`` or
     ``Authorization: Device TOKEN``).  The engine checks it against the
-    Table of Play and the round: a refused card is a 4xx with its message."""
+    table's physical shoe (none at a virtual table; no more of a card than
+    its decks hold, 2.1), the Table of Play and the round: a refused card is
+    a 4xx with its message."""
     server = server_of(request)
     token = x_device_token
     if token is None:

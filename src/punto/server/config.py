@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, Engine, RowMapping
 from punto.errors import LimitError, PuntoError
 from punto.game import Game
 from punto.games import get_game
+from punto.server.card_source import physical
 from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
 from punto.store.db import table_events
@@ -175,6 +176,9 @@ class TableConfig:
             insurance_offered=self.insurance_offered,
             electronic_device=self.electronic_device,
             face_down=self.face_down,
+            # a card-reading shoe is a physical shoe: its cards are checked
+            # against its decks; the server's own shoe takes no card from outside
+            physical_shoe=physical(self.card_source),
             recover=recover,
         )
 

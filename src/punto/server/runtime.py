@@ -72,6 +72,7 @@ from punto.money import CENT, format_money
 from punto.roads import Result, Scoreboard
 from punto.server import differential
 from punto.server import handling as card_handling
+from punto.server.card_source import shoe_audit_json
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
 from punto.server.journal import (
@@ -467,15 +468,7 @@ class TableRuntime:
             return data
 
     def _shoe_json(self) -> dict[str, Any]:
-        shoe = self.table.shoe
-        return {
-            "id": self.table.shoe_id,
-            "cards_left": len(shoe) if shoe is not None else 0,
-            "cut_card_reached": self.table.shoe_finished,
-            "replacement_due": self.table.replacement_due,
-            "commitment": shoe.commitment if shoe is not None else None,
-            "source": self.config.card_source,
-        }
+        return shoe_audit_json(self.table, self.config.card_source)
 
     def _round_json(self) -> dict[str, Any] | None:
         r = self.round
@@ -1437,7 +1430,11 @@ class TableRuntime:
             shoe = self.table.replace_shoe(role, clause)
             self._new_board()
             self._changed()
-            return {"shoe_id": self.table.shoe_id, "clause": clause, "commitment": shoe.commitment}
+            return {
+                "shoe_id": self.table.shoe_id,
+                "clause": clause,
+                "commitment": shoe.commitment if shoe is not None else None,  # physical: none
+            }
 
     def _replacement_clause(self, role: Role) -> str:
         """The clause under which the cards may be replaced now (lock held)."""
@@ -1748,12 +1745,12 @@ class TableRuntime:
             r = self._live_round()
             before = len(r.deal.cards)
             if card is None:
-                if self.config.card_source == "device":
+                if self.config.card_source == "device" and not self.table.held:
                     raise ActionError(
                         "this table's cards come from its card-reading shoe",
                         hint="key the card in, or let the device send it",
                     )
-                self.table.draw()
+                self.table.draw()  # a card held from the last round first (RWS 5.8)
             else:
                 r.deal_card(card, source)
             deal = r.deal

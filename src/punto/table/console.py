@@ -493,7 +493,9 @@ class DealerConsole:
                 f"[bold]Cards replaced (clause {escape(args['clause'])})[/]: "
                 f"new shoe {self.table.shoe_id}"
             )
-        self.console.print(f"{what}, SHA-256 commitment {shoe.commitment}")
+        # a physical shoe has no order of the table's, so no commitment
+        committed = f", SHA-256 commitment {shoe.commitment}" if shoe is not None else ""
+        self.console.print(f"{what}{committed}")
 
     def _deal(self) -> None:
         r = self._round()

@@ -92,6 +92,15 @@ class LiveTable:
     ``face_down``: the cards are dealt face down (RWS 5.10).  Both are
     logged with the configuration; each round keeps the facts in force when
     it opened (:mod:`punto.table.facts`).
+
+    ``physical_shoe``: where the cards come from.  False: the table's own
+    shuffled shoe deals every card, in order, and a card keyed in or read
+    from outside is refused (2.1).  True: a physical shoe of ``decks``
+    decks, its order unknown; every card is keyed in or read by a device
+    and checked against the composition still in it.  None (a table not
+    told, as the engine's own tests use it): the own shoe deals, and cards
+    keyed from outside are taken unchecked.  Changed only between shoes
+    (:meth:`set_physical_shoe`).
     """
 
     def __init__(
@@ -110,6 +119,7 @@ class LiveTable:
         hlga: bool = False,
         electronic_device: bool = True,
         face_down: bool = False,
+        physical_shoe: bool | None = None,
         recover: bool = True,
     ) -> None:
         check_hlga(game, hlga)
@@ -128,6 +138,8 @@ class LiveTable:
         self._face_down = face_down
         #: the shoe, the cards out of it and held from it (one fold with the replay's)
         self.cards = ShoeState(game)
+        self._physical_shoe = physical_shoe
+        self.cards.sealed = physical_shoe is False
         self.rounds: list[Round] = []
         self.under_minimum_settled: set[str] = set()
         #: what recovery did to an interrupted round ("continue", "withdrawal", "void"), if anything
@@ -327,12 +339,55 @@ class LiveTable:
             return False
         return True
 
-    def new_shoe(self, role: Role = Role.DEALER) -> Shoe:
-        """Shuffle a new shoe and log its order (with the published commitment)."""
+    def new_shoe(self, role: Role = Role.DEALER) -> Shoe | None:
+        """Shuffle a new shoe and log its order (with the published
+        commitment); at a physical-shoe table, log its decks (None returned:
+        the order is not the table's)."""
         self.check_new_shoe()
         return self._start_shoe("", role)
 
-    def _start_shoe(self, clause: str, role: Role) -> Shoe:
+    @property
+    def physical_shoe(self) -> bool | None:
+        """Where new shoes come from (see the class): True physical, False the
+        table's own shuffled shoe only, None not told."""
+        return self._physical_shoe
+
+    def check_set_physical_shoe(self) -> None:
+        """Why the card source cannot change now, if it cannot: only between
+        shoes -- no round in play, and the shoe in use has ended (3.22) --
+        so that every shoe is dealt from one source and audited as one."""
+        cut, r = self.game.clause("cut_card"), self.round
+        if r is not None and r.phase not in (Phase.SETTLED, Phase.VOID):
+            raise PhaseError(
+                f"round {r.round_id} is in play ({r.phase.value}): the card source changes "
+                "between shoes",
+                clause=cut,
+                hint="settle or void it, and change the source once the shoe has ended",
+            )
+        if not self.shoe_finished:
+            raise PhaseError(
+                f"shoe {self.shoe_id} is in use: the card source changes between shoes, "
+                "once its cutting card has come out",
+                clause=cut,
+                hint="change it when the shoe ends; every shoe is dealt from one source",
+            )
+
+    def set_physical_shoe(self, physical: bool) -> None:
+        """Deal the next shoe from a physical shoe (True) or the table's own
+        shuffled shoe (False); between shoes only."""
+        if physical == self._physical_shoe:
+            return
+        self.check_set_physical_shoe()
+        self._physical_shoe = physical
+        self.cards.sealed = not physical
+
+    def _start_shoe(self, clause: str, role: Role) -> Shoe | None:
+        if self._physical_shoe:
+            # a physical shoe: its decks are declared, its order is not known
+            event = ShoeStarted(f"s{self.shoes + 1}", (), None, "", "", clause, role, self.decks)
+            self.log.append(self.table_id, "", event)
+            self._load_shoe(event)
+            return None
         seed = None if self.seed is None else f"{self.seed}:{self.shoes + 1}"
         shoe = self.game.new_shoe(self.decks, seed=seed)
         shoe.cut_card = max(0, len(shoe) - self.cut_card_from_end)
@@ -356,7 +411,7 @@ class LiveTable:
             return False
         return True
 
-    def replace_shoe(self, role: Role, clause: str) -> Shoe:
+    def replace_shoe(self, role: Role, clause: str) -> Shoe | None:
         """Replace the cards with a new, shuffled set, under ``clause``: RWS
         5.11.2 (after a simultaneous draw, even mid-round, by a Pit Supervisor
         or above); MBS 5.11.5 and 5.12.2 (required before the next round) and
@@ -381,7 +436,7 @@ class LiveTable:
     def shoe_finished(self) -> bool:
         """The cut card came out in the last round: the shoe ends (3.22); or
         a round was voided for want of cards (MBS 5.3; RWS 5.5.4)."""
-        return self.shoe is None or self.cards.ended
+        return not self.cards.started or self.cards.ended
 
     # -- card handling (MBS 3.9-3.12) ------------------------------------------------------
 
@@ -478,6 +533,12 @@ class LiveTable:
                 "the cards of the dealing device were sorted into decks: none can be drawn",
                 clause=self.cards.sorted,
                 hint="the round is completed with the replacement and set-aside cards",
+            )
+        if self.cards.physical:
+            raise ActionError(
+                "this table's cards come from a physical shoe: none is drawn by the table",
+                clause=self.game.decks.clause,
+                hint="key the card in, or let the card-reading shoe send it",
             )
         if self.shoe is None or len(self.shoe) == 0:
             raise ShoeError(

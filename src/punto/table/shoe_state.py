@@ -19,6 +19,14 @@ shoe (:meth:`ShoeState.check`).
   round is completed and the shoe ends after it.
 * The cards are replaced mid-shoe only where the rules say so
   (:meth:`ShoeState.check_replace`): RWS 5.11.2, MBS 5.11.5, 5.12.2, 5.13.
+* Cards keyed in or read by a card-reading shoe (sources ``keyed``,
+  ``device``): at a *physical* shoe (only its decks known, the table's cards
+  come from outside) each is checked against the composition still in the
+  shoe and taken out of it, like any card of such a shoe; at a *sealed*
+  table (its own shuffled shoe deals every card) none is taken (2.1: the
+  game is played with the table's decks, and its shoe's published
+  commitment must describe the cards dealt).  Elsewhere (a replay, a table
+  not told either) they are not checked.
 """
 
 from __future__ import annotations
@@ -45,13 +53,23 @@ from punto.table.events import (
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
-__all__ = ["TABLE_SOURCES", "DeviceCardsError", "ShoeState", "shoe_json", "shoe_started"]
+__all__ = [
+    "OUTSIDE_SOURCES",
+    "TABLE_SOURCES",
+    "DeviceCardsError",
+    "OutsideCardError",
+    "ShoeState",
+    "shoe_json",
+    "shoe_started",
+]
 
 #: Sources of cards that are the table's own: the others (``keyed``,
 #: ``device``) are cards from a physical shoe the table does not run.
 TABLE_SOURCES = frozenset(
     {"shoe", "reconstructed", "simultaneous", "held", "set_aside", "table", "replacement"}
 )
+#: Sources of cards from a physical shoe: keyed in, or read by a card-reading shoe.
+OUTSIDE_SOURCES = frozenset({"keyed", "device"})
 #: Sources of cards dealt during an irregularity that came out of the device.
 _DEVICE_SOURCES = frozenset({"reconstructed", "simultaneous"})
 
@@ -60,6 +78,11 @@ class DeviceCardsError(ShoeError):
     """Cards said to have come out of the table's dealing device that are not
     the next cards of its shoe (or that its decks do not hold): the dealer
     named cards that are not there."""
+
+
+class OutsideCardError(ShoeError):
+    """A card keyed in or read from outside at a table whose own shuffled
+    shoe deals every card: nobody chooses a card there."""
 
 
 class ShoeState:
@@ -85,6 +108,9 @@ class ShoeState:
         self._cut_noted = False  # the cutting card reported out with no card past it
         self._this_round = 0  # cards out of this shoe in the round in play
         self._held_dealt: list[Card] = []  # held cards dealt in the round in play
+        #: the table's own shuffled shoe deals every card: a keyed or device
+        #: card is refused (set by the table; a replay leaves it off)
+        self.sealed = False
 
     # -- folding ----------------------------------------------------------------------------
 
@@ -115,6 +141,19 @@ class ShoeState:
         self._cut_noted = False
         self._this_round = 0
 
+    @property
+    def physical(self) -> bool:
+        """The shoe in use is a physical one: its decks are known, its order
+        is not, and its cards are keyed in or read by a device."""
+        return self.started and self.shoe is None and self._left is not None
+
+    def composition(self) -> dict[Card, int] | None:
+        """The cards still in the shoe in use, by card (None: not known), in
+        deck order -- the audit of a physical shoe."""
+        if self._left is None:
+            return None
+        return {card: self._left[card] for card in dict.fromkeys(DECK)}
+
     def own(self, r: Round) -> bool:
         """Whether the round is dealt from this table's shoe (no card of it
         keyed in or read from a physical shoe)."""
@@ -126,6 +165,8 @@ class ShoeState:
         match event:
             case CardDealt(card=card, source="shoe"):
                 return (card,)
+            case CardDealt(card=card, source=source) if source in OUTSIDE_SOURCES and self.physical:
+                return (card,)  # a physical shoe's card: out of its composition
             case CardDealt(card=card, source=source) if source in _DEVICE_SOURCES and self.own(r):
                 return (card,)
             case CardsHeld(cards=cards) if self.own(r):
@@ -167,7 +208,7 @@ class ShoeState:
                 if self._held and self._held[0] == card:
                     self._held.pop(0)
                 self._held_dealt.append(card)
-            case CardDealt(source=source) if source not in TABLE_SOURCES:
+            case CardDealt(source=source) if source not in TABLE_SOURCES and not self.physical:
                 self._external.add(r.round_id)
             case IrregularityNoted(clause=clause) if clause == game.clause("left_with_cards"):
                 # 5.11.2: the device and the discards are sorted into decks; the
@@ -192,6 +233,7 @@ class ShoeState:
         order, name cards out of the device that are not the shoe's next
         (or that its decks no longer hold), or report a cutting card the
         shoe has not reached."""
+        self._check_outside(events)
         self._check_held(events)
         self._check_cut_card(r, events)
         if not self.started or self._sorted is not None:
@@ -248,6 +290,22 @@ class ShoeState:
                     f"card ({self.game.clause('foreign_card')}) or an excess of cards",
                 )
 
+    def _check_outside(self, events: Sequence[Event]) -> None:
+        """At a sealed table every card comes out of its own shuffled shoe, in
+        order: a card keyed in or read from outside is refused (2.1)."""
+        if not self.sealed:
+            return
+        for event in events:
+            if isinstance(event, CardDealt) and event.source in OUTSIDE_SOURCES:
+                where = f"shoe {self.shoe_id}" if self.started else "its shuffled shoe"
+                raise OutsideCardError(
+                    f"{event.card} cannot be {event.source} in: this table's cards come out "
+                    f"of {where}, in order, and no card is chosen",
+                    clause=self.game.decks.clause,
+                    hint="draw the next card from the shoe; a table dealt from a physical "
+                    "shoe is set up with the card source device",
+                )
+
     def _check_held(self, events: Sequence[Event]) -> None:
         waiting = list(self._held)
         clause = self._held_clause
@@ -268,7 +326,9 @@ class ShoeState:
                         else "deal it from the shoe",
                     )
                 waiting.pop(0)
-            elif event.source == "shoe" and waiting:
+            elif waiting and (
+                event.source == "shoe" or (event.source in OUTSIDE_SOURCES and self.physical)
+            ):  # a physical shoe's keyed or read card is a card of the shoe too
                 raise ShoeError(
                     f"cards held from the previous round are dealt first: "
                     f"{format_cards(waiting)} before any card of the shoe",

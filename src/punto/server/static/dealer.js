@@ -323,11 +323,12 @@
     const can = (staff && staff.can) || {};
     const allowed = {
       "#btn-open": can.open, "#btn-close": can.close, "#btn-draw": can.deal && t.card_source !== "device",
-      "#btn-settle": can.settle, "#btn-key": can.deal, "#btn-close-withdrawal": can.close_withdrawal,
+      "#btn-settle": can.settle, "#btn-key": can.deal && t.card_source === "device", "#btn-close-withdrawal": can.close_withdrawal,
       "#btn-power-failure": can.power_failure, "#btn-void": can.void, "#btn-replace-shoe": can.replace_shoe,
     };
     for (const [id, ok] of Object.entries(allowed)) $(id).disabled = !ok;
-    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !can.deal;
+    // cards are keyed only from a physical shoe: the server's own shoe takes none (2.1)
+    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !(can.deal && t.card_source === "device");
     const step = can.open ? "#btn-open" : can.close ? "#btn-close" : can.settle ? "#btn-settle" : can.deal ? "#btn-draw" : "";
     for (const id of ["#btn-open", "#btn-close", "#btn-draw", "#btn-settle"]) $(id).classList.toggle("next-step", id === step);
 
