@@ -33,7 +33,7 @@ def test_tiger_baccarat_3_10_2_the_dealer_passes_the_cards_from_the_console(
     the Banker cards to demo2, the higher bettor; the Dealer passes them, the
     line says who squeezes; the coup is settled with exact money; then the
     pit manager changes to Method B for the next round."""
-    site.new_table("squeeze", "tiger-baccarat")
+    site.new_table("squeeze", "tiger-baccarat", card_source="device")
     before = {who: site.balance(who) for who in (PLAYER, PLAYER2)}
     dealer = open_page(browser, site, "/dealer/squeeze", "dealer")
     try:
@@ -83,7 +83,7 @@ def test_tiger_baccarat_3_10_3_the_player_refuses_the_cards_on_the_page(
     """demo2 (300 on Banker) is passed the Banker cards and refuses them on
     the player's page; the Dealer passes them to demo (100); the coup is
     settled with exact money."""
-    site.new_table("refuse", "tiger-baccarat")
+    site.new_table("refuse", "tiger-baccarat", card_source="device")
     before = {who: site.balance(who) for who in (PLAYER, PLAYER2)}
     page = open_page(browser, site, "/play/refuse", "player")
     try:

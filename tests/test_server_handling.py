@@ -102,7 +102,7 @@ def _choose(client: TestClient, table: str, who: tuple[str, str], method: str) -
 def test_tiger_baccarat_3_9_2_method_a_or_b_by_a_pit_manager_only_between_rounds(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="mb", game="tiger-baccarat")
+    table = new_table(client, id="mb", game="tiger-baccarat", card_source="device")
     assert client.get(f"/api/tables/{table}").json()["table"]["method"] == "A"  # never chosen
     for who in (PLAYER, DEALER, ADMIN):
         _refused(_choose(client, table, who, "B"), 403, "3.9.2")
@@ -130,11 +130,11 @@ def test_tiger_baccarat_3_9_2_method_a_or_b_by_a_pit_manager_only_between_rounds
 def test_tiger_baccarat_3_9_2_method_c_by_an_assistant_casino_manager_only_in_hlga(
     client: TestClient,
 ) -> None:
-    plain = new_table(client, id="plain", game="tiger-baccarat")
+    plain = new_table(client, id="plain", game="tiger-baccarat", card_source="device")
     acm = assistant_casino_manager(client)
     refused = client.post(f"/api/tables/{plain}/handling/method", headers=acm, json={"method": "C"})
     assert "HLGA" in _refused(refused, 409, "3.9.2")["message"]
-    hlga = new_table(client, id="hlga", game="tiger-baccarat", hlga=True)
+    hlga = new_table(client, id="hlga", game="tiger-baccarat", card_source="device", hlga=True)
     error = _refused(_choose(client, hlga, PIT, "C"), 403, "3.9.2")  # a Pit Manager may not
     assert "assistant casino manager" in error["hint"]
     method_c(client, hlga)
@@ -150,7 +150,7 @@ def test_tiger_baccarat_3_9_2_method_c_by_an_assistant_casino_manager_only_in_hl
 
 def test_tiger_baccarat_3_9_2_the_method_is_restored_after_a_restart(db_url: str) -> None:
     with TestClient(make_app(db_url)) as client:
-        table = new_table(client, id="kept", game="tiger-baccarat", hlga=True)
+        table = new_table(client, id="kept", game="tiger-baccarat", card_source="device", hlga=True)
         method_c(client, table)
     with TestClient(make_app(db_url)) as client:  # the same database, a new server
         assert client.get(f"/api/tables/{table}").json()["table"]["method"] == "C"
@@ -161,7 +161,7 @@ def test_tiger_baccarat_3_9_2_the_method_is_restored_after_a_restart(db_url: str
 
 
 def test_server_handling_is_refused_where_the_rules_have_no_methods(client: TestClient) -> None:
-    table = new_table(client, id="rws", game="tiger-buffalo", layout="A")
+    table = new_table(client, id="rws", game="tiger-buffalo", card_source="device", layout="A")
     refused = _choose(client, table, PIT, "B")
     assert refused.status_code == 409, refused.text
     assert "no Methods" in refused.json()["error"]["message"]
@@ -174,7 +174,7 @@ def test_server_handling_is_refused_where_the_rules_have_no_methods(client: Test
 def test_tiger_baccarat_3_10_2_the_dealer_passes_the_cards_to_the_highest_bettor(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="sq", game="tiger-baccarat")
+    table = new_table(client, id="sq", game="tiger-baccarat", card_source="device")
     _open(client, table)
     _bet(client, table, PLAYER, "banker", "100")
     _bet(client, table, PLAYER2, "banker", "300")
@@ -198,7 +198,7 @@ def test_tiger_baccarat_3_10_2_the_dealer_passes_the_cards_to_the_highest_bettor
 def test_tiger_baccarat_3_10_3_a_refusal_passes_the_cards_to_the_next_highest(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="rf", game="tiger-baccarat")
+    table = new_table(client, id="rf", game="tiger-baccarat", card_source="device")
     _open(client, table)
     _bet(client, table, PLAYER, "banker", "100")
     _bet(client, table, PLAYER2, "banker", "300")
@@ -235,7 +235,7 @@ def test_tiger_baccarat_3_10_3_a_refusal_passes_the_cards_to_the_next_highest(
 def test_tiger_baccarat_3_10_4_1_the_pit_supervisor_chooses_when_nobody_is_left(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="ps", game="tiger-baccarat")
+    table = new_table(client, id="ps", game="tiger-baccarat", card_source="device")
     _open(client, table)
     _bet(client, table, PLAYER, "banker", "200")
     _close(client, table)
@@ -256,7 +256,7 @@ def test_tiger_baccarat_3_10_4_1_the_pit_supervisor_chooses_when_nobody_is_left(
 
 
 def test_tiger_baccarat_3_10_2_a_retried_pass_gets_the_first_answer(client: TestClient) -> None:
-    table = new_table(client, id="key", game="tiger-baccarat")
+    table = new_table(client, id="key", game="tiger-baccarat", card_source="device")
     _open(client, table)
     _bet(client, table, PLAYER, "banker", "100")
     _close(client, table)
@@ -284,7 +284,7 @@ def test_tiger_baccarat_3_10_2_a_retried_pass_gets_the_first_answer(client: Test
 def test_tiger_baccarat_3_11_2_by_method_b_players_do_not_handle_the_cards(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="mbb", game="tiger-baccarat")
+    table = new_table(client, id="mbb", game="tiger-baccarat", card_source="device")
     assert _choose(client, table, PIT, "B").status_code == 200
     _open(client, table)
     _bet(client, table, PLAYER, "player", "100")
@@ -301,7 +301,7 @@ def test_tiger_baccarat_3_11_2_by_method_b_players_do_not_handle_the_cards(
 
 
 def test_tiger_baccarat_3_12_1_a_player_with_a_wager_takes_the_device(client: TestClient) -> None:
-    table = new_table(client, id="dev", game="tiger-baccarat", hlga=True)
+    table = new_table(client, id="dev", game="tiger-baccarat", card_source="device", hlga=True)
     take = f"/api/tables/{table}/handling/take-device"
     relinquish = f"/api/tables/{table}/handling/relinquish-device"
     _open(client, table)
@@ -334,7 +334,7 @@ def test_tiger_baccarat_3_12_1_a_player_with_a_wager_takes_the_device(client: Te
 def test_tiger_baccarat_3_12_2_an_assistant_casino_manager_lets_a_player_draw_without_a_wager(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="draw", game="tiger-baccarat", hlga=True)
+    table = new_table(client, id="draw", game="tiger-baccarat", card_source="device", hlga=True)
     method_c(client, table)
     _open(client, table)
     allow = f"/api/tables/{table}/handling/allow-draw"
@@ -358,7 +358,7 @@ def test_tiger_baccarat_3_12_2_an_assistant_casino_manager_lets_a_player_draw_wi
 def test_tiger_baccarat_3_12_8_2_the_holder_loses_the_device_when_the_wager_loses(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="lost", game="tiger-baccarat", hlga=True)
+    table = new_table(client, id="lost", game="tiger-baccarat", card_source="device", hlga=True)
     method_c(client, table)
     _open(client, table)
     _bet(client, table, PLAYER, "banker", "100")
@@ -377,7 +377,7 @@ def test_tiger_baccarat_3_12_8_2_the_holder_loses_the_device_when_the_wager_lose
 def test_tiger_baccarat_3_9_2_a_method_c_table_stays_in_hlga_until_the_method_changes(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="stay", game="tiger-baccarat", hlga=True)
+    table = new_table(client, id="stay", game="tiger-baccarat", card_source="device", hlga=True)
     method_c(client, table)
     pit = login(client, PIT)
     left = client.patch(f"/api/tables/{table}", headers=pit, json={"hlga": False})
@@ -396,7 +396,7 @@ def test_tiger_baccarat_3_9_2_a_method_c_table_stays_in_hlga_until_the_method_ch
 def test_tiger_baccarat_3_12_1_the_device_changes_hands_only_while_bets_are_open(
     client: TestClient,
 ) -> None:
-    table = new_table(client, id="when", game="tiger-baccarat", hlga=True)
+    table = new_table(client, id="when", game="tiger-baccarat", card_source="device", hlga=True)
     take = f"/api/tables/{table}/handling/take-device"
     _refused(_post(client, take, PLAYER), 409, "3.12.1")  # no round yet
     method_c(client, table)
@@ -413,7 +413,7 @@ def test_tiger_baccarat_3_12_1_the_device_changes_hands_only_while_bets_are_open
 
 
 def test_dragon_tiger_3_16_a_pit_manager_gives_the_cards_to_any_player(client: TestClient) -> None:
-    table = new_table(client, id="dt", game="dragon-tiger")
+    table = new_table(client, id="dt", game="dragon-tiger", card_source="device")
     _open(client, table)
     _bet(client, table, PLAYER, "banker", "100")
     _bet(client, table, PLAYER2, "player", "50")

@@ -34,7 +34,7 @@ def round_in_play(site: Site, table: str) -> str:
 def test_dragon_tiger_5_4_the_player_page_bet_delayed_past_its_round_is_refused(
     browser: Browser, site: Site
 ) -> None:
-    site.new_table("late", "dragon-tiger")
+    site.new_table("late", "dragon-tiger", card_source="device")
     before = site.balance(PLAYER)
     player = open_page(browser, site, "/play/late", "player")
     try:

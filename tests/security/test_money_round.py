@@ -18,6 +18,7 @@ from tests.test_server_support import (
     deal_cards,
     error_of,
     login,
+    physical_shoe,
 )
 
 #: Banker 6 with three cards against Player 5: Banker wins, 0.95 to 1.
@@ -46,6 +47,7 @@ def bet(client: TestClient, player: dict[str, str], **body: Any) -> Any:
 def test_dragon_tiger_5_4_a_bet_for_a_round_no_longer_taking_bets_is_refused(
     client: TestClient,
 ) -> None:
+    physical_shoe(client, "dragon")  # the dealer keys the cards (2.1)
     player, dealer = login(client, PLAYER), login(client, DEALER)
     assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
     seen = round_in_play(client, player)  # the round on the player's screen
@@ -93,6 +95,7 @@ def test_dragon_tiger_5_4_a_bet_for_a_round_no_longer_taking_bets_is_refused(
 def test_dragon_tiger_5_4_a_bet_for_the_round_in_play_after_no_more_bets_is_refused(
     client: TestClient,
 ) -> None:
+    physical_shoe(client, "dragon")  # the dealer keys the cards (2.1)
     player, dealer = login(client, PLAYER), login(client, DEALER)
     assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
     seen = round_in_play(client, player)
