@@ -61,3 +61,14 @@ def test_security_websocket_to_an_unknown_table_closes_with_4404(tmp_path: Path)
         assert closed.value.rcvd is not None
         assert closed.value.rcvd.code == 4404
         assert "nowhere" in closed.value.rcvd.reason
+
+
+def test_security_websocket_to_an_unknown_tournament_closes_with_4404(tmp_path: Path) -> None:
+    with live_server(make_app(f"sqlite:///{tmp_path / 'punto.db'}")) as base:
+        url = base.replace("http", "ws") + "/ws/tournaments/nowhere"
+        # before: closed before the handshake, a bare HTTP 403
+        with connect(url) as ws, pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 4404
+        assert "nowhere" in closed.value.rcvd.reason

@@ -1619,33 +1619,14 @@ class TableRuntime:
     ) -> dict[str, Any] | None:
         """Lock held: the answer already given to this key (a change request),
         or None to go ahead."""
-        different = IdempotencyKeyError(
-            "this Idempotency-Key was already used for a different request",
-            clause=clause,
-            hint="use a new key for a new request; repeat a key only to retry the same one",
-        )
-        given = self._answers.get(full_key)
-        if given is not None:
-            if given[0] != request_hash:
-                raise different
-            answer: dict[str, Any] = json.loads(given[1])
-            return answer
-        stored = self._request_row(full_key)
-        if stored is None:
-            return None
-        stored_hash, table_id, round_id, _, _, response = stored
-        if stored_hash != request_hash or table_id != self.id:
-            raise different
-        if response is not None:
-            answer = json.loads(response)
-            return answer
-        # Written, but the answer was lost before it was stored: rebuild it.
-        r = next(x for x in self.table.rounds if x.round_id == round_id)
-        before = differential.stake_before(r, bet_id, stake)
-        answer = self._change_response(r, bet_id, before)
-        self._remember(full_key, request_hash, answer)
-        self._store_response(full_key, 200, answer)
-        return answer
+
+        def rebuilt() -> dict[str, Any]:
+            stored = self._request_row(full_key)
+            assert stored is not None  # asked only once the key is found written
+            r = next(x for x in self.table.rounds if x.round_id == stored[2])
+            return self._change_response(r, bet_id, differential.stake_before(r, bet_id, stake))
+
+        return self._keyed_answer(full_key, request_hash, rebuilt, clause)
 
     # -- other keyed actions (card handling: punto.server.handling) ---------------------------
 

@@ -1315,7 +1315,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     try:
         entry = await asyncio.to_thread(lambda: service(websocket).get(tournament_id))
     except TournamentError as error:
-        await websocket.close(code=4404, reason=str(error)[:120])
+        await ws.refuse(websocket, error)  # 4404 after the handshake, as for a table
         return
     await websocket.accept()
     subscriber = server.hub.subscribe(channel(tournament_id), None, False)
