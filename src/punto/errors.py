@@ -8,6 +8,8 @@ applies, and what to do instead, so a dealer, a lab or a program can act on it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class PuntoError(Exception):
     """Base of every error punto raises on purpose."""
@@ -82,3 +84,22 @@ class RoleError(ActionError):
 
 class PhaseError(ActionError):
     """An action that does not fit where the round stands."""
+
+
+def can(
+    check: Callable[..., object], *args: object, refusal: type[PuntoError] = PuntoError
+) -> bool:
+    """The ``can_x`` of a check/can/act trio: whether ``check(*args)`` passes,
+    a ``refusal`` raised by it meaning no.
+
+    >>> def check_open(phase: str) -> None:
+    ...     if phase != "new":
+    ...         raise PuntoError("the round is already open")
+    >>> can(check_open, "new"), can(check_open, "betting")
+    (True, False)
+    """
+    try:
+        check(*args)
+    except refusal:
+        return False
+    return True

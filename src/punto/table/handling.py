@@ -44,13 +44,13 @@ who had which cards (:func:`summary`).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from punto.coup import Side
-from punto.errors import ActionError, PhaseError, PuntoError
+from punto.errors import ActionError, PhaseError, can
 from punto.game import Game
 from punto.table.events import (
     CardsPassed,
@@ -223,14 +223,6 @@ def method_named(text: str) -> Method:
         raise ActionError(f"there is no Method {text!r}", hint="A, B or C (3.9)") from None
 
 
-def _can(check: Callable[[], object]) -> bool:
-    try:
-        check()
-    except PuntoError:
-        return False
-    return True
-
-
 # -- the Method (3.9.2) -------------------------------------------------------------------
 
 
@@ -265,7 +257,7 @@ def check_choose_method(round_: Round, method: Method, role: Role, *, hlga: bool
 
 
 def can_choose_method(round_: Round, method: Method, role: Role, *, hlga: bool = False) -> bool:
-    return _can(lambda: check_choose_method(round_, method, role, hlga=hlga))
+    return can(lambda: check_choose_method(round_, method, role, hlga=hlga))
 
 
 def choose_method(round_: Round, method: Method, role: Role, *, hlga: bool = False) -> None:
@@ -382,7 +374,7 @@ def check_pass_cards(round_: Round, side: Side, role: Role = Role.DEALER) -> str
 
 
 def can_pass_cards(round_: Round, side: Side, role: Role = Role.DEALER) -> bool:
-    return _can(lambda: check_pass_cards(round_, side, role))
+    return can(lambda: check_pass_cards(round_, side, role))
 
 
 def pass_cards(round_: Round, side: Side, role: Role = Role.DEALER) -> str:
@@ -405,7 +397,7 @@ def check_refuse_cards(round_: Round, side: Side, player: str) -> None:
 
 
 def can_refuse_cards(round_: Round, side: Side, player: str) -> bool:
-    return _can(lambda: check_refuse_cards(round_, side, player))
+    return can(lambda: check_refuse_cards(round_, side, player))
 
 
 def refuse_cards(round_: Round, side: Side, player: str, role: Role = Role.PLAYER) -> None:
@@ -443,7 +435,7 @@ def check_choose_squeezer(
 def can_choose_squeezer(
     round_: Round, side: Side, player: str, role: Role = Role.PIT_SUPERVISOR
 ) -> bool:
-    return _can(lambda: check_choose_squeezer(round_, side, player, role))
+    return can(lambda: check_choose_squeezer(round_, side, player, role))
 
 
 def choose_squeezer(
@@ -492,7 +484,7 @@ def check_allow_draw(
 
 
 def can_allow_draw(round_: Round, player: str, role: Role = Role.ASSISTANT_CASINO_MANAGER) -> bool:
-    return _can(lambda: check_allow_draw(round_, player, role))
+    return can(lambda: check_allow_draw(round_, player, role))
 
 
 def allow_draw(round_: Round, player: str, role: Role = Role.ASSISTANT_CASINO_MANAGER) -> None:
@@ -527,7 +519,7 @@ def check_take_device(round_: Round, player: str) -> None:
 
 
 def can_take_device(round_: Round, player: str) -> bool:
-    return _can(lambda: check_take_device(round_, player))
+    return can(lambda: check_take_device(round_, player))
 
 
 def take_device(round_: Round, player: str, role: Role = Role.PLAYER) -> None:
@@ -549,7 +541,7 @@ def check_relinquish_device(round_: Round, player: str) -> None:
 
 
 def can_relinquish_device(round_: Round, player: str) -> bool:
-    return _can(lambda: check_relinquish_device(round_, player))
+    return can(lambda: check_relinquish_device(round_, player))
 
 
 def relinquish_device(round_: Round, player: str, role: Role = Role.PLAYER) -> None:
@@ -587,7 +579,7 @@ def check_lose_device(round_: Round) -> str:
 
 
 def can_lose_device(round_: Round) -> bool:
-    return _can(lambda: check_lose_device(round_))
+    return can(lambda: check_lose_device(round_))
 
 
 def lose_device(round_: Round, role: Role = Role.DEALER) -> str:

@@ -49,6 +49,7 @@ from punto.errors import (
     LimitError,
     PhaseError,
     PuntoError,
+    can,
 )
 from punto.established import decided
 from punto.game import Game
@@ -540,7 +541,7 @@ class Round:
             raise PhaseError("this round is already open", clause=self._clause("place_bets"))
 
     def can_open(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_open(role))
+        return can(lambda: self.check_open(role))
 
     def open(self, role: Role = Role.DEALER) -> None:
         """'Place your bets, please' (3.1)."""
@@ -617,7 +618,7 @@ class Round:
     def can_place_bet(
         self, player: str, position: int, wager: str, stake: Decimal, **options: bool
     ) -> bool:
-        return _can(lambda: self.check_place_bet(player, position, wager, stake, **options))
+        return can(lambda: self.check_place_bet(player, position, wager, stake, **options))
 
     def place_bet(
         self,
@@ -670,7 +671,7 @@ class Round:
             )
 
     def can_withdraw_bet(self, bet_id: str) -> bool:
-        return _can(lambda: self.check_withdraw_bet(bet_id))
+        return can(lambda: self.check_withdraw_bet(bet_id))
 
     def withdraw_bet(self, bet_id: str, role: Role = Role.PLAYER) -> None:
         self.check_withdraw_bet(bet_id)
@@ -709,7 +710,7 @@ class Round:
             )
 
     def can_reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> bool:
-        return _can(lambda: self.check_reduce_bet(bet_id, stake, role))
+        return can(lambda: self.check_reduce_bet(bet_id, stake, role))
 
     def reduce_bet(self, bet_id: str, stake: Decimal, role: Role = Role.PLAYER) -> None:
         """Decrease a wager (MBS 5.18.1) or, as Pit Manager, remove it (5.18.3)."""
@@ -738,7 +739,7 @@ class Round:
             )
 
     def can_reject_excess(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_reject_excess(role))
+        return can(lambda: self.check_reject_excess(role))
 
     def reject_excess(self, role: Role = Role.DEALER) -> list[str]:
         """RWS 5.1: reject the bets over a box's maximum and then over the
@@ -786,7 +787,7 @@ class Round:
     def can_close_betting(
         self, role: Role = Role.DEALER, *, differential_noticed: bool = True
     ) -> bool:
-        return _can(
+        return can(
             lambda: self.check_close_betting(role, differential_noticed=differential_noticed)
         )
 
@@ -807,7 +808,7 @@ class Round:
         self._check_no_option_open()
 
     def can_deal_card(self) -> bool:
-        return _can(self.check_deal_card)
+        return can(self.check_deal_card)
 
     def deal_card(self, card: Card, source: str = "shoe") -> None:
         """The next card, to the hand the Table of Play gives it.  The next
@@ -851,7 +852,7 @@ class Round:
         drawn: Sequence[Card] = (),
         required: Role = Role.DEALER,
     ) -> bool:
-        return _can(
+        return can(
             lambda: self.check_reconstruct(cards, clause, role, drawn=drawn, required=required)
         )
 
@@ -887,7 +888,7 @@ class Round:
     def can_hold_for_next_round(
         self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER
     ) -> bool:
-        return _can(lambda: self.check_hold_for_next_round(cards, clause, role))
+        return can(lambda: self.check_hold_for_next_round(cards, clause, role))
 
     def hold_for_next_round(
         self, cards: Sequence[Card], clause: str, role: Role = Role.DEALER
@@ -905,7 +906,7 @@ class Round:
         self._check_no_option_open()
 
     def can_reopen_betting(self, clause: str, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_reopen_betting(clause, role))
+        return can(lambda: self.check_reopen_betting(clause, role))
 
     def reopen_betting(self, clause: str, role: Role = Role.DEALER) -> None:
         """After a dealing-device reset (MBS 5.9): betting opens again and the
@@ -1058,7 +1059,7 @@ class Round:
     def can_place_insurance(
         self, player: str, wager: str, stake: Decimal, moment: Moment | None = None
     ) -> bool:
-        return _can(lambda: self.check_place_insurance(player, wager, stake, moment))
+        return can(lambda: self.check_place_insurance(player, wager, stake, moment))
 
     def place_insurance(
         self,
@@ -1096,7 +1097,7 @@ class Round:
     def can_waive_insurance(
         self, role: Role = Role.DEALER, *, requester: str | None = None
     ) -> bool:
-        return _can(lambda: self.check_waive_insurance(role, requester=requester))
+        return can(lambda: self.check_waive_insurance(role, requester=requester))
 
     def waive_insurance(
         self, reason: str, role: Role = Role.DEALER, *, requester: str | None = None
@@ -1157,7 +1158,7 @@ class Round:
     def can_reoffer_insurance(
         self, moment: Moment, players: Sequence[str], role: Role = Role.PIT_MANAGER
     ) -> bool:
-        return _can(lambda: self.check_reoffer_insurance(moment, players, role))
+        return can(lambda: self.check_reoffer_insurance(moment, players, role))
 
     def reoffer_insurance(
         self, moment: Moment, players: Sequence[str], role: Role = Role.PIT_MANAGER
@@ -1182,7 +1183,7 @@ class Round:
             )
 
     def can_offer_withdrawal(self, clause: str, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_offer_withdrawal(clause, role))
+        return can(lambda: self.check_offer_withdrawal(clause, role))
 
     def offer_withdrawal(self, clause: str, reason: str, role: Role = Role.DEALER) -> None:
         """Give every player the option to withdraw their wagers still
@@ -1208,7 +1209,7 @@ class Round:
             )
 
     def can_withdraw_player(self, player: str) -> bool:
-        return _can(lambda: self.check_withdraw_player(player))
+        return can(lambda: self.check_withdraw_player(player))
 
     def withdraw_player(self, player: str, role: Role = Role.PLAYER) -> None:
         """The player takes the option: all their wagers still undecided are
@@ -1222,7 +1223,7 @@ class Round:
             raise PhaseError("no withdrawal option is open")
 
     def can_close_withdrawal(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_close_withdrawal(role))
+        return can(lambda: self.check_close_withdrawal(role))
 
     def close_withdrawal(self, role: Role = Role.DEALER) -> None:
         self.check_close_withdrawal(role)
@@ -1239,7 +1240,7 @@ class Round:
     def can_note_irregularity(
         self, clause: str, role: Role = Role.DEALER, *, required: Role = Role.DEALER
     ) -> bool:
-        return _can(lambda: self.check_note_irregularity(clause, role, required=required))
+        return can(lambda: self.check_note_irregularity(clause, role, required=required))
 
     def note_irregularity(
         self, clause: str, reason: str, role: Role = Role.DEALER, *, required: Role = Role.DEALER
@@ -1273,7 +1274,7 @@ class Round:
             )
 
     def can_return_bet(self, bet_id: str, clause: str, role: Role = Role.PIT_MANAGER) -> bool:
-        return _can(lambda: self.check_return_bet(bet_id, clause, role))
+        return can(lambda: self.check_return_bet(bet_id, clause, role))
 
     def return_bet(
         self, bet_id: str, clause: str, reason: str, role: Role = Role.PIT_MANAGER
@@ -1306,7 +1307,7 @@ class Round:
     def can_void(
         self, role: Role, clause: str, *, required: Role = Role.DEALER, settled: bool = False
     ) -> bool:
-        return _can(lambda: self.check_void(role, clause, required=required, settled=settled))
+        return can(lambda: self.check_void(role, clause, required=required, settled=settled))
 
     def void_round(
         self,
@@ -1328,7 +1329,7 @@ class Round:
             raise PhaseError("no round is in play", clause=clause)
 
     def can_power_failure(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_power_failure(role))
+        return can(lambda: self.check_power_failure(role))
 
     def power_failure(self, role: Role = Role.DEALER) -> str:
         """A power failure (MBS 5.17; RWS 5.4): ``PowerFailed``, then its
@@ -1368,7 +1369,7 @@ class Round:
         self._check_no_option_open()
 
     def can_settle(self, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_settle(role))
+        return can(lambda: self.check_settle(role))
 
     def settle(self, role: Role = Role.DEALER) -> None:
         """Announce the outcome; collect and pay."""
@@ -1485,11 +1486,3 @@ _DECIDED_SIZE = 4096
 def _payout(stake: Decimal, offer: InsuranceOffer) -> Decimal:
     """What an Insurance bet of ``stake`` on ``offer`` pays if it wins."""
     return stake * offer.odds.numerator / offer.odds.denominator
-
-
-def _can(check: Callable[[], None]) -> bool:
-    try:
-        check()
-    except PuntoError:
-        return False
-    return True

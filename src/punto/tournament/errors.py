@@ -14,11 +14,20 @@ and the format it was read from:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from punto import errors
 from punto.errors import PuntoError
 
 
 class TournamentError(PuntoError):
     """Base of every tournament refusal."""
+
+
+def can(check: Callable[..., object], *args: object) -> bool:
+    """:func:`punto.errors.can` for the tournament's trios, whose refusals are
+    :class:`TournamentError`."""
+    return errors.can(check, *args, refusal=TournamentError)
 
 
 class FormatError(TournamentError, ValueError):

@@ -61,6 +61,7 @@ from punto.tournament.errors import (
     TournamentError,
     TournamentLogError,
     TournamentPhaseError,
+    can,
 )
 from punto.tournament.events import (
     HandIrregularityNoted,
@@ -126,7 +127,7 @@ class HandIrregularities:
         return event
 
     def can_foreign_card(self, table: int, *, dealt: int = 0, role: Role = Role.DEALER) -> bool:
-        return _can(lambda: self.check_foreign_card(table, dealt=dealt, role=role))
+        return can(lambda: self.check_foreign_card(table, dealt=dealt, role=role))
 
     def foreign_card(self, table: int, *, dealt: int = 0, role: Role = Role.DEALER) -> HandVoided:
         """A foreign card found in the hand in play at ``table``: void (5.1).
@@ -159,7 +160,7 @@ class HandIrregularities:
     def can_incorrect_number_of_cards(
         self, table: int, *, reconstructable: bool, dealt: int = 0, role: Role = Role.DEALER
     ) -> bool:
-        return _can(
+        return can(
             lambda: self.check_incorrect_number_of_cards(
                 table, reconstructable=reconstructable, dealt=dealt, role=role
             )
@@ -210,7 +211,7 @@ class HandIrregularities:
         dealt: int = 0,
         role: Role = Role.DEALER,
     ) -> bool:
-        return _can(
+        return can(
             lambda: self.check_simultaneous_draw(
                 table, cards, order_known=order_known, dealt=dealt, role=role
             )
@@ -256,7 +257,7 @@ class HandIrregularities:
     def can_order_altered(
         self, table: int, *, reconstructable: bool, dealt: int = 0, role: Role = Role.DEALER
     ) -> bool:
-        return _can(
+        return can(
             lambda: self.check_order_altered(
                 table, reconstructable=reconstructable, dealt=dealt, role=role
             )
@@ -549,11 +550,3 @@ def _note(r: Round, ruling: Ruling) -> str:
     if r.irregularities:
         return r.irregularities[-1].reason
     return f"the cards reconstructed as the Table of Play places them; play {ruling.consequence}s"
-
-
-def _can(check: Callable[[], object]) -> bool:
-    try:
-        check()
-    except TournamentError:
-        return False
-    return True

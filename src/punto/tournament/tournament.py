@@ -57,6 +57,7 @@ from punto.tournament.errors import (
     TournamentError,
     TournamentLogError,
     TournamentPhaseError,
+    can,
 )
 from punto.tournament.events import (
     BetLine,
@@ -509,7 +510,7 @@ class Tournament(HandIrregularities):
         return t.settled + (2 if t.phase is Phase.CLOSED else 1)
 
     def can_register(self, name: str, entrant: str | None = None) -> bool:
-        return _can(self.check_register, name, entrant)
+        return can(self.check_register, name, entrant)
 
     def register(
         self,
@@ -571,7 +572,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_withdraw_entry(self, entrant: str) -> bool:
-        return _can(self.check_withdraw_entry, entrant)
+        return can(self.check_withdraw_entry, entrant)
 
     def withdraw_entry(self, entrant: str) -> None:
         """Take an entry back before the first session starts; its fee is refunded."""
@@ -616,7 +617,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_reenter(self, entrant: str) -> bool:
-        return _can(self.check_reenter, entrant)
+        return can(self.check_reenter, entrant)
 
     def reenter(self, entrant: str, *, fee: str | None = None) -> None:
         """A new starting stack for an entrant out of chips, in the same seat (T2.3)."""
@@ -652,7 +653,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_start_session(self) -> bool:
-        return _can(self.check_start_session)
+        return can(self.check_start_session)
 
     def start_session(self) -> None:
         """Draw the seats (T3.1, T3.2) and start the next session."""
@@ -706,7 +707,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_open_hand(self, table: int) -> bool:
-        return _can(self.check_open_hand, table)
+        return can(self.check_open_hand, table)
 
     def open_hand(self, table: int) -> None:
         """'Place your bets, please' for the next hand at ``table`` (a new shoe
@@ -785,7 +786,7 @@ class Tournament(HandIrregularities):
         return lines
 
     def can_place_bets(self, entrant: str, bets: Sequence[tuple[str, int]]) -> bool:
-        return _can(self.check_place_bets, entrant, bets)
+        return can(self.check_place_bets, entrant, bets)
 
     def place_bets(self, entrant: str, bets: Sequence[tuple[str, int]]) -> None:
         """An entrant's bets on the hand being bet at their table, placed together."""
@@ -801,7 +802,7 @@ class Tournament(HandIrregularities):
             raise TournamentPhaseError(f"{e.name} has no bets on hand {t.hand}")
 
     def can_withdraw_bets(self, entrant: str) -> bool:
-        return _can(self.check_withdraw_bets, entrant)
+        return can(self.check_withdraw_bets, entrant)
 
     def withdraw_bets(self, entrant: str) -> None:
         """Take back an entrant's bets before 'No more bets' (T4.6)."""
@@ -820,7 +821,7 @@ class Tournament(HandIrregularities):
         return self._lines(e, s, bets)
 
     def can_replace_bets(self, entrant: str, bets: Sequence[tuple[str, int]]) -> bool:
-        return _can(self.check_replace_bets, entrant, bets)
+        return can(self.check_replace_bets, entrant, bets)
 
     def replace_bets(self, entrant: str, bets: Sequence[tuple[str, int]]) -> None:
         """Withdraw an entrant's bets and place ``bets`` instead (T4.6), both
@@ -850,7 +851,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_pass_hand(self, entrant: str) -> bool:
-        return _can(self.check_pass_hand, entrant)
+        return can(self.check_pass_hand, entrant)
 
     def pass_hand(self, entrant: str) -> None:
         """Sit this hand out (refused when the minimum hands would become unreachable)."""
@@ -866,7 +867,7 @@ class Tournament(HandIrregularities):
             raise TournamentPhaseError(f"betting is not open at table {table}")
 
     def can_close_betting(self, table: int) -> bool:
-        return _can(self.check_close_betting, table)
+        return can(self.check_close_betting, table)
 
     def close_betting(self, table: int) -> tuple[Penalty, ...]:
         """'No more bets'.  Entrants who have not bet sit the hand out; one who
@@ -894,7 +895,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_deal_hand(self, table: int) -> bool:
-        return _can(self.check_deal_hand, table)
+        return can(self.check_deal_hand, table)
 
     def deal_hand(self, table: int) -> HandSettled | HandVoided:
         """Deal the coup from the table's shoe and settle every bet on it; a
@@ -971,7 +972,7 @@ class Tournament(HandIrregularities):
         return tie
 
     def can_open_tiebreak(self) -> bool:
-        return _can(self.check_open_tiebreak)
+        return can(self.check_open_tiebreak)
 
     def open_tiebreak(self) -> TiebreakState | None:
         """Open a sudden-death hand for the pending tie (T7.2); once the tied
@@ -1055,7 +1056,7 @@ class Tournament(HandIrregularities):
         return open_sides or SUDDEN_DEATH_WAGERS
 
     def can_choose_tiebreak(self, entrant: str, wager: str) -> bool:
-        return _can(self.check_choose_tiebreak, entrant, wager)
+        return can(self.check_choose_tiebreak, entrant, wager)
 
     def choose_tiebreak(self, entrant: str, wager: str) -> None:
         """A tied entrant's side for the sudden-death hand."""
@@ -1077,7 +1078,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_deal_tiebreak(self) -> bool:
-        return _can(self.check_deal_tiebreak)
+        return can(self.check_deal_tiebreak)
 
     def deal_tiebreak(self) -> TiebreakDealt | TiebreakVoided:
         """Deal the sudden-death coup; each tied entrant's minimum bet on their
@@ -1128,7 +1129,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_end_session(self) -> bool:
-        return _can(self.check_end_session)
+        return can(self.check_end_session)
 
     def end_session(self) -> None:
         """Rank the session: who advances (T6.2), or the final places and prizes (T8)."""
@@ -1185,7 +1186,7 @@ class Tournament(HandIrregularities):
             )
 
     def can_cancel(self, reason: str) -> bool:
-        return _can(self.check_cancel, reason)
+        return can(self.check_cancel, reason)
 
     def cancel(self, reason: str) -> None:
         """Call the tournament off: no more hands, no places, every entry fee
@@ -1623,11 +1624,3 @@ def bet_lines(
             hint="choose one side",
         )
     return tuple(BetLine(w, st) for w, st in merged.items())
-
-
-def _can(check: Callable[..., Any], *args: Any) -> bool:
-    try:
-        check(*args)
-    except TournamentError:
-        return False
-    return True
