@@ -66,6 +66,18 @@ GAMES = (
 )
 #: Wagers every one of those games offers.
 WAGERS = ("banker", "player", "tie")
+#: The playing positions of those tables (a table with no layout has the most
+#: any of its game's layouts has; Tiger Buffalo's layout A has 6).  The players
+#: of a table spread over them in turn: an MBS playing area holds at most three
+#: wagers (3.7), and 20 players piled on the first positions would be refused
+#: there, as the rules say, rather than measured.
+POSITIONS = {
+    "tiger-baccarat": 16,
+    "tiger-no-commission": 16,
+    "baccarat-tournament": 8,
+    "dragon-tiger": 16,
+    "tiger-buffalo": 6,
+}
 #: What a power failure with no outcome established leads to, by each game's
 #: rules: MBS 5.17.1 (each player may withdraw all their wagers), RWS 5.4
 #: (void); Tiger No Commission and Baccarat Tournament have no such clause.
@@ -378,12 +390,19 @@ async def _watch(port: int, table: str, gate: asyncio.Event, end: float) -> None
             await asyncio.sleep(0.2)
 
 
+def _position(name: str, table: str, tables: int) -> int:
+    """The player's playing position: the players of a table in turn over its positions."""
+    game, _ = GAMES[int(table.rsplit("-", 1)[1]) % len(GAMES)]
+    return int(name[1:]) // tables % POSITIONS[game] + 1
+
+
 async def _player(
     port: int,
     name: str,
     token: str,
     table: str,
     *,
+    position: int,
     rate: float,
     bets: int,
     end: float,
@@ -415,7 +434,7 @@ async def _player(
             # was refused) goes again as it was, and is made once or not at all.
             pick = random.Random(key)
             stake = pick.randint(1, 20)
-            body = {"wager": pick.choice(WAGERS), "stake": str(stake)}
+            body = {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
             headers = {**auth, "Idempotency-Key": key}
             started = time.perf_counter()
             try:
@@ -531,6 +550,7 @@ async def _load(args: argparse.Namespace, server: ServerProcess) -> tuple[Result
                 name,
                 token,
                 table,
+                position=_position(name, table, args.tables),
                 rate=args.rate,
                 bets=args.bets,
                 end=end,
