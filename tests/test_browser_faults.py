@@ -26,7 +26,17 @@ from punto.store.db import connect as db_connect
 from punto.store.db import ledger_bets as ledger_bets_table
 from punto.store.db import wallets
 from punto.store.ledger import Ledger
-from tests.test_browser_support import DEALER, PIT, PLAYER, Page, Site, browser, money, open_page
+from tests.test_browser_support import (
+    DEALER,
+    PIT,
+    PLAYER,
+    RAW_WORDS,
+    Page,
+    Site,
+    browser,
+    money,
+    open_page,
+)
 from tests.test_server_support import free_port, healthy, serve_process, wait_for
 
 __all__ = ["browser"]
@@ -36,8 +46,6 @@ EXPECTED = re.compile(
     r"ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_FAILED"
     r"|WebSocket connection to .* failed|Failed to load resource"
 )
-#: Words that are the browser's, not the page's: never shown to a person.
-RAW = ("TypeError", "Failed to fetch", "NetworkError", "undefined", "[object")
 #: Generous bounds: CI runs on a busy 2-core machine.
 BOUND = 30.0
 
@@ -115,7 +123,7 @@ def unexpected(page: Page) -> list[str]:
 
 def shown_raw(page: Page) -> list[str]:
     text = page.page.locator("body").inner_text()
-    return [word for word in RAW if word in text]
+    return [word for word in RAW_WORDS if word in text]
 
 
 def player_at(browser: Browser, site: Site, table: str, name: str) -> Page:
