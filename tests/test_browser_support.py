@@ -257,8 +257,52 @@ class Page:
         """No console errors and no uncaught exceptions so far."""
         assert self.errors == [], f"{self.name}: {self.errors}"
 
+    def shown(self) -> list[str]:
+        """Every message the page put in front of the person (status lines,
+        the connection banner, alerts), as recorded since it loaded."""
+        if self.page.is_closed():
+            return []
+        messages: list[str] = self.page.evaluate("window.__puntoShown || []")
+        return messages
+
+    def assert_no_raw_errors(self) -> None:
+        """No message shown was the browser's or the code's own words."""
+        raw = [m for m in self.shown() if any(word in m for word in RAW_WORDS)]
+        assert raw == [], f"{self.name} showed raw errors: {raw}"
+
     def close(self) -> None:
+        self.assert_no_raw_errors()
         self.context.close()
+
+
+#: Words that are JavaScript's or the browser's, never a message for a person.
+RAW_WORDS = (
+    "TypeError",
+    "ReferenceError",
+    "SyntaxError",
+    "Failed to fetch",
+    "NetworkError",
+    "undefined",
+    "[object ",
+    "NaN",
+)
+
+#: Records every text the page shows in a status line, alert or the
+#: connection banner (``window.__puntoShown``), for :meth:`Page.assert_no_raw_errors`.
+_RECORD_SHOWN = """
+(() => {
+  window.__puntoShown = [];
+  const watched = '[role="status"], [role="alert"], .message, [data-testid="message"], [data-testid="connection"]';
+  const seen = (node) => {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    const host = el && el.closest ? el.closest(watched) : null;
+    if (host && host.textContent.trim()) window.__puntoShown.push(host.textContent.trim());
+  };
+  new MutationObserver((records) => {
+    for (const r of records) seen(r.target);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+"""
 
 
 def open_page(
@@ -280,6 +324,7 @@ def open_page(
         device_scale_factor=2 if phone else 1,
         reduced_motion="no-preference",
     )
+    context.add_init_script(_RECORD_SHOWN)
     page = context.new_page()
     watched = Page(context, page, name)
     page.goto(site.base + path)

@@ -68,7 +68,9 @@ const Punto = (() => {
     try {
       response = await fetch(path, options);
     } catch (error) {
-      return { ok: false, status: 0, data: { error: { message: "the server cannot be reached", text: String(error) } } };
+      // The browser's own words ("Failed to fetch") are not for the person
+      // in front of the page: the request may or may not have arrived.
+      return { ok: false, status: 0, data: { error: { message: "the server cannot be reached" } } };
     }
     let data = null;
     try {
@@ -79,14 +81,44 @@ const Punto = (() => {
     return { ok: response.ok, status: response.status, data };
   }
 
+  // Whether an answer says nothing about the request: no answer at all, or a
+  // proxy's or an overloaded server's (the request may never have run).
+  function unanswered(result) {
+    return result.status === 0 || result.status === 502 || result.status === 503 || result.status === 504;
+  }
+
+  // A state-changing request that must survive a fault: it carries the
+  // idempotency key made when the person acted, and goes again with the same
+  // key while no answer comes (back-off from half a second to 5 s, for at
+  // most `patience` seconds), so it is made once or not at all.  `pending`
+  // is told "sending…" while it waits.  The last answer is returned; a
+  // request never answered comes back with `lost: true`.
+  async function send(method, path, body, options) {
+    const opts = options || {};
+    const key = opts.key || newKey();
+    const headers = { ...(opts.headers || {}), "Idempotency-Key": key };
+    const patience = (opts.patience || 45) * 1000;
+    const started = Date.now();
+    let wait = 500;
+    for (;;) {
+      const result = await api(method, path, body, headers);
+      if (!unanswered(result)) return result;
+      if (Date.now() - started + wait > patience) return { ...result, lost: true, key };
+      if (opts.pending) opts.pending(`sending… (the server is not answering; trying again with the same request)`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, 5000);
+    }
+  }
+
   function errorText(result) {
     const error = result && result.data && result.data.error;
     if (!error) {
       const detail = result && result.data && result.data.detail;
       if (Array.isArray(detail) && detail.length) return detail.map((d) => d.msg).join("; ");
-      return `error ${result ? result.status : "?"}`;
+      return `the server answered ${result ? result.status : "nothing"}`;
     }
-    return error.text || error.message;
+    const text = error.text || error.message;
+    return error.clause && !String(text).includes("clause") ? `${text} (clause ${error.clause})` : text;
   }
 
   function newKey() {
@@ -212,6 +244,12 @@ const Punto = (() => {
   // seconds to getDeadline(); getLength() is the full length of the window.
   function countdown(node, getDeadline, getLength, bar) {
     const tick = () => {
+      if (tracked && !live) {
+        // The server's clock governs: nothing counts down on a stale picture.
+        node.textContent = "paused";
+        node.classList.remove("urgent");
+        return;
+      }
       const left = secondsLeft(getDeadline());
       const box = bar ? bar.parentElement : null;
       if (left === null) {
@@ -290,22 +328,64 @@ const Punto = (() => {
     return { refresh };
   }
 
-  // -- the table's WebSocket ---------------------------------------------------------------
+  // -- the connection ----------------------------------------------------------------------
 
-  // Calls onMessage(message) for each message; reconnects (with a fresh
-  // snapshot) if the connection drops.  Returns { reconnect }.
-  function connect(table, onMessage, onStatus) {
+  // Whether the page shows the server's present state: false from the moment
+  // its stream drops until a fresh snapshot has arrived.  While it is false
+  // the page must not count down or take bets on what it last saw.
+  let live = false;
+  // whether this page follows a stream at all (a page that only fetches is never "not live")
+  let tracked = false;
+  const liveListeners = [];
+  function isLive() {
+    return live;
+  }
+  function onLive(listener) {
+    liveListeners.push(listener);
+  }
+  function connectionBanner() {
+    let node = document.getElementById("connection");
+    if (!node) {
+      node = el("div", { id: "connection", class: "connection hidden", role: "status", "aria-live": "assertive", testid: "connection" });
+      document.body.prepend(node);
+    }
+    return node;
+  }
+  // `state`: "live", "lost" (reconnecting) or "gone" (the table no longer exists).
+  function setLive(state, text) {
+    const node = connectionBanner();
+    const was = live;
+    live = state === "live";
+    node.dataset.state = state;
+    node.textContent = live ? "" : text || "Connection lost — reconnecting… Nothing shown here is live until the connection is back.";
+    node.classList.toggle("hidden", live);
+    document.body.classList.toggle("offline", !live);
+    if (was !== live) for (const listener of liveListeners) listener(live);
+  }
+
+  // Calls onMessage(message) for each message; reconnects if the connection
+  // drops, and is live again only once the new connection's first snapshot
+  // (a `state` message) has arrived.  A connection that stays silent past
+  // the pong it was asked for is treated as dropped.  Returns { reconnect }.
+  function connect(table, onMessage, onStatus, path) {
     let socket = null;
     let retry = 500;
     let closedOnPurpose = false;
+    let heard = Date.now();
+    const where = path || `/ws/tables/${encodeURIComponent(table)}`;
+    tracked = true;
+    setLive("lost", "Connecting…");
     function open() {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
-      socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(table)}`);
+      socket = new WebSocket(`${scheme}://${location.host}${where}`);
+      heard = Date.now();
       socket.addEventListener("open", () => {
         retry = 500;
+        heard = Date.now();
         if (onStatus) onStatus(true);
       });
       socket.addEventListener("message", (event) => {
+        heard = Date.now();
         let message;
         try {
           message = JSON.parse(event.data);
@@ -313,6 +393,11 @@ const Punto = (() => {
           return;
         }
         if (message.server_time) syncClock(message.server_time);
+        if (!live && message.type !== "pong" && (message.type === "state" || message.type === "snapshot" || message.type === "tournament")) {
+          onMessage(message);
+          setLive("live");
+          return;
+        }
         onMessage(message);
       });
       socket.addEventListener("close", (event) => {
@@ -321,16 +406,28 @@ const Punto = (() => {
           open();
           return;
         }
+        if (event.code === 4404) {
+          setLive("gone", event.reason || "There is no such table.");
+          if (onStatus) onStatus(false, event.reason, event.code);
+          return;
+        }
+        setLive("lost");
         if (onStatus) onStatus(false, event.reason, event.code);
-        if (event.code === 4404) return; // no such table
         setTimeout(open, retry);
-        retry = Math.min(retry * 2, 10000);
+        retry = Math.min(retry * 2, 5000);
       });
     }
     open();
+    // A ping every 5 s; a connection that has said nothing for 15 s (not even
+    // the pong) is dead even if the browser has not noticed: closed and opened again.
     setInterval(() => {
-      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-    }, 25000);
+      if (!socket || socket.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - heard > 15000) {
+        socket.close();
+        return;
+      }
+      socket.send(JSON.stringify({ type: "ping" }));
+    }, 5000);
     return {
       // After logging in or out: connect again, so the server knows who is watching.
       reconnect() {
@@ -568,7 +665,7 @@ const Punto = (() => {
   }
 
   return {
-    $, $$, el, svg, api, errorText, newKey, money, signed, cents, fromCents, card, cardName, words, eventWords,
+    $, $$, el, svg, api, send, unanswered, errorText, newKey, isLive, onLive, setLive, money, signed, cents, fromCents, card, cardName, words, eventWords,
     odds, paysLines, areaOutcome, areaSide, syncClock, secondsLeft, countdown, loginBox, isStaff, seesPit, connect,
     renderHands, handsMarkup, renderRoads, resultText, tableId, sayer, coalesced, phaseText, applyCard, SIDES,
   };

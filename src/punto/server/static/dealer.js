@@ -15,8 +15,22 @@
   let user = null;
 
   async function act(path, body, done) {
+    if (!Punto.isLive()) {
+      say("Not connected to the table: nothing was sent. Wait until the connection is back.");
+      return null;
+    }
     say("");
-    const result = await api("POST", `${base}${path}`, body);
+    // Keyed requests go again with their key while no answer comes; the others
+    // cannot be repeated safely (a second deal is a second card), so a lost
+    // answer is said as such and the console waits for the server's state.
+    const keyed = body && body.idempotency_key;
+    const result = keyed
+      ? await Punto.send("POST", `${base}${path}`, body, { key: body.idempotency_key, pending: (text) => say(text) })
+      : await api("POST", `${base}${path}`, body);
+    if (Punto.unanswered(result)) {
+      say("No answer from the server: it may or may not have been done. The console shows the server's state as soon as the connection is back.");
+      return null;
+    }
     if (!result.ok) {
       say(errorText(result));
       return null;
@@ -326,9 +340,11 @@
       "#btn-settle": can.settle, "#btn-key": can.deal && t.card_source === "device", "#btn-close-withdrawal": can.close_withdrawal,
       "#btn-power-failure": can.power_failure, "#btn-void": can.void, "#btn-replace-shoe": can.replace_shoe,
     };
-    for (const [id, ok] of Object.entries(allowed)) $(id).disabled = !ok;
+    // Nothing is done on a stale picture: every action waits for the connection.
+    const up = Punto.isLive();
+    for (const [id, ok] of Object.entries(allowed)) $(id).disabled = !ok || !up;
     // cards are keyed only from a physical shoe: the server's own shoe takes none (2.1)
-    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !(can.deal && t.card_source === "device");
+    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !(can.deal && t.card_source === "device") || !up;
     const step = can.open ? "#btn-open" : can.close ? "#btn-close" : can.settle ? "#btn-settle" : can.deal ? "#btn-draw" : "";
     for (const id of ["#btn-open", "#btn-close", "#btn-draw", "#btn-settle"]) $(id).classList.toggle("next-step", id === step);
 
@@ -372,6 +388,27 @@
     const detail = Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
     return el("li", { testid: "event" }, el("span", { class: "eround", text: m.round_id }), el("span", { class: "etype", text: words(e.type) }), ` ${detail}`);
   }
+
+  // After a reconnection: what the rules did to the round that was open.
+  let lostRound;
+  Punto.onLive((up) => {
+    if (!up) {
+      lostRound = state && state.round ? state.round.id : null;
+      render();
+      return;
+    }
+    render();
+    if (lostRound === undefined) return;
+    const round = state && state.round;
+    const before = lostRound;
+    lostRound = undefined;
+    if (!before) return say("Reconnected: the table is live again.", true);
+    if (!round || round.id !== before) return say(`Reconnected. Round ${before} ended while the connection was down.`, true);
+    if (round.void) return say(`Reconnected. Round ${round.id} was interrupted and is void: ${round.void.reason} (clause ${round.void.clause}).`, true);
+    if (round.withdrawal) return say(`Reconnected. Round ${round.id} was interrupted: ${round.withdrawal.reason} (clause ${round.withdrawal.clause}); the withdrawal option is open.`, true);
+    if (round.power_failed) return say(`Reconnected. Round ${round.id} was interrupted by a power failure; play goes on.`, true);
+    return say(`Reconnected. Round ${round.id}: ${Punto.phaseText(round)}.`, true);
+  });
 
   let socket = null;
   const login = Punto.loginBox($("#login"), (who) => {

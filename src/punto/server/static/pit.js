@@ -94,8 +94,19 @@
     await reload();
   }
 
+  // The pit page polls; a poll with no answer means the figures on the page
+  // are getting old, and it says so (with their time) until one answers.
+  let figuresAt = null;
   async function loadTables() {
     const result = await api("GET", "/api/pit");
+    if (Punto.unanswered(result)) {
+      const when = figuresAt ? ` The figures below are from ${figuresAt.toLocaleTimeString()}.` : "";
+      Punto.setLive("lost", `Connection lost — reconnecting…${when}`);
+      return;
+    }
+    if (!Punto.isLive() && figuresAt) say("Reconnected: the figures are the server's again.", true);
+    Punto.setLive("live");
+    figuresAt = new Date();
     if (!result.ok) return say(errorText(result));
     tables = result.data;
     const base = shift() || startShift();
@@ -271,5 +282,10 @@
     say("");
     load();
   }).refresh());
-  setInterval(load, 4000);
+  // every 4 s; every second while the server is not answering
+  let ticks = 0;
+  setInterval(() => {
+    ticks += 1;
+    if (ticks % 4 === 0 || !Punto.isLive()) load();
+  }, 1000);
 })();

@@ -65,8 +65,43 @@
 
   // -- bets ----------------------------------------------------------------------------------
 
+  // Bets sent while the connection was down and never answered: sent again,
+  // with the same key, once the page is live again -- the answer then says
+  // whether the server had it (the bet comes back) or not (refused or placed now).
+  const unconfirmed = new Map(); // key -> { wager, stake, body }
+
+  function betLabel(wager, stake) {
+    return `${nameOf(wager)} ${money(stake)}`;
+  }
+
+  async function sendBet(key, wager, stake, body) {
+    const result = await Punto.send("POST", `${base}/bets`, body, {
+      key,
+      pending: (text) => say(`${betLabel(wager, stake)}: ${text}`),
+    });
+    if (result.lost) {
+      unconfirmed.set(key, { wager, stake, body });
+      say(`${betLabel(wager, stake)}: not confirmed — the server could not be reached. It is asked again when the connection is back; until then your bets below are the last the server told.`);
+      return null;
+    }
+    unconfirmed.delete(key);
+    if (!result.ok) {
+      say(`${betLabel(wager, stake)} not placed: ${errorText(result)}`);
+      return null;
+    }
+    const placed = result.data.bet;
+    say(`${betLabel(wager, placed.stake)} placed.`, true);
+    $("#balance").textContent = money(result.data.balance);
+    if (me && me.round_id === result.data.round_id && !me.bets.some((b) => b.bet_id === placed.bet_id)) {
+      me = { ...me, bets: [...me.bets, placed], balance: result.data.balance };
+      render();
+    }
+    return placed;
+  }
+
   async function bet(wager, stake) {
     if (!user) return say("Log in to bet.");
+    if (!Punto.isLive()) return say("Not connected to the table: no bet was sent. Wait until the connection is back.");
     if (busy) return;
     busy = true;
     say("");
@@ -74,19 +109,15 @@
       // the round on the screen: a bet delayed past it is refused, not put in the next one
       const body = { wager, stake: String(stake) };
       if (state && state.round) body.round_id = state.round.id;
-      const result = await api("POST", `${base}/bets`, body, { "Idempotency-Key": newKey() });
-      if (!result.ok) return say(errorText(result));
-      const placed = result.data.bet;
-      say(`${nameOf(wager)} ${money(placed.stake)} placed.`, true);
-      $("#balance").textContent = money(result.data.balance);
-      if (me && me.round_id === result.data.round_id && !me.bets.some((b) => b.bet_id === placed.bet_id)) {
-        me = { ...me, bets: [...me.bets, placed], balance: result.data.balance };
-        render();
-      }
-      return placed;
+      // The key is made now, when the player acted: every retry carries it.
+      return await sendBet(newKey(), wager, stake, body);
     } finally {
       busy = false;
     }
+  }
+
+  async function confirmUnsent() {
+    for (const [key, b] of [...unconfirmed]) await sendBet(key, b.wager, b.stake, b.body);
   }
 
   // MBS 5.18.1: the Dealer asks the players on the heavier hand to decrease
@@ -248,7 +279,7 @@
   function renderLayout() {
     buildLayout();
     const round = state.round;
-    const betting = !!round && round.phase === "betting";
+    const betting = !!round && round.phase === "betting" && Punto.isLive();
     const result = round && round.result;
     const mine = {};
     const returned = round && round.phase === "void";
@@ -456,8 +487,9 @@
     $("#insurance-notice").classList.toggle("hidden", !notice);
     $("#insurance-notice").textContent = notice ? `${notice.text} (clause ${notice.clause}).` : "";
     if (me) $("#balance").textContent = money(me.balance);
-    const betting = !!round && round.phase === "betting" && !!user;
+    const betting = !!round && round.phase === "betting" && !!user && Punto.isLive();
     for (const id of ["#btn-undo", "#btn-clear", "#btn-rebet"]) $(id).disabled = !betting;
+    $("#withdraw-all").disabled = !Punto.isLive();
     renderLayout();
     renderMine();
     renderInsurance();
@@ -470,6 +502,36 @@
   const bettingDeadline = () => (state && state.round && state.round.phase === "betting" && !held(state.round) ? state.round.deadline : null);
   Punto.countdown($("#countdown"), bettingDeadline, () => state && state.table.betting_seconds, $("#timer-bar"));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
+
+  // What the rules did to the round on the screen while the connection was
+  // down (the game's power failure clause: MBS 5.17.1 withdrawal option,
+  // RWS 5.4 void, or play on), said once the fresh state is in.
+  function reconnectedText(before) {
+    const round = state && state.round;
+    if (!before) return "Reconnected: the table is live again.";
+    if (!round || round.id !== before) return `Reconnected. Round ${before} ended while the connection was down; your balance and bets shown are the server's.`;
+    if (round.void) return `Reconnected. Round ${round.id} was interrupted and is void: ${round.void.reason} (clause ${round.void.clause}). Every bet is returned.`;
+    if (round.withdrawal) return `Reconnected. Round ${round.id} was interrupted: ${round.withdrawal.reason} (clause ${round.withdrawal.clause}). You may withdraw all your wagers, or leave them to play on.`;
+    if (round.power_failed) return `Reconnected. Round ${round.id} was interrupted by a power failure; under the rules play goes on.`;
+    if (round.phase === "betting") return `Reconnected. Round ${round.id} is still taking bets; your bets and balance are the server's.`;
+    return `Reconnected. Round ${round.id}: ${Punto.phaseText(round)}.`;
+  }
+
+  let lostRound; // undefined: never lost; null: lost with no round on the screen
+  Punto.onLive((up) => {
+    if (!up) {
+      lostRound = state && state.round ? state.round.id : null;
+      render();
+      return;
+    }
+    render();
+    if (lostRound !== undefined) {
+      const text = reconnectedText(lostRound);
+      lostRound = undefined;
+      say(text, true);
+      if (unconfirmed.size) confirmUnsent();
+    }
+  });
 
   let socket = null;
   const login = Punto.loginBox($("#login"), (who) => {

@@ -304,6 +304,10 @@
   // -- actions -------------------------------------------------------------------------------
 
   async function act(method, path, body, headers) {
+    if ($("#t-live").dataset.state === "closed") {
+      say("Not connected to the tournament: nothing was sent. Wait until the connection is back.");
+      return { ok: false, status: 0, data: null };
+    }
     const result = await api(method, `/api/tournaments/${encodeURIComponent(id)}${path}`, body, headers);
     if (!result.ok) say(errorText(result));
     await refresh();
@@ -459,58 +463,46 @@
 
   // -- the socket ------------------------------------------------------------------------------
 
-  let retry = 500;
+  function onMessage(data) {
+    if (data.type === "snapshot") {
+      takeSnapshot(data.snapshot);
+    } else if (data.type === "leaderboard") {
+      state.windows = {};
+      for (const w of data.windows || []) state.windows[w.tiebreak ? "tiebreak" : w.table] = w;
+      render(data.leaderboard);
+      showResult(data.event);
+      if (isPlayer()) refresh(); // the player's bets, seat and chips, fresh
+      const over = ["tournament_finished", "tournament_cancelled"];
+      if (data.event && over.includes(data.event.type) && isPlayer()) {
+        setTimeout(async () => {
+          await refreshUser();
+          renderMe();
+        }, 500); // the prizes (or the refunds) are paid just after the event
+      }
+    } else if (data.type === "window") {
+      state.windows[data.tiebreak ? "tiebreak" : data.table] = data;
+      if (isPlayer()) refresh(); // the hand that opened, with who is to act
+    }
+  }
+
+  // The shared connection (common.js): the banner, the frozen countdowns, and
+  // live again only with a fresh snapshot.
   function connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${scheme}//${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
     const live = $("#t-live");
-    socket.addEventListener("open", () => {
-      retry = 500;
-      live.dataset.state = "live";
-      live.textContent = "live";
+    let seen = false;
+    Punto.onLive((up) => {
+      seen = seen || up;
+      if (!seen) return; // still connecting the first time
+      live.dataset.state = up ? "live" : "closed";
+      live.textContent = up ? "live" : "reconnecting…";
+      if (up && isPlayer()) refreshUser().then(renderMe);
     });
-    socket.addEventListener("message", (message) => {
-      let data;
-      try {
-        data = JSON.parse(message.data);
-      } catch (error) {
-        return;
-      }
-      if (data.server_time) Punto.syncClock(data.server_time);
-      if (data.type === "snapshot") {
-        takeSnapshot(data.snapshot);
-      } else if (data.type === "leaderboard") {
-        state.windows = {};
-        for (const w of data.windows || []) state.windows[w.tiebreak ? "tiebreak" : w.table] = w;
-        render(data.leaderboard);
-        showResult(data.event);
-        if (isPlayer()) refresh(); // the player's bets, seat and chips, fresh
-        const over = ["tournament_finished", "tournament_cancelled"];
-        if (data.event && over.includes(data.event.type) && isPlayer()) {
-          setTimeout(async () => {
-            await refreshUser();
-            renderMe();
-          }, 500); // the prizes (or the refunds) are paid just after the event
-        }
-      } else if (data.type === "window") {
-        state.windows[data.tiebreak ? "tiebreak" : data.table] = data;
-        if (isPlayer()) refresh(); // the hand that opened, with who is to act
-      }
-    });
-    socket.addEventListener("close", (event) => {
-      live.dataset.state = "closed";
-      live.textContent = "reconnecting…";
-      if (event.code === 4404) {
+    Punto.connect(null, onMessage, (up, reason, code) => {
+      if (!up && code === 4404) {
         live.textContent = "no such tournament";
-        $("#t-info").textContent = event.reason || "no such tournament";
-        return;
+        $("#t-info").textContent = reason || "no such tournament";
       }
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
-    });
-    setInterval(() => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-    }, 25000);
+    }, `/ws/tournaments/${encodeURIComponent(id)}`);
   }
 
   async function start() {
