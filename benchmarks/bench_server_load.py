@@ -233,6 +233,53 @@ class ServerProcess:
         stop_server(self.process)
 
 
+class Servers:
+    """The server processes under load, all on one database (``--processes``).
+
+    Players and tables are spread over them; a client whose process stops
+    answering goes on to the next one, as a reverse proxy would send it.
+    With one process, a kill is followed by a restart on the same port; with
+    several, the killed process stays down and another takes its tables over.
+    """
+
+    def __init__(self, url: str, count: int) -> None:
+        self.url = url
+        self.processes: list[ServerProcess] = []
+        for _ in range(count):  # one at a time: the first creates the demo
+            self.processes.append(ServerProcess(url, free_port()))
+        #: the killed process's tables answering again through another (perf_counter)
+        self.killed_at: float | None = None
+        self.back_at: float | None = None
+
+    @property
+    def ports(self) -> list[int]:
+        return [p.port for p in self.processes]
+
+    def live_port(self) -> int:
+        return next(p.port for p in self.processes if p.process.poll() is None)
+
+    def holder(self, table: str) -> ServerProcess:
+        """The process that holds the table's lease (the only one, with one process)."""
+        if len(self.processes) == 1:
+            return self.processes[0]
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(self.url)
+        try:
+            with engine.connect() as conn:
+                owner = conn.execute(
+                    text("SELECT owner FROM table_leases WHERE table_id = :t"), {"t": table}
+                ).scalar_one()
+        finally:
+            engine.dispose()
+        pid = int(str(owner).split("/")[1])
+        return next(p for p in self.processes if p.process.pid == pid)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.stop()
+
+
 def stop_server(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -297,8 +344,11 @@ class Results:
     last_accept: float = 0.0
 
 
-async def _setup(port: int, players: int, tables: int, betting_seconds: float) -> list[Any]:
-    """Tables, accounts, funds and sessions; returns (username, token, table) per player."""
+async def _setup(ports: list[int], players: int, tables: int, betting_seconds: float) -> list[Any]:
+    """Tables, accounts, funds and sessions; returns (username, token, table,
+    the index of the player's process) per player.  Table ``i`` is set up
+    through process ``i``, so that each process runs its share of them."""
+    port = ports[0]
     admin, pit = Connection(port), Connection(port)
     _, body = await admin.request(
         "POST", "/api/auth/login", {"username": "admin", "password": "admin-password"}
@@ -325,11 +375,13 @@ async def _setup(port: int, players: int, tables: int, betting_seconds: float) -
             "result_seconds": 0.1,
             "limits": {"minimum": "1", "maximum": "1000000"},
         }
-        status, body = await pit.request("POST", "/api/tables", config, pit_auth)
+        setup = Connection(ports[i % len(ports)])
+        status, body = await setup.request("POST", "/api/tables", config, pit_auth)
+        await setup.close()
         assert status == 201, body
         table_ids.append(str(config["id"]))
 
-    async def one(n: int, conn: Connection) -> tuple[str, str, str]:
+    async def one(n: int, conn: Connection) -> tuple[str, str, str, int]:
         name = f"p{n:04d}"
         status, body = await conn.request(
             "POST",
@@ -349,7 +401,10 @@ async def _setup(port: int, players: int, tables: int, betting_seconds: float) -
             "POST", "/api/auth/login", {"username": name, "password": f"password-{name}"}
         )
         assert status == 200, body
-        return name, body["token"], table_ids[n % len(table_ids)]
+        # A player's process: the one that runs their table, or, when there
+        # are several, another one every second player (forwarded to the holder).
+        table = n % len(table_ids)
+        return name, body["token"], table_ids[table], (table + n // len(table_ids)) % len(ports)
 
     workers = [Connection(port) for _ in range(8)]
     out: list[Any] = []
@@ -361,12 +416,16 @@ async def _setup(port: int, players: int, tables: int, betting_seconds: float) -
     return out
 
 
-async def _watch(port: int, table: str, gate: asyncio.Event, end: float) -> None:
-    """A page watching the table over the WebSocket: opens ``gate`` while betting is open."""
+async def _watch(ports: list[int], table: str, gate: asyncio.Event, end: float) -> None:
+    """A page watching the table over the WebSocket: opens ``gate`` while betting is open.
+    A process that does not run the table (or is gone) closes: the next is tried."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import WebSocketException
 
+    turn = 0
     while time.perf_counter() < end:  # again after the server went away (--kill-at)
+        port = ports[turn % len(ports)]
+        turn += 1
         try:
             async with connect(f"ws://{HOST}:{port}/ws/tables/{table}", max_size=2**24) as ws:
                 while time.perf_counter() < end:
@@ -397,7 +456,8 @@ def _position(name: str, table: str, tables: int) -> int:
 
 
 async def _player(
-    port: int,
+    ports: list[int],
+    home: int,
     name: str,
     token: str,
     table: str,
@@ -411,7 +471,7 @@ async def _player(
     gate: asyncio.Event,
     warm: float,
 ) -> None:
-    conn = Connection(port)
+    conn = Connection(ports[home])
     auth = {"Authorization": f"Bearer {token}"}
     path = f"/api/tables/{table}/bets"
     next_at = time.perf_counter() + (rng.random() / rate if rate else 0.0)
@@ -446,6 +506,9 @@ async def _player(
                 results.refusals[f"connection {type(error).__name__}"] += 1
                 results.statuses[0] += 1
                 results.unanswered.add(key)
+                # to the next process, as a proxy would (the same one, if it is the only one)
+                home = (home + 1) % len(ports)
+                conn = Connection(ports[home])
                 await asyncio.sleep(0.2)
                 continue
             finished = time.perf_counter()
@@ -501,19 +564,22 @@ async def _settle_all(port: int, tables: list[str], timeout: float) -> None:
         await conn.close()
 
 
-async def _kill_at(server: ServerProcess, at: float, tables: list[str]) -> None:
+async def _kill_at(servers: Servers, at: float, tables: list[str]) -> None:
     """At ``at`` (perf_counter), once some table has a card or more out and its
-    coup is not complete (waiting at most 20 s for one), SIGKILL the server and
-    start it again on the same database and port."""
+    coup is not complete (waiting at most 20 s for one), SIGKILL the process
+    that runs it.  One process: start it again on the same database and port.
+    Several: leave it dead, and wait until another has taken that table over."""
     await asyncio.sleep(max(0.0, at - time.perf_counter()))
-    conn = Connection(server.port)
+    conn = Connection(servers.ports[0])
     deadline = time.perf_counter() + 20
+    chosen = tables[0]
     try:
         while time.perf_counter() < deadline:
             for table in tables:
                 _, state = await conn.request("GET", f"/api/tables/{table}")
                 r = state["round"] or {}
                 if r.get("phase") == "dealing" and r.get("cards"):
+                    chosen = table
                     break
             else:
                 await asyncio.sleep(0.005)
@@ -521,32 +587,54 @@ async def _kill_at(server: ServerProcess, at: float, tables: list[str]) -> None:
             break
     finally:
         await conn.close()
+    victim = servers.holder(chosen) if len(servers.processes) > 1 else servers.processes[0]
     # Killed from the loop, without a thread's start-up in between: the coup
     # seen in play has only a few 20 ms card delays left.
-    server.kill()
-    await asyncio.to_thread(server.restart)
+    victim.kill()
+    servers.killed_at = victim.killed_at
+    if len(servers.processes) == 1:
+        await asyncio.to_thread(victim.restart)
+        servers.back_at = victim.back_at
+        return
+    await asyncio.to_thread(victim.process.wait, 10)
+    # Taken over: another process holds the lease and answers for the table.
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline:
+        # (the lease row and the survivors may be mid-change: asked again)
+        with contextlib.suppress(Exception):
+            if servers.holder(chosen) is not victim:
+                probe = Connection(servers.live_port())
+                try:
+                    status, _ = await probe.request("GET", f"/api/tables/{chosen}")
+                finally:
+                    await probe.close()
+                if status == 200:
+                    servers.back_at = time.perf_counter()
+                    return
+        await asyncio.sleep(0.05)
 
 
-async def _load(args: argparse.Namespace, server: ServerProcess) -> tuple[Results, dict[str, Any]]:
-    port = server.port
+async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, dict[str, Any]]:
+    ports = servers.ports
     setup_started = time.perf_counter()
-    players = await _setup(port, args.players, args.tables, args.betting_seconds)
+    players = await _setup(ports, args.players, args.tables, args.betting_seconds)
     setup_seconds = time.perf_counter() - setup_started
     results = Results()
     start = time.perf_counter()
     end = start + args.seconds
-    tables = sorted({t for _, _, t in players})
+    tables = sorted({t for _, _, t, _ in players})
     gates = {table: asyncio.Event() for table in tables}
-    watchers = [asyncio.create_task(_watch(port, t, gates[t], end)) for t in tables]
+    watchers = [asyncio.create_task(_watch(ports, t, gates[t], end)) for t in tables]
     killer = (
-        asyncio.create_task(_kill_at(server, start + args.kill_at, tables))
+        asyncio.create_task(_kill_at(servers, start + args.kill_at, tables))
         if args.kill_at is not None
         else None
     )
     await asyncio.gather(
         *(
             _player(
-                port,
+                ports,
+                home,
                 name,
                 token,
                 table,
@@ -559,7 +647,7 @@ async def _load(args: argparse.Namespace, server: ServerProcess) -> tuple[Result
                 gate=gates[table],
                 warm=start + args.warmup,
             )
-            for name, token, table in players
+            for name, token, table, home in players
         )
     )
     elapsed = time.perf_counter() - start
@@ -568,11 +656,11 @@ async def _load(args: argparse.Namespace, server: ServerProcess) -> tuple[Result
     for watcher in watchers:
         watcher.cancel()
     await asyncio.gather(*watchers, return_exceptions=True)
-    await _settle_all(port, sorted({t for _, _, t in players}), timeout=60)
+    await _settle_all(servers.live_port(), tables, timeout=60)
     timing = {"setup_seconds": setup_seconds, "load_seconds": elapsed}
-    if server.killed_at is not None and server.back_at is not None:
-        timing["killed_after_seconds"] = server.killed_at - start
-        timing["restart_seconds"] = server.back_at - server.killed_at
+    if servers.killed_at is not None and servers.back_at is not None:
+        timing["killed_after_seconds"] = servers.killed_at - start
+        timing["restart_seconds"] = servers.back_at - servers.killed_at
     return results, timing
 
 
@@ -774,13 +862,13 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
     with database(kind, workdir) as url:
-        server = ServerProcess(url, free_port())
+        servers = Servers(url, args.processes)
         try:
             results, timing = asyncio.run(
-                asyncio.wait_for(_load(args, server), timeout=args.seconds + HARD_LIMIT / 2)
+                asyncio.wait_for(_load(args, servers), timeout=args.seconds + HARD_LIMIT / 2)
             )
         finally:
-            server.stop()
+            servers.stop()
         checks = verify(url, results)
         checks["interrupted"] = interrupted_rounds(url)
     accepted = len(results.accepted_latencies)
@@ -801,6 +889,7 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
     ms = 1000.0
     return {
         "database": kind if kind in ("sqlite", "postgresql") else "url",
+        "processes": args.processes,
         "players": args.players,
         "tables": args.tables,
         "rate_per_player": args.rate,
@@ -847,7 +936,9 @@ def report(result: dict[str, Any]) -> str:
     lat = result["latency_ms"]
     c = result["checks"]
     return (
-        f"{result['database']:>10}: {result['accepted']} bets accepted, "
+        f"{result['database']:>10}"
+        + (f" x{result['processes']}" if result.get("processes", 1) > 1 else "")
+        + f": {result['accepted']} bets accepted, "
         f"{result['accepted_per_second']:.0f}/s; {result['requests']} bet requests "
         f"({result['requests_per_second']:.0f}/s); latency p50 {lat['p50']:.1f} ms, "
         f"p90 {lat['p90']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
@@ -873,8 +964,9 @@ def _report_kill(result: dict[str, Any]) -> str:
         for r in result["checks"]["interrupted"]
     )
     return (
-        f"; SIGKILL at {result['killed_after_seconds']:.1f} s, serving again after "
-        f"{result['restart_seconds']:.1f} s; {result['checks']['unanswered']} requests lost "
+        f"; SIGKILL at {result['killed_after_seconds']:.1f} s, "
+        + ("taken over after " if result.get("processes", 1) > 1 else "serving again after ")
+        + f"{result['restart_seconds']:.1f} s; {result['checks']['unanswered']} requests lost "
         f"their answer and were sent again; interrupted rounds: {rounds or 'none'}"
     )
 
@@ -903,6 +995,13 @@ def main(argv: list[str] | None = None) -> int:
         help="SIGKILL the server this long into the load, once a table is mid-deal, "
         "and start it again on the same database (the fault test)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on the one database (PostgreSQL), players and tables "
+        "spread over them",
+    )
     parser.add_argument("--seed", default="punto")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
@@ -912,6 +1011,8 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve, args.port)
         return 0
     args.seconds = min(args.seconds, HARD_LIMIT / 2)
+    if args.processes < 1:
+        parser.error("--processes must be 1 or more")
     kinds = args.database or ["sqlite", "postgresql"]
     import tempfile
 
