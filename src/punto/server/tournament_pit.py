@@ -30,8 +30,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.server import errors
-from punto.server.app import Server
 from punto.server.auth import authenticate, table_role
+from punto.server.services import Server
 from punto.server.tournaments import IdempotencyKey, service
 from punto.table.roles import Role
 from punto.tournament import Tournament

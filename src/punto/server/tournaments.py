@@ -82,13 +82,14 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 
 from punto.money import format_money
-from punto.server import errors, ws
-from punto.server.app import Server
+from punto.server import errors
 from punto.server.auth import authenticate, is_staff, require_manager_or_admin
 from punto.server.dealer import finish
 from punto.server.models import Money, documented
 from punto.server.pages import HEADERS, STATIC
 from punto.server.runtime import cents, money
+from punto.server.services import Server
+from punto.server.streams import refuse, stream
 from punto.store import db
 from punto.store.accounts import PermissionDeniedError, User, UserRole
 from punto.store.db import tournament_requests, wallets
@@ -1315,7 +1316,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     try:
         entry = await asyncio.to_thread(lambda: service(websocket).get(tournament_id))
     except TournamentError as error:
-        await ws.refuse(websocket, error)  # 4404 after the handshake, as for a table
+        await refuse(websocket, error)  # 4404 after the handshake, as for a table
         return
     await websocket.accept()
     subscriber = server.hub.subscribe(channel(tournament_id), None, False)
@@ -1327,7 +1328,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
 
         return [{"type": "snapshot", "snapshot": await asyncio.to_thread(snapshot)}]
 
-    await ws.stream(websocket, server, subscriber, opening)
+    await stream(websocket, server.hub, subscriber, opening)
 
 
 def tournament_page() -> HTMLResponse:
