@@ -37,7 +37,6 @@ import anyio
 from fastapi import FastAPI
 
 from punto.server import admin, api, errors, guard, limits, logins, logs, pages, ws
-from punto.server import tournaments as live
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableStore
 from punto.server.demo import create_demo
@@ -45,6 +44,7 @@ from punto.server.fastlane import FastLane
 from punto.server.hub import Hub
 from punto.server.journal import Journal
 from punto.server.services import Server
+from punto.server.tournaments import routes as live
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
 from punto.store.bounds import MoneyBounds
