@@ -27,9 +27,9 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from punto.server.dealer import finish
 from punto.server.hub import Hub
 from punto.server.journal import Journal
+from punto.server.tasks import finish
 from punto.server.tournaments import views
 from punto.server.tournaments.entry import Entry, channel, windows
 from punto.server.tournaments.errors import TournamentExistsError, UnknownTournamentError
