@@ -85,7 +85,7 @@ async def login(body: LoginIn, request: Request) -> Response:
         session = await guard.hash(work)
     except LoginLockedError as error:
         if isinstance(error, LoginThrottledError):
-            # held back (see TARPIT), each for its own while: refusals sent together
+            # held back (see login_guard.TARPIT), each for its own while: refusals sent together
             # come back together, and a burst of them would stall the loop at once
             await asyncio.sleep(guard.tarpit * random.uniform(0.5, 1.5))
         answer = errors.punto_error_response(error)
