@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from punto.server.tournaments import install
+from punto.server.tournaments.routes import install
 from tests.test_browser_support import PIT, Site, browser, open_page
 from tests.test_server_support import live_server, make_app
 

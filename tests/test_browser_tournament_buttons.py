@@ -29,7 +29,9 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 
 from punto.coup import Coup
-from punto.server.tournaments import Entry, Tournaments, fee_key
+from punto.server.tournaments.entry import Entry
+from punto.server.tournaments.money import fee_key
+from punto.server.tournaments.service import Tournaments
 from punto.tournament import Phase
 from punto.tournament.events import EntrantReentered, TiebreakChosen, TiebreakDealt
 from tests.test_browser_support import PIT, PLAYER, Site, browser, money, open_page

@@ -37,7 +37,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from punto.server.app import Server, create_app
+from punto.server.app import create_app
+from punto.server.services import Server
 from tests.test_server_support import (
     DEALER,
     PIT,

@@ -27,7 +27,8 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from punto.server.app import Server, create_app
+from punto.server.app import create_app
+from punto.server.services import Server
 from tests import db_fixtures
 
 db_url = db_fixtures.db_url

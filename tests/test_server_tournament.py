@@ -20,7 +20,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from punto.server.tournaments import install
+from punto.server.tournaments.routes import install
 from tests import test_server_support as support
 from tests.test_server_support import DEALER, PIT, PLAYER, free_port, login, make_app
 
@@ -221,7 +221,7 @@ def test_a_player_bets_for_themselves(client: TestClient) -> None:
 SERVE = """
 import sys
 import uvicorn
-from punto.server.tournaments import install
+from punto.server.tournaments.routes import install
 from tests.test_server_support import make_app
 app = make_app(sys.argv[1])
 install(app)

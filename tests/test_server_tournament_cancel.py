@@ -11,7 +11,7 @@ from decimal import Decimal
 import httpx
 from fastapi.testclient import TestClient
 
-from punto.server.tournaments import fee_key, refund_key, withdrawal_key
+from punto.server.tournaments.money import fee_key, refund_key, withdrawal_key
 from punto.store.ledger import PostingKind
 from punto.tournament import Stage
 from punto.tournament.events import EntrantWithdrawn, TournamentCancelled

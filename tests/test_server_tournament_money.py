@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from punto.server.tournaments import prize_key
+from punto.server.tournaments.money import prize_key
 from punto.store.db import ledger_transactions, tournament_events, tournament_requests
 from punto.store.ledger import Ledger, PostingKind
 from tests import test_server_support as support

@@ -22,7 +22,8 @@ import httpx
 from fastapi.testclient import TestClient
 
 from punto.coup import Coup
-from punto.server.tournaments import Tournaments, fee_key
+from punto.server.tournaments.money import fee_key
+from punto.server.tournaments.service import Tournaments
 from punto.tournament import Phase, Stage, Tournament
 from punto.tournament.events import EntrantReentered, TiebreakDealt
 from tests import test_server_tournament as base

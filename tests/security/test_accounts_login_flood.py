@@ -15,8 +15,9 @@ from pathlib import Path
 import httpx
 from argon2 import PasswordHasher
 
-from punto.server.app import Server, create_app
-from punto.server.logins import LoginGuard
+from punto.server.app import create_app
+from punto.server.login_guard import LoginGuard
+from punto.server.services import Server
 from tests.test_server_support import DEALER, PLAYER, PLAYER2, live_server
 
 #: Dearer than the tests' usual hashing, so that logins overlap.

@@ -35,7 +35,7 @@ from punto.store.accounts import PermissionDeniedError, UnknownUserError, User, 
 from punto.store.passwords import MAX_PASSWORD_LENGTH
 
 if TYPE_CHECKING:
-    from punto.server.app import Server
+    from punto.server.services import Server
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], responses=errors.RESPONSES)
 #: The admin page, served like the others (:mod:`punto.server.pages`).

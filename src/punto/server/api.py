@@ -30,7 +30,6 @@ from punto.games import all_games, get_game
 from punto.money import parse_stake
 from punto.server import errors
 from punto.server import handling as card_handling
-from punto.server.app import Server
 from punto.server.auth import (
     COOKIE,
     authenticate,
@@ -73,6 +72,7 @@ from punto.server.runtime import (
     TableRuntime,
     money,
 )
+from punto.server.services import Server
 from punto.store import db
 from punto.store.accounts import (
     PermissionDeniedError,

@@ -14,6 +14,7 @@ import contextlib
 import logging
 
 from punto.server.runtime import TableRuntime
+from punto.server.tasks import finish
 
 log = logging.getLogger("punto.server.dealer")
 
@@ -69,16 +70,3 @@ class AutoDealer:
             self._wake.set()
         task, self._task = self._task, None
         await finish(task, timeout)
-
-
-async def finish(task: asyncio.Task[None] | None, timeout: float) -> None:
-    """Let ``task`` finish the step it is taking (a step is never cut in half);
-    cancel it if that takes more than ``timeout`` seconds."""
-    if task is None:
-        return
-    try:
-        await asyncio.wait_for(asyncio.shield(task), timeout)
-    except TimeoutError:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -11,7 +11,7 @@ from punto.server.config import TableConfig, limits_from_json
 from punto.store.accounts import UserExistsError, UserRole
 
 if TYPE_CHECKING:
-    from punto.server.app import Server
+    from punto.server.services import Server
 
 #: (user name, password, role): the logins printed at start-up.
 DEMO_USERS = (

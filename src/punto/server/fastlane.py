@@ -23,6 +23,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
+from punto.server.api import BetIn, take_bet
 from punto.server.auth import token_in
 from punto.server.errors import punto_error_response, replaying
 from punto.store.accounts import UserRole
@@ -55,8 +56,6 @@ class FastLane:
 
     @staticmethod
     async def _bet(scope: Scope, table_id: str, body: bytes) -> JSONResponse | None:
-        from punto.server.api import BetIn, take_bet
-
         server = getattr(getattr(scope.get("app"), "state", None), "server", None)
         if server is None:
             return None

@@ -43,8 +43,8 @@ from punto.table.roles import Role
 from punto.table.round import Round
 
 if TYPE_CHECKING:
-    from punto.server.app import Server
     from punto.server.runtime import TableRuntime
+    from punto.server.services import Server
 
 __all__ = ["check_hlga_change", "round_json", "router", "staff_json", "table_method"]
 

@@ -30,9 +30,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.server import errors
-from punto.server.app import Server
-from punto.server.auth import authenticate, table_role
-from punto.server.tournaments import IdempotencyKey, service
+from punto.server.auth import table_role
+from punto.server.tournaments.deps import IdempotencyKey, service, user_of
 from punto.table.roles import Role
 from punto.tournament import Tournament
 from punto.tournament.errors import IrregularityError
@@ -107,8 +106,7 @@ def irregularity(
     hand in play at ``table`` (5.1-5.4; 5.2 also to the hand just settled,
     before the next game commences).  A pit supervisor or higher; a void
     after settlement takes a pit manager.  The event written is the answer."""
-    server: Server = request.app.state.server
-    user = authenticate(server.accounts, request, server.sessions)
+    user = user_of(request)
     role = table_role(user, Role.PIT_SUPERVISOR, "apply a tournament irregularity procedure")
     if procedure not in PROCEDURES:
         raise IrregularityError(
@@ -118,7 +116,7 @@ def irregularity(
     tournaments = service(request)
     entry = tournaments.get(tournament_id)
     request_body: dict[str, Any] = {"op": procedure, **body.model_dump()}
-    status, data = tournaments.pit_request(
+    answer = tournaments.money.pit_request(
         entry, user, idempotency_key, request_body, _check(entry.tournament, procedure, body, role)
     )
-    return JSONResponse(data, status_code=status)
+    return JSONResponse(answer.body, status_code=answer.status)

@@ -1,0 +1,55 @@
+"""What the tournaments' routes take from a request: the app's
+:class:`~punto.server.tournaments.service.Tournaments`, the user, and the
+``Idempotency-Key`` header."""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated
+
+from fastapi import FastAPI, Header, Request, WebSocket
+
+from punto.server.auth import authenticate
+from punto.server.services import Server
+from punto.server.tournaments.service import Tournaments
+from punto.store.accounts import User
+
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        min_length=1,
+        max_length=200,
+        description="makes a retry return the first answer instead of paying twice",
+    ),
+]
+
+
+def service(request: Request | WebSocket) -> Tournaments:
+    """The app's tournaments (opened when the app starts, or on first use)."""
+    return service_of(request.app)
+
+
+def service_of(app: FastAPI) -> Tournaments:
+    state = app.state
+    found: Tournaments | None = getattr(state, "tournaments", None)
+    if found is None:
+        lock: threading.Lock = state.tournaments_lock
+        with lock:
+            found = getattr(state, "tournaments", None)
+            if found is None:
+                server: Server = state.server
+                found = Tournaments(
+                    server.engine,
+                    hub=server.hub,
+                    ledger=server.ledger,
+                    accounts=server.accounts,
+                    journal=server.journal,
+                )
+                state.tournaments = found
+    return found
+
+
+def user_of(request: Request) -> User:
+    """Who sends the request (refused if nobody is logged in)."""
+    server: Server = request.app.state.server
+    return authenticate(server.accounts, request, server.sessions)
