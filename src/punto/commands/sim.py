@@ -15,7 +15,6 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -76,6 +75,13 @@ def register(sub: SubParsers) -> None:
         help="also evaluate K coups picked uniformly from the run by the exact engine on "
         "the cards left in the shoe: the exact expectation under this cut-card procedure",
     )
+    simulate.add_argument(
+        "--chart",
+        metavar="FILE",
+        help="write a chart of each wager's running estimate converging on its exact "
+        "return (.svg, .png or .pdf; the shoes are dealt again in this process, prefix by "
+        "prefix; needs pip install 'punto[report]')",
+    )
     _run_arguments(simulate)
     simulate.set_defaults(run=run_simulate)
 
@@ -129,7 +135,10 @@ def register(sub: SubParsers) -> None:
         help=f"coups per true count evaluated exactly (default {DEFAULT_SAMPLES}; 0: none)",
     )
     counting.add_argument(
-        "--chart", metavar="FILE.png", help="write a chart of edge against true count"
+        "--chart",
+        metavar="FILE",
+        help="write a chart of edge against true count (.svg, .png or .pdf; needs "
+        "pip install 'punto[report]')",
     )
     _run_arguments(counting)
     counting.set_defaults(run=run_counting)
@@ -320,6 +329,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     extra: dict[str, Any] = {}
     if args.exact_states:
         extra = _procedure_expectation(job, args.exact_states, workers, args.scheduler)
+    if args.chart:
+        _running_chart(job, args.chart)
     if args.json:
         data = report.to_json()
         if extra:
@@ -328,6 +339,15 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 0
     _print_simulation(report, extra)
     return 0
+
+
+def _running_chart(job: Any, path: str) -> None:
+    from punto.charts.figure import chart_format, write_chart
+    from punto.charts.sim import running_chart
+    from punto.sim.running import running_estimate
+
+    chart_format(path)  # refuse a file name it cannot write before dealing again
+    write_chart(running_chart(running_estimate(job)), path)
 
 
 def _procedure_expectation(
@@ -500,17 +520,15 @@ def run_counting(args: argparse.Namespace) -> int:
             on_done=update,
         )
     report = report.with_uncountable(uncountable)
-    chart = None
     if args.chart:
-        from punto.sim.chart import edge_chart
+        from punto.charts.figure import write_chart
+        from punto.charts.sim import edge_chart
 
-        title = f"{table.game.title.upper()}: EDGE AGAINST TRUE COUNT ({rules.decks} DECKS)"
-        chart = edge_chart(title, report.wagers)
-    if chart is not None:
-        try:
-            Path(args.chart).write_bytes(chart)
-        except OSError as error:
-            raise SimUsageError(f"cannot write the chart {args.chart}: {error.strerror}") from None
+        title = (
+            f"{table.game.title}: edge against true count, {rules.describe()} "
+            f"(rules version {table.game.version})"
+        )
+        write_chart(edge_chart(title, report.wagers), args.chart)
     if args.json:
         common.print_json(report.to_json())
         return 0
