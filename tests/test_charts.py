@@ -1,0 +1,184 @@
+"""The charts drawn by matplotlib (issue 16): each SVG parsed, its titles,
+axis labels and the figures printed on it checked against the figures
+computed, formatted as the report's tables print them."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from punto.analysis.composition import RANK_HEADINGS, Composition
+from punto.analysis.removal import effects_of_removal
+from punto.analysis.tables import odds_table
+from punto.charts.exact import (
+    edge_text,
+    house_edge_by_decks_chart,
+    removal_chart,
+    removal_text,
+    return_text,
+    returns_chart,
+)
+from punto.charts.figure import ChartFileError, MissingExtraError, chart_format, render, require
+from punto.charts.sim import counted_bins, edge_chart, running_chart
+from punto.charts.tournament import share_text, tournament_chart
+from punto.cli import main
+from punto.games import get_game
+from punto.sim.counting import CountJob, counting, derive_tags, effects_floats
+from punto.sim.run import ShoeRules, SimJob, simulate
+from punto.sim.running import running_estimate
+from punto.tournament.analysis import analyse
+from punto.tournament.formats import get_format
+from punto.wagers import PairRule
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def texts(svg: bytes) -> list[str]:
+    """Every text of an SVG, in document order."""
+    root = ET.fromstring(svg)
+    return ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+
+
+def test_house_edge_by_decks_chart_prints_every_exact_edge() -> None:
+    game = get_game("tiger-baccarat")
+    tables = [odds_table(game, Composition.of_decks(d)) for d in range(4, 11)]
+    found = texts(render(house_edge_by_decks_chart(tables)))
+    printed = [t for t in found if re.fullmatch(r"-?\d+\.\d{4}%", t)]
+    # one label per wager and deck count, panel by panel, each the exact edge as printed
+    assert printed == [
+        edge_text(t.wagers[wid].house_edge) for wid in tables[0].wagers for t in tables
+    ]
+    assert "1.0579%" in printed  # Banker, 8 decks
+    for wager in tables[0].wagers.values():
+        assert wager.name in found
+    assert found.count("decks") == len(tables[0].wagers)
+    assert found.count("house edge (%)") == len(tables[0].wagers)
+    assert {str(d) for d in range(4, 11)} <= set(found)
+    assert any("rules version 2" in t and "house edge by deck count" in t for t in found)
+
+
+def test_returns_chart_labels_every_wager_with_its_return() -> None:
+    table = odds_table(get_game("dragon-tiger"), Composition.of_decks(8))
+    found = texts(render(returns_chart(table)))
+    values = [t for t in found if re.fullmatch(r"[+-]\d+\.\d{4}%", t)]
+    assert values == [return_text(w.return_float) for w in table.wagers.values()]
+    assert [t for t in found if t in {w.name for w in table.wagers.values()}] == [
+        w.name for w in table.wagers.values()
+    ]
+    assert "return per unit staked (%)" in found
+
+
+def test_removal_chart_labels_each_rank() -> None:
+    game = get_game("tiger-baccarat")
+    removal = effects_of_removal(game, Composition.of_decks(8))["big_tiger"]
+    found = texts(render(removal_chart(removal, removal.name)))
+    bars = [t for t in found if re.fullmatch(r"[+-]\d+\.\d\d|—", t)]
+    assert bars == ["—" if x is None else removal_text(float(x)) for x in removal.effects]
+    ranks = [t for t in found if t in RANK_HEADINGS]
+    assert ranks == list(RANK_HEADINGS)
+    assert "rank of the card removed" in found
+    assert "change in return (1/10,000 of the stake)" in found
+    assert "Effect of removal: Big Tiger" in found
+
+
+def test_edge_chart_of_a_counting_run() -> None:
+    game = get_game("tiger-baccarat")
+    effects = effects_floats(game.id, None, PairRule.LITERAL, 8)
+    tags = derive_tags(effects["big_tiger"])
+    job = CountJob(
+        game.id, None, "literal", ShoeRules(8, 14), 4, 20_000, ("big_tiger",), (tags.values,),
+        samples=8,
+    )  # fmt: skip
+    report = counting(job, [tags], workers=0)
+    svg = render(edge_chart("Tiger Baccarat: edge against true count", report.wagers))
+    found = texts(svg)
+    assert "true count (running count per deck left)" in found
+    assert "player's edge (%)" in found
+    assert f"Big Tiger (tags {tags.text()})" in found
+    # one marker per bin shown: the exact line's and the simulated rings
+    points = counted_bins(report.wagers[0])
+    root = ET.fromstring(svg)
+    uses = list(root.iter(f"{SVG}use"))
+    exact = [p for p in points if p[2] is not None]
+    assert len(uses) >= len(exact) + len(points)
+
+
+def test_running_estimate_is_the_runs_own_prefix() -> None:
+    job = SimJob("dragon-tiger", None, "rank", ShoeRules(8, 14), 11, 1)
+    job = dataclasses.replace(job, shoes=job.shoes_per_chunk + 400)  # two chunks
+    running = running_estimate(job, count=6)
+    # the last point is the whole run, dealt as punto simulate deals it
+    whole = simulate(job, workers=0)
+    assert running.counts.same_as(whole.counts)
+    assert running.points[-1].shoes == job.shoes
+    # a point inside the first chunk is what a shorter run reports
+    inner = running.points[2]
+    assert inner.shoes < job.shoes_per_chunk
+    shorter = simulate(dataclasses.replace(job, shoes=inner.shoes), workers=0)
+    assert [w.returns for w in shorter.wagers] == list(inner.returns)
+    found = texts(render(running_chart(running)))
+    for name, exact in zip(running.names, running.exact, strict=True):
+        assert f"{name}: exact {float(exact):+.4%}" in found
+    assert found.count("coups dealt") == len(running.names)
+    assert "95% interval" in found
+
+
+def test_tournament_chart_prints_the_shares() -> None:
+    report = analyse(
+        get_format("daily"), entrants=24, tournaments=12, seed="charts", hands=[20, 30]
+    )
+    found = texts(render(tournament_chart(report)))
+    for row in report.rows:
+        assert row.label in found
+        assert share_text(row.leader_advances) in found
+        for kind in report.mix:
+            assert share_text(row.win_share(kind)) in found
+    assert "share of tournaments won (%)" in found
+
+
+def test_chart_formats_by_suffix() -> None:
+    assert chart_format("a.svg") == "svg"
+    table = odds_table(get_game("dragon-tiger"), Composition.of_decks(8))
+    fig = returns_chart(table)
+    assert render(fig, "png").startswith(b"\x89PNG\r\n\x1a\n")
+    assert render(fig, "pdf").startswith(b"%PDF-")
+    # the same figures give the same bytes: no date in the file
+    assert render(returns_chart(table), "svg") == render(returns_chart(table), "svg")
+    with pytest.raises(ChartFileError, match=r"name the file \.svg, \.png or \.pdf"):
+        chart_format("edge.gif")
+
+
+def test_chart_command_refuses_an_unknown_format_before_working(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "t.gif"
+    assert main(["tournament", "analyse", "--tournaments", "1000000", "--chart", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [
+        f"punto: error: cannot tell the chart format of {str(out)!r}; name the file .svg, "
+        ".png or .pdf"
+    ]
+
+
+def test_a_missing_extra_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as if matplotlib were not installed: importing it fails
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'punto\[report\]'"):
+        require("matplotlib.figure", "report")
+    assert main(["report", "dragon-tiger", "--out", str(tmp_path / "r")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "punto: error: matplotlib is not installed; pip install 'punto[report]'\n"
+    )
+    assert not (tmp_path / "r").exists()
