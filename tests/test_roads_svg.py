@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from punto.charts.roads import ROADS, roads_svg
 from punto.cli import main
 from punto.games import get_game
 from punto.roads import Scoreboard
+from punto.roads_svg import ROADS, roads_svg
 from punto.store.eventlog import SQLiteEventLog
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable

@@ -8,9 +8,8 @@ document, and the roads of a shoe as SVG.
   running estimates.
 * :mod:`~punto.charts.tournament` -- ``punto tournament analyse``.
 * :mod:`~punto.charts.report` -- ``punto report``: one HTML file, and a PDF.
-* :mod:`~punto.charts.roads` -- the five roads of a shoe as SVG (no plotting
-  library needed).
 
+The roads of a shoe as SVG need no plotting library: :mod:`punto.roads_svg`.
 matplotlib and pandas are optional extras: nothing here imports them until
 a chart is drawn, so the core install imports every module.
 """

@@ -9,12 +9,12 @@ give the same bytes.
 
 from __future__ import annotations
 
-import importlib
 import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from punto.errors import PuntoError
+from punto.extras import MissingExtraError, require
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -44,21 +44,6 @@ PLAYER = "#1e63d6"
 TIE = "#2e9e4f"
 POSITIVE = "#1a7f37"
 NEGATIVE = "#c0392b"
-
-
-class MissingExtraError(PuntoError):
-    """An optional dependency is not installed."""
-
-
-def require(module: str, extra: str) -> Any:
-    """Import ``module``, or refuse naming the extra that installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingExtraError(
-            f"{module.split('.')[0]} is not installed",
-            hint=f"pip install 'punto[{extra}]'",
-        ) from None
 
 
 def new_figure(width: float, height: float) -> Figure:

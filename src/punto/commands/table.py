@@ -152,7 +152,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
 
 
 def run_roads(args: argparse.Namespace) -> int:
-    from punto.charts.roads import roads_svg
+    from punto.roads_svg import roads_svg
     from punto.table.shoe_boards import logged_boards, shoe_boards
 
     if (args.file is None) == (args.log is None):
