@@ -24,7 +24,7 @@ CELL_TIMEOUT = 300
 
 def run(path: Path) -> float:
     """Execute one notebook in its own directory; return the seconds it took."""
-    notebook = nbformat.read(path, as_version=4)
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     client = NotebookClient(
         notebook,
         timeout=CELL_TIMEOUT,
