@@ -5,6 +5,7 @@ computed, formatted as the report's tables print them."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -182,3 +183,34 @@ def test_a_missing_extra_is_named(
         "punto: error: matplotlib is not installed; pip install 'punto[report]'\n"
     )
     assert not (tmp_path / "r").exists()
+
+
+def test_simulate_chart_command_draws_the_runs_estimates(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    chart = tmp_path / "converge.svg"
+    argv = ["simulate", "dragon-tiger", "--coups", "200000", "--workers", "0", "--seed", "2"]
+    assert main([*argv, "--json", "--chart", str(chart)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    found = texts(chart.read_bytes())
+    for w in data["wagers"].values():
+        assert f"{w['name']}: exact {w['exact_return']:+.4%}" in found
+    assert any(f"seed {data['seed']}" in t for t in found)
+    # the estimate each line ends on is the run's own, with its 95% half-width
+    for w in data["wagers"].values():
+        low, high = w["return_ci95"]
+        assert f"simulated {w['return']:+.4%} ± {(high - low) / 2:.4%}" in found
+    assert found.count("return per unit (%)") == len(data["wagers"])
+
+
+def test_counting_chart_command_as_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    chart = tmp_path / "edge.svg"
+    argv = ["counting", "tiger-baccarat", "--wager", "big_tiger", "--shoes", "20000"]
+    argv += ["--seed", "4", "--workers", "0", "--samples", "8", "--json", "--chart", str(chart)]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    found = texts(chart.read_bytes())
+    tags = data["wagers"]["big_tiger"]["tags"]["text"]
+    assert f"Big Tiger (tags {tags})" in found
+    assert "true count (running count per deck left)" in found
+    assert any("Tiger Baccarat: edge against true count" in t for t in found)

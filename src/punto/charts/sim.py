@@ -96,7 +96,17 @@ def running_chart(running: RunningEstimate) -> Figure:
         exact = 100 * float(running.exact[w])
         ax.axhline(exact, color="#d32f2f", linestyle="--", linewidth=1.0, label="exact")
         ax.set_xscale("log")
-        ax.set_title(f"{running.names[w]}: exact {float(running.exact[w]):+.4%}")
+        last = running.points[-1].returns[w]
+        ax.set_title(f"{running.names[w]}: exact {float(running.exact[w]):+.4%}", fontsize=9)
+        ax.text(
+            0.98,
+            0.96,
+            f"simulated {last.mean:+.4%} ± {Z95 * last.se:.4%}",
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=7,
+        )
         ax.set_xlabel("coups dealt")
         ax.set_ylabel("return per unit (%)")
         if w == 0:
