@@ -9,6 +9,7 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,12 +102,45 @@ def test_edge_chart_of_a_counting_run() -> None:
     assert "true count (running count per deck left)" in found
     assert "player's edge (%)" in found
     assert f"Big Tiger (tags {tags.text()})" in found
-    # one marker per bin shown: the exact line's and the simulated rings
-    points = counted_bins(report.wagers[0])
+    # every point drawn where its figures put it, read back through the tick labels
     root = ET.fromstring(svg)
-    uses = list(root.iter(f"{SVG}use"))
-    exact = [p for p in points if p[2] is not None]
-    assert len(uses) >= len(exact) + len(points)
+    x_of, y_of = axis_map(root, "x"), axis_map(root, "y")
+    points = counted_bins(report.wagers[0])
+    exact = [(x, 100 * e) for x, _, e in points if e is not None]
+    line = group(root, "exact:big_tiger")
+    path = next(line.iter(f"{SVG}path")).attrib["d"]
+    drawn = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path)]
+    assert len(drawn) == 2 * len(exact)
+    for (x, y), (px, py) in zip(exact, zip(drawn[::2], drawn[1::2], strict=True), strict=True):
+        assert px == pytest.approx(x_of(x), abs=0.01)
+        assert py == pytest.approx(y_of(y), abs=0.01)
+    rings = [
+        (float(u.attrib["x"]), float(u.attrib["y"]))
+        for u in group(root, "simulated:big_tiger").iter(f"{SVG}use")
+    ]
+    assert len(rings) == len(points)
+    for (x, s, _), (px, py) in zip(points, rings, strict=True):
+        assert px == pytest.approx(x_of(x), abs=0.01)
+        assert py == pytest.approx(y_of(100 * s), abs=0.01)
+
+
+def group(root: ET.Element, gid: str) -> ET.Element:
+    found = next((g for g in root.iter(f"{SVG}g") if g.get("id") == gid), None)
+    assert found is not None, f"no group {gid}"
+    return found
+
+
+def axis_map(root: ET.Element, axis: str) -> Callable[[float], float]:
+    """Data to SVG coordinate along ``axis``, from the ticks and their labels."""
+    ticks = []
+    for g in root.iter(f"{SVG}g"):
+        if (g.get("id") or "").startswith(f"{axis}tick_"):
+            mark = next(g.iter(f"{SVG}use"))
+            label = "".join(next(g.iter(f"{SVG}text")).itertext()).replace("\u2212", "-")
+            ticks.append((float(label), float(mark.attrib[axis])))
+    (v1, p1), (v2, p2) = min(ticks), max(ticks)
+    scale = (p2 - p1) / (v2 - v1)
+    return lambda v: p1 + scale * (v - v1)
 
 
 def test_running_estimate_is_the_runs_own_prefix() -> None:

@@ -47,6 +47,7 @@ def edge_chart(title: str, wagers: Sequence[WagerCount]) -> Figure:
             marker="o",
             markersize=3,
             label=f"{w.name} (tags {w.tags.text()})",
+            gid=f"exact:{w.id}",
         )
         ax.plot(
             [x for x, _, _ in points],
@@ -56,6 +57,7 @@ def edge_chart(title: str, wagers: Sequence[WagerCount]) -> Figure:
             markersize=3,
             markerfacecolor="none",
             color=line.get_color(),
+            gid=f"simulated:{w.id}",
         )
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.grid(True, color="#e0e0e0", linewidth=0.6)
