@@ -15,9 +15,14 @@ from punto.analysis.removal import effects_of_removal
 from punto.analysis.tables import odds_table
 from punto.extras import MissingExtraError
 from punto.games import get_game
+from punto.roads import Scoreboard
+from punto.roads_svg import RoadsPicture, roads_svg
+from punto.sim.counting import CountJob, counting, derive_tags, effects_floats
 from punto.sim.run import ShoeRules, SimJob, simulate
+from punto.sim.vulnerability import counting_table
 from punto.tournament.analysis import analyse
 from punto.tournament.formats import get_format
+from punto.wagers import PairRule
 
 
 def test_odds_table_html_and_frame() -> None:
@@ -71,3 +76,22 @@ def test_to_frame_without_pandas_names_the_extra(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(MissingExtraError, match=r"pip install 'punto\[frames\]'"):
         table.to_frame()
     assert "<table>" in table._repr_html_()  # HTML needs nothing installed
+
+
+def test_counting_report_and_roads_show_themselves() -> None:
+    game = get_game("tiger-baccarat")
+    effects = effects_floats(game.id, None, PairRule.LITERAL, 8)
+    tags = derive_tags(effects["tiger"])
+    job = CountJob(
+        game.id, None, "literal", ShoeRules(8, 14), 3, 2000, ("tiger",), (tags.values,), samples=4
+    )  # fmt: skip
+    report = counting(job, [tags], workers=0)
+    table = counting_table(report)
+    frame = table.to_frame()
+    assert list(frame["tags"]) == [tags.text()]
+    assert list(frame["vulnerable"]) == [report.wagers[0].vulnerable]
+    assert f"<td>{'yes' if report.wagers[0].vulnerable else 'no'}</td>" in table._repr_html_()
+    board = Scoreboard.from_results("BBPPTB")
+    picture = RoadsPicture(board, "six coups")._repr_svg_()
+    assert picture == roads_svg(board, "six coups")
+    assert picture.startswith("<svg ")

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from punto.roads import Scoreboard
 
-__all__ = ["ROADS", "roads_svg"]
+__all__ = ["ROADS", "RoadsPicture", "roads_svg"]
 
 #: The roads, in the order drawn, with their titles (keys of ``to_dict``).
 ROADS = (
@@ -150,3 +150,14 @@ def roads_svg(board: Scoreboard, title: str | None = None) -> str:
         f'width="{width * 2}" height="{height * 2}" role="img" aria-label={label} '
         'font-family="sans-serif">' + "".join(parts) + "</svg>\n"
     )
+
+
+class RoadsPicture:
+    """The roads of a board as a picture a notebook shows (``_repr_svg_``)."""
+
+    def __init__(self, board: Scoreboard, title: str | None = None) -> None:
+        self.board = board
+        self.title = title
+
+    def _repr_svg_(self) -> str:
+        return roads_svg(self.board, self.title)

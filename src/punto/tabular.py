@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["Cell", "Tabular"]
 
 #: What a cell may hold: exact fractions stay exact in a frame (object column).
-Cell = str | int | float | Fraction | None
+Cell = str | bool | int | float | Fraction | None
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,8 @@ def _cell(value: Cell) -> str:
         return "<td>—</td>"
     if isinstance(value, str):
         return f"<td>{html.escape(value)}</td>"
+    if isinstance(value, bool):
+        return f"<td>{'yes' if value else 'no'}</td>"
     if isinstance(value, float):
         return f'<td style="text-align:right">{value:.6g}</td>'
     if isinstance(value, int):

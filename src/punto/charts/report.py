@@ -324,7 +324,12 @@ def _counting(counted: list[Vulnerability], shoes: int, seed: int, version: str)
     for v in counted:
         best = v.best
         parts.append(
-            f"<tr><td>{e(v.name)}</td><td>{e(v.tags)}</td><td>{v.correlation:.3f}</td>"
+            f"<tr><td>{e(v.name)}</td>"
+            + (
+                f"<td>{e(v.tags)}</td><td>{v.correlation:.3f}</td>"
+                if v.countable
+                else '<td colspan="2">not countable: every rank has the same effect</td>'
+            )
             + (
                 "<td>—</td><td>—</td><td>—</td><td>—</td>"
                 if best is None
