@@ -217,6 +217,18 @@ def test_a_missing_extra_is_named(
         "punto: error: matplotlib is not installed; pip install 'punto[report]'\n"
     )
     assert not (tmp_path / "r").exists()
+    # a chart asked of a simulation is refused before a shoe is dealt
+    for argv in (
+        ["simulate", "dragon-tiger", "--shoes", "10000000", "--workers", "0"],
+        ["counting", "tiger-baccarat", "--shoes", "10000000", "--workers", "0"],
+        ["tournament", "analyse", "--tournaments", "1000000"],
+    ):
+        assert main([*argv, "--chart", str(tmp_path / "c.svg")]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (
+            "punto: error: matplotlib is not installed; pip install 'punto[report]'\n"
+        )
 
 
 def test_simulate_chart_command_draws_the_runs_estimates(

@@ -25,6 +25,7 @@ __all__ = [
     "ChartFormat",
     "MissingExtraError",
     "chart_format",
+    "check_chart_file",
     "new_figure",
     "render",
     "require",
@@ -100,6 +101,14 @@ def chart_format(path: str | Path) -> ChartFormat:
         f"cannot tell the chart format of {str(path)!r}",
         hint="name the file .svg, .png or .pdf",
     )
+
+
+def check_chart_file(path: str | Path) -> ChartFormat:
+    """Refuse, before any work, a chart that cannot be drawn: a file name of
+    no known format, or matplotlib missing."""
+    fmt = chart_format(path)
+    require("matplotlib", "report")
+    return fmt
 
 
 class ChartFileError(PuntoError):

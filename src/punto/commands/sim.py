@@ -314,6 +314,10 @@ def _fmt(x: float | None, digits: int = 4, *, percent: bool = True, sign: bool =
 def run_simulate(args: argparse.Namespace) -> int:
     from punto.sim.run import SimJob, simulate
 
+    if args.chart:
+        from punto.charts.figure import check_chart_file
+
+        check_chart_file(args.chart)  # before dealing a shoe
     table = common.resolve_table(args, layout_required=False)
     rules = _rules(args, table.game.decks)
     if args.shoes is not None:
@@ -342,11 +346,10 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def _running_chart(job: Any, path: str) -> None:
-    from punto.charts.figure import chart_format, write_chart
+    from punto.charts.figure import write_chart
     from punto.charts.sim import running_chart
     from punto.sim.running import running_estimate
 
-    chart_format(path)  # refuse a file name it cannot write before dealing again
     write_chart(running_chart(running_estimate(job)), path)
 
 
@@ -467,6 +470,10 @@ def run_counting(args: argparse.Namespace) -> int:
     )
     from punto.sim.tables import sim_tables
 
+    if args.chart:
+        from punto.charts.figure import check_chart_file
+
+        check_chart_file(args.chart)  # before dealing a shoe
     table = common.resolve_table(args, layout_required=False)
     rules = _rules(args, table.game.decks)
     tables = sim_tables(table.game, table.layout, table.pair_rule)

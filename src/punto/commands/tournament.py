@@ -338,9 +338,9 @@ def _session_words(f: Format, number: int) -> str:
 
 def run_analyse(args: argparse.Namespace) -> int:
     if args.a_chart:
-        from punto.charts.figure import chart_format
+        from punto.charts.figure import check_chart_file
 
-        chart_format(args.a_chart)  # refuse a file name it cannot write before simulating
+        check_chart_file(args.a_chart)  # before simulating
     fmt = get_format(args.a_format)
     report = analyse(
         fmt,
