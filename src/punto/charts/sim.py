@@ -7,15 +7,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from punto.charts.figure import new_figure
+from punto.charts.figure import new_figure, write_chart
+from punto.game import Game
 from punto.sim.counting import WagerCount
-from punto.sim.run import Z95
-from punto.sim.running import RunningEstimate
+from punto.sim.run import Z95, ShoeRules, SimJob
+from punto.sim.running import RunningEstimate, running_estimate
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["MIN_COUPS", "counted_bins", "edge_chart", "running_chart"]
+__all__ = [
+    "MIN_COUPS",
+    "counted_bins",
+    "edge_chart",
+    "running_chart",
+    "write_edge_chart",
+    "write_running_chart",
+]
 
 #: Bins of the true count with fewer coups than this are left off the chart.
 MIN_COUPS = 2000
@@ -116,3 +124,17 @@ def running_chart(running: RunningEstimate) -> Figure:
     for j in range(n, rows * columns):
         axes[j // columns][j % columns].set_visible(False)
     return fig
+
+
+def write_edge_chart(game: Game, rules: ShoeRules, wagers: Sequence[WagerCount], path: str) -> None:
+    """``punto counting --chart``: the edge chart of a counting run, to ``path``."""
+    title = (
+        f"{game.title}: edge against true count, {rules.describe()} (rules version {game.version})"
+    )
+    write_chart(edge_chart(title, wagers), path)
+
+
+def write_running_chart(job: SimJob, path: str) -> None:
+    """``punto simulate --chart``: the run dealt again in this process, prefix
+    by prefix (:mod:`punto.sim.running`), its running estimates to ``path``."""
+    write_chart(running_chart(running_estimate(job)), path)

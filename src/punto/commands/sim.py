@@ -334,7 +334,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.exact_states:
         extra = _procedure_expectation(job, args.exact_states, workers, args.scheduler)
     if args.chart:
-        _running_chart(job, args.chart)
+        from punto.charts.sim import write_running_chart
+
+        write_running_chart(job, args.chart)
     if args.json:
         data = report.to_json()
         if extra:
@@ -343,14 +345,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 0
     _print_simulation(report, extra)
     return 0
-
-
-def _running_chart(job: Any, path: str) -> None:
-    from punto.charts.figure import write_chart
-    from punto.charts.sim import running_chart
-    from punto.sim.running import running_estimate
-
-    write_chart(running_chart(running_estimate(job)), path)
 
 
 def _procedure_expectation(
@@ -528,14 +522,9 @@ def run_counting(args: argparse.Namespace) -> int:
         )
     report = report.with_uncountable(uncountable)
     if args.chart:
-        from punto.charts.figure import write_chart
-        from punto.charts.sim import edge_chart
+        from punto.charts.sim import write_edge_chart
 
-        title = (
-            f"{table.game.title}: edge against true count, {rules.describe()} "
-            f"(rules version {table.game.version})"
-        )
-        write_chart(edge_chart(title, report.wagers), args.chart)
+        write_edge_chart(table.game, rules, report.wagers, args.chart)
     if args.json:
         common.print_json(report.to_json())
         return 0
