@@ -140,6 +140,7 @@ def test_roads_command_reads_an_event_log_without_writing_it(
         (["--shoe", "4"], "there is no shoe 4: the table dealt 3"),
         (["--log", "x.db"], "give a replay file or --log, one of them"),
     ],
+    ids=["no such shoe", "both sources"],
 )
 def test_roads_command_refusals(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
@@ -152,3 +153,13 @@ def test_roads_command_refusals(
     assert message in captured.err
     assert len(captured.err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_roads_command_never_creates_a_missing_log(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "none.db"
+    argv = ["roads", "--log", str(missing), "--table-id", "t1", "--out", str(tmp_path / "r.svg")]
+    assert main(argv) == 2
+    assert f"there is no event log {missing}" in capsys.readouterr().err
+    assert not missing.exists()

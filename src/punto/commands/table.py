@@ -162,6 +162,12 @@ def run_roads(args: argparse.Namespace) -> int:
     if args.log is not None:
         if args.roads_table is None:
             raise ReplayInputError("--log needs --table-id: the table whose roads to draw")
+        local = args.log.removeprefix("sqlite:///")
+        if "://" not in local and not Path(local).is_file():
+            # opening a SQLite log creates it: reading roads must never write a file
+            raise ReplayInputError(
+                f"there is no event log {args.log}", hint="give the database the table wrote"
+            )
         table, boards = logged_boards(open_event_log(args.log), args.roads_table)
         title = f"{table.game.title}, table {args.roads_table}"
     else:
