@@ -38,11 +38,7 @@ ChartFormat = Literal["svg", "png", "pdf"]
 #: The file suffixes a chart may be written as.
 FORMATS: tuple[ChartFormat, ...] = ("svg", "png", "pdf")
 
-#: Colours shared by every chart (those of the scoreboard page for Banker,
-#: Player and Tie, then matplotlib's own cycle).
-BANKER = "#d32f2f"
-PLAYER = "#1e63d6"
-TIE = "#2e9e4f"
+#: Bars of a figure that favours the bettor, and of one that does not.
 POSITIVE = "#1a7f37"
 NEGATIVE = "#c0392b"
 
