@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -208,20 +209,27 @@ def test_insurance_exact_cards(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "buffalo"
-    code, text, _ = run(capsys, "report", "tiger-buffalo", "--decks", "6", "--out", str(out))
+    code, text, _ = run(
+        capsys, "report", "tiger-buffalo", "--decks", "6", "--out", str(out),
+        "--counting-shoes", "200",
+    )  # fmt: skip
     assert code == 0
     written = [Path(line.removeprefix("wrote ")) for line in text.splitlines()]
-    assert out / "index.html" in written
+    # one self-contained document: its charts are inline SVG, not files beside it
+    assert written == [out / "index.html"]
     assert all(p.exists() for p in written)
-    pngs = [p for p in written if p.suffix == ".png"]
-    assert {"returns.png", "insurance.png", "removal_tiger_pair_literal.png"} <= {
-        p.name for p in pngs
-    }
-    assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
     page = (out / "index.html").read_text("utf-8")
+    figures = re.findall(r'<figure data-figure="([^"]+)"><svg', page)
+    assert {"returns", "insurance", "house_edge_by_decks", "removal_tiger_pair_literal"} <= set(
+        figures
+    )
+    assert "<img" not in page
+    assert "src=" not in page
+    # the only links are inside a chart, to its own markers and clip paths
+    assert {href[0] for href in re.findall(r'href="([^"]*)"', page)} == {"#"}
     assert "Tiger Buffalo" in page
     assert "Insurance Plus" in page
-    assert 'src="returns.png"' in page
+    assert "Counting vulnerability" in page
 
 
 def test_report_refuses_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

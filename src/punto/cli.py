@@ -32,6 +32,7 @@ COMMANDS = {
     "insurance": "punto.commands.analysis",
     "report": "punto.commands.analysis",
     "replay": "punto.commands.table",
+    "roads": "punto.commands.table",
     "table": "punto.commands.table",
     "serve": "punto.commands.serve",
     "simulate": "punto.commands.sim",

@@ -10,7 +10,8 @@
 * :mod:`~punto.analysis.tables` -- every wager's odds: :func:`~punto.analysis.tables.odds_table`.
 * :mod:`~punto.analysis.removal` -- effects of removal.
 * :mod:`~punto.analysis.insurance_values` -- Insurance Plus values (Tiger Buffalo).
-* :mod:`~punto.analysis.report` and :mod:`~punto.analysis.png` -- ``punto report``.
+
+Their charts and ``punto report`` are drawn by :mod:`punto.charts`.
 
 The modules are imported on demand, so that the command line starts quickly.
 """

@@ -52,6 +52,7 @@ from punto.insurance import (
     insurance_event,
     moment_of,
 )
+from punto.tabular import Tabular
 
 #: How the insured hand ends: loses, ties, wins.
 ENDINGS = ("loses", "ties", "wins")
@@ -468,4 +469,26 @@ def two_card_outcomes(
         Fraction(sums[Winner.PLAYER], total),
         Fraction(sums[Winner.BANKER], total),
         Fraction(sums[Winner.TIE], total),
+    )
+
+
+def insurance_table(offers: Sequence[OfferValue]) -> Tabular:
+    """The offers' values as a table (for notebooks: it shows itself as HTML,
+    and ``.to_frame()`` gives a pandas DataFrame)."""
+    return Tabular(
+        "Insurance Plus: value of every offer (4.1.15, 4.2.1)",
+        ("offer", "reach", "loses", "ties", "wins", "value", "exact min", "exact max"),
+        tuple(
+            (
+                str(o.offer),
+                float(o.reach),
+                float(o.loses),
+                float(o.ties),
+                float(o.wins),
+                o.value,
+                o.exact_min,
+                o.exact_max,
+            )
+            for o in offers
+        ),
     )

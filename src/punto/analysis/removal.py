@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punto.analysis.composition import RANK_HEADINGS, RANKS, Composition
 from punto.analysis.plan import Plan, plan_for
 from punto.analysis.tables import wager_odds
 from punto.game import Game
+from punto.tabular import Tabular
 from punto.wagers import Basis, PairRule
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,25 @@ class Removal:
     pair_rule: PairRule
     base: Fraction
     effects: tuple[Fraction | None, ...]
+
+    def tabular(self) -> Tabular:
+        """One row per rank: the exact effect and it in 1/10,000 of the stake."""
+        return Tabular(
+            f"{self.name}: effect of removal of one card (pairs read by the "
+            f"{self.pair_rule.value} rule; full-shoe return {float(self.base):+.6f})",
+            ("rank", "effect", "per 10,000"),
+            tuple(
+                (rank, x, None if x is None else float(x) * 1e4)
+                for rank, x in zip(RANK_HEADINGS, self.effects, strict=True)
+            ),
+        )
+
+    def _repr_html_(self) -> str:
+        return self.tabular().html()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The effects as a pandas DataFrame (``pip install 'punto[frames]'``)."""
+        return self.tabular().frame()
 
     def to_json(self) -> dict[str, Any]:
         return {

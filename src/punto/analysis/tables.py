@@ -21,13 +21,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punto.analysis.composition import RANK_HEADINGS, Composition
 from punto.analysis.plan import Counts, PlannedWager, plan_for
 from punto.game import Game
 from punto.odds import Pays
+from punto.tabular import Tabular
 from punto.wagers import PairRule
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The pays text of the event that collects every other outcome.
 LOSE = "lose"
@@ -197,6 +201,27 @@ class OddsTable:
     @cached_property
     def wagers(self) -> dict[str, WagerOdds]:
         return {p.id: wager_odds(p, self.counts) for p in self.counts.plan.wagers}
+
+    def tabular(self) -> Tabular:
+        """One row per wager: house edge, exact return, standard deviation and
+        hit frequency (for notebooks: ``_repr_html_``, ``to_frame``)."""
+        where = f", layout {self.layout}" if self.layout else ""
+        return Tabular(
+            f"{self.game.title}{where}: {shoe_words(self.composition)}, pairs read by the "
+            f"{self.pair_rule.value} rule (rules version {self.game.version})",
+            ("wager", "name", "house edge", "return", "std dev", "hit frequency"),
+            tuple(
+                (wid, w.name, w.house_edge, w.return_exact, w.std_dev, w.hit_frequency)
+                for wid, w in self.wagers.items()
+            ),
+        )
+
+    def _repr_html_(self) -> str:
+        return self.tabular().html()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The wagers as a pandas DataFrame (``pip install 'punto[frames]'``)."""
+        return self.tabular().frame()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``punto odds --json``."""

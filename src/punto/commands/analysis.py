@@ -95,13 +95,28 @@ def register(sub: SubParsers) -> None:
 
     report = sub.add_parser(
         "report",
-        help="an HTML page with charts of a game's exact mathematics",
-        description="Write DIR/index.html and PNG charts: house edges, effect of removal "
-        "and, for Tiger Buffalo, Insurance Plus values.",
+        help="a game's exact mathematics as one HTML document (and a PDF)",
+        description="Write DIR/index.html, one self-contained page with its charts inline "
+        "(SVG): pay tables, exact odds with their counts, house edge by deck count, effect "
+        "of removal, Insurance Plus values (Tiger Buffalo) and the counting vulnerability "
+        "of each side bet, with the rules version and clauses of every figure.  Needs the "
+        "report extra: pip install 'punto[report]'.",
     )
     add_game_arguments(report)
     _shoe_arguments(report)
     report.add_argument("--out", required=True, metavar="DIR", help="directory to write")
+    report.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also print the page to DIR/report.pdf (with Debian's chromium)",
+    )
+    report.add_argument(
+        "--counting-shoes",
+        metavar="N",
+        type=int,
+        default=2000,
+        help="shoes of the counting run of the side bets (default 2000; 0 leaves it out)",
+    )
     report.set_defaults(run=run_report)
 
 
@@ -468,14 +483,24 @@ def _show_deal_values(game: Game, composition: Composition, cards: str, values: 
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from punto.analysis.report import write_report
+    from punto.charts.report import write_report
 
     table = resolve_table(args, layout_required=False)
     composition = composition_of(args, table.game)
+    if args.counting_shoes < 0:
+        raise AnalysisUsageError(
+            f"--counting-shoes {args.counting_shoes} is negative", hint="give 0 or more"
+        )
     try:
         written = write_report(
-            table.game, composition, Path(args.out), table.layout, table.pair_rule
-        )
+            table.game,
+            composition,
+            Path(args.out),
+            table.layout,
+            table.pair_rule,
+            pdf=args.pdf,
+            counting_shoes=args.counting_shoes,
+        ).paths
     except OSError as error:
         raise AnalysisUsageError(
             f"cannot write the report to {args.out}: {error.strerror}",

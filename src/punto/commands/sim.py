@@ -15,7 +15,6 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -76,6 +75,13 @@ def register(sub: SubParsers) -> None:
         help="also evaluate K coups picked uniformly from the run by the exact engine on "
         "the cards left in the shoe: the exact expectation under this cut-card procedure",
     )
+    simulate.add_argument(
+        "--chart",
+        metavar="FILE",
+        help="write a chart of each wager's running estimate converging on its exact "
+        "return (.svg, .png or .pdf; the shoes are dealt again in this process, prefix by "
+        "prefix; needs pip install 'punto[report]')",
+    )
     _run_arguments(simulate)
     simulate.set_defaults(run=run_simulate)
 
@@ -129,7 +135,10 @@ def register(sub: SubParsers) -> None:
         help=f"coups per true count evaluated exactly (default {DEFAULT_SAMPLES}; 0: none)",
     )
     counting.add_argument(
-        "--chart", metavar="FILE.png", help="write a chart of edge against true count"
+        "--chart",
+        metavar="FILE",
+        help="write a chart of edge against true count (.svg, .png or .pdf; needs "
+        "pip install 'punto[report]')",
     )
     _run_arguments(counting)
     counting.set_defaults(run=run_counting)
@@ -305,6 +314,10 @@ def _fmt(x: float | None, digits: int = 4, *, percent: bool = True, sign: bool =
 def run_simulate(args: argparse.Namespace) -> int:
     from punto.sim.run import SimJob, simulate
 
+    if args.chart:
+        from punto.charts.figure import check_chart_file
+
+        check_chart_file(args.chart)  # before dealing a shoe
     table = common.resolve_table(args, layout_required=False)
     rules = _rules(args, table.game.decks)
     if args.shoes is not None:
@@ -320,6 +333,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     extra: dict[str, Any] = {}
     if args.exact_states:
         extra = _procedure_expectation(job, args.exact_states, workers, args.scheduler)
+    if args.chart:
+        from punto.charts.sim import write_running_chart
+
+        write_running_chart(job, args.chart)
     if args.json:
         data = report.to_json()
         if extra:
@@ -447,6 +464,10 @@ def run_counting(args: argparse.Namespace) -> int:
     )
     from punto.sim.tables import sim_tables
 
+    if args.chart:
+        from punto.charts.figure import check_chart_file
+
+        check_chart_file(args.chart)  # before dealing a shoe
     table = common.resolve_table(args, layout_required=False)
     rules = _rules(args, table.game.decks)
     tables = sim_tables(table.game, table.layout, table.pair_rule)
@@ -500,17 +521,10 @@ def run_counting(args: argparse.Namespace) -> int:
             on_done=update,
         )
     report = report.with_uncountable(uncountable)
-    chart = None
     if args.chart:
-        from punto.sim.chart import edge_chart
+        from punto.charts.sim import write_edge_chart
 
-        title = f"{table.game.title.upper()}: EDGE AGAINST TRUE COUNT ({rules.decks} DECKS)"
-        chart = edge_chart(title, report.wagers)
-    if chart is not None:
-        try:
-            Path(args.chart).write_bytes(chart)
-        except OSError as error:
-            raise SimUsageError(f"cannot write the chart {args.chart}: {error.strerror}") from None
+        write_edge_chart(table.game, rules, report.wagers, args.chart)
     if args.json:
         common.print_json(report.to_json())
         return 0

@@ -1,5 +1,5 @@
-"""``punto replay FILE`` (a table replayed for audit) and ``punto table GAME``
-(the dealer's console).
+"""``punto replay FILE`` (a table replayed for audit), ``punto roads`` (a
+shoe's roads as SVG) and ``punto table GAME`` (the dealer's console).
 
 ``replay`` reads the whole file, plays every action and builds its output
 before printing anything: a refused action is one line on standard error
@@ -51,6 +51,23 @@ def register(sub: common.SubParsers) -> None:
         help="print the event log the replay produced instead, one JSON object a line",
     )
     replay.set_defaults(run=run_replay_command)
+
+    roads = sub.add_parser(
+        "roads",
+        help="draw the five roads of a shoe as SVG, from a replay or an event log",
+        description="Write the bead plate, big road and derived roads of one shoe as an SVG "
+        "file: the drawing of the scoreboard page, for audit files and reports.  The shoe's "
+        "coups come from a replay file (FILE) or a table's event log (--log with "
+        "--table-id: the database of 'punto table --database' or of the server).",
+    )
+    roads.add_argument("file", metavar="FILE", nargs="?", help="a replay file, or - for stdin")
+    roads.add_argument("--log", metavar="URL", help="an event log: a SQLite file or database URL")
+    roads.add_argument("--table-id", dest="roads_table", metavar="ID", help="the table in --log")
+    roads.add_argument(
+        "--shoe", metavar="N", type=int, help="which shoe, counting from 1 (default: the last)"
+    )
+    roads.add_argument("--out", required=True, metavar="FILE.svg", help="the SVG file to write")
+    roads.set_defaults(run=run_roads)
 
     table = sub.add_parser(
         "table",
@@ -131,6 +148,46 @@ def run_replay_command(args: argparse.Namespace) -> int:
     else:
         text = json.dumps(replay.report(), indent=2) + "\n"
     sys.stdout.write(text)
+    return 0
+
+
+def run_roads(args: argparse.Namespace) -> int:
+    from punto.roads_svg import roads_svg
+    from punto.table.shoe_boards import logged_boards, shoe_boards
+
+    if (args.file is None) == (args.log is None):
+        raise ReplayInputError(
+            "give a replay file or --log, one of them", hint="see 'punto roads --help'"
+        )
+    if args.log is not None:
+        if args.roads_table is None:
+            raise ReplayInputError("--log needs --table-id: the table whose roads to draw")
+        local = args.log.removeprefix("sqlite:///")
+        if "://" not in local and not Path(local).is_file():
+            # opening a SQLite log creates it: reading roads must never write a file
+            raise ReplayInputError(
+                f"there is no event log {args.log}", hint="give the database the table wrote"
+            )
+        table, boards = logged_boards(open_event_log(args.log), args.roads_table)
+        title = f"{table.game.title}, table {args.roads_table}"
+    else:
+        replay = run_replay(_read_json(args.file))
+        boards = shoe_boards(replay.rounds, replay.log, replay.pair_rule)
+        title = f"{replay.game.title}, replay {Path(args.file).name}"
+    shoe = len(boards) if args.shoe is None else args.shoe
+    if not 1 <= shoe <= len(boards):
+        raise ReplayInputError(
+            f"there is no shoe {shoe}: the table dealt {len(boards)}",
+            hint=f"give --shoe from 1 to {len(boards)}",
+        )
+    svg = roads_svg(boards[shoe - 1], f"{title}: shoe {shoe} of {len(boards)}")
+    try:
+        Path(args.out).write_text(svg, "utf-8")
+    except OSError as error:
+        raise ReplayInputError(
+            f"cannot write {args.out}: {error.strerror}", hint="give a file you can write"
+        ) from None
+    sys.stdout.write(f"wrote {args.out}\n")
     return 0
 
 

@@ -116,6 +116,13 @@ def register(sub: Any) -> None:
         a.add_argument("--min-bet", metavar="LIST", help="minimum bets to compare, e.g. 1000,5000")
         a.add_argument("--advance", metavar="LIST", help="advancing per table to compare, e.g. 1,2")
         a.add_argument("--json", dest="a_json", action="store_true", help="the report as JSON")
+        a.add_argument(
+            "--chart",
+            dest="a_chart",
+            metavar="FILE",
+            help="write a chart of the variants (.svg, .png or .pdf; needs "
+            "pip install 'punto[report]')",
+        )
         a.set_defaults(run=run_analyse)
 
 
@@ -330,6 +337,10 @@ def _session_words(f: Format, number: int) -> str:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
+    if args.a_chart:
+        from punto.charts.figure import check_chart_file
+
+        check_chart_file(args.a_chart)  # before simulating
     fmt = get_format(args.a_format)
     report = analyse(
         fmt,
@@ -342,6 +353,11 @@ def run_analyse(args: argparse.Namespace) -> int:
         min_bets=_list(args.min_bet, "min-bet"),
         advances=_list(args.advance, "advance"),
     )
+    if args.a_chart:
+        from punto.charts.figure import write_chart
+        from punto.charts.tournament import tournament_chart
+
+        write_chart(tournament_chart(report), args.a_chart)
     if args.a_json:
         common.print_json(report.to_json())
         return 0

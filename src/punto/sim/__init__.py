@@ -11,7 +11,10 @@
   removal, true count, bet thresholds, the exact true-count-to-edge curve.
 * :mod:`~punto.sim.reference` -- a plain-Python simulator (the engine's
   ``Deal`` and the wager kinds), the baseline and cross-check of the kernels.
-* :mod:`~punto.sim.chart` -- the PNG chart of edge against true count.
+* :mod:`~punto.sim.running` -- a run's running estimates (its prefixes).
+* :mod:`~punto.sim.vulnerability` -- the counting section of ``punto report``.
+
+Their charts are drawn by :mod:`punto.charts.sim`.
 
 Modules are imported on demand: importing numba takes a moment.
 """

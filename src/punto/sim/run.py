@@ -65,9 +65,12 @@ from punto.sim.tables import (
     shoe_template,
     sim_tables,
 )
+from punto.tabular import Tabular
 from punto.wagers import PairRule
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from punto.sim.counting import CountJob
 
 #: Shoes per batch (the unit of the variance estimate): at least this many,
@@ -419,6 +422,33 @@ class SimReport:
         probability ``level`` (Bonferroni over all of them)."""
         m = 2 * len(self.wagers)
         return NormalDist().inv_cdf(1 - (1 - level) / (2 * m)) if m else math.inf
+
+    def tabular(self) -> Tabular:
+        """One row per wager: simulated return and its 95% interval beside
+        the exact return, and the hit frequencies (for notebooks)."""
+        job = self.job
+        rows = []
+        for w in self.wagers:
+            low, high = w.returns.interval()
+            exact = float(w.exact_return)
+            hits = (w.hits.mean, float(w.exact_hit))
+            rows.append((w.id, w.name, w.returns.mean, low, high, exact, w.z_return, *hits))
+        return Tabular(
+            f"{job.game_id}: {self.counts.coups:,} coups in {self.counts.shoes:,} shoes, "
+            f"{job.rules.describe()}, seed {job.seed}",
+            (
+                *("wager", "name", "return", "95% low", "95% high", "exact return", "z"),
+                *("hit frequency", "exact hit frequency"),
+            ),
+            tuple(rows),
+        )
+
+    def _repr_html_(self) -> str:
+        return self.tabular().html()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The wagers as a pandas DataFrame (``pip install 'punto[frames]'``)."""
+        return self.tabular().frame()
 
     def to_json(self) -> dict[str, Any]:
         job = self.job

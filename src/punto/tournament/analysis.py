@@ -42,13 +42,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from punto.cards import Card, Rank, Suit
 from punto.coup import Coup
 from punto.games import get_game
 from punto.settlement import Bet, settle
 from punto.tableau import banker_draws, player_draws
+from punto.tabular import Tabular
 from punto.tournament.errors import TournamentError
 from punto.tournament.format import ChipPolicy, Format, Session, balanced_sizes
 from punto.tournament.standings import (
@@ -62,6 +63,9 @@ from punto.tournament.standings import (
 )
 from punto.tournament.strategies import STRATEGIES, HandView, Strategy
 from punto.tournament.tournament import SUDDEN_DEATH_WAGERS, bet_lines
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: (winner, Player pair, Banker pair)
 Outcome = tuple[str, bool, bool]
@@ -513,6 +517,27 @@ class Report:
     mix: tuple[str, ...]
     seed: int | str
     rows: tuple[Row, ...]
+
+    def tabular(self) -> Tabular:
+        """One row per variant: the leaders' chances and each kind's share of
+        the wins (for notebooks)."""
+        mix = list(dict.fromkeys(self.mix))
+        return Tabular(
+            f"{self.rows[0].tournaments:,} simulated tournaments per variant, "
+            f"{self.entrants} entrants, seed {self.seed}",
+            ("variant", "leader advances", "final leader wins", *(f"wins: {m}" for m in mix)),
+            tuple(
+                (r.label, r.leader_advances, r.final_leader_wins, *(r.win_share(m) for m in mix))
+                for r in self.rows
+            ),
+        )
+
+    def _repr_html_(self) -> str:
+        return self.tabular().html()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The variants as a pandas DataFrame (``pip install 'punto[frames]'``)."""
+        return self.tabular().frame()
 
     def to_json(self) -> dict[str, Any]:
         return {
