@@ -56,7 +56,6 @@ from punto.analysis.enumeration import NCLASSES
 from punto.analysis.tables import odds_table
 from punto.errors import PuntoError
 from punto.games import get_game
-from punto.sim import kernel
 from punto.sim.tables import (
     SimTables,
     outcome_table,
@@ -77,6 +76,12 @@ BATCH_COUPS = 2048
 
 #: About this many coups per chunk (a chunk is a whole number of batches).
 CHUNK_COUPS = 1 << 20
+
+#: Runs of up to about this many coups are dealt by the plain-Python kernel
+#: (:mod:`punto.sim.plain`, a few microseconds a coup) rather than the compiled
+#: one, whose import and load from numba's cache cost more than dealing them
+#: (about 0.6 s on an idle machine).  Both give the same integers.
+PLAIN_COUPS = 100_000
 
 #: Two-sided 95%.
 Z95 = NormalDist().inv_cdf(0.975)
@@ -210,6 +215,11 @@ class SimJob:
         return batches * self.batch_shoes
 
     @property
+    def small(self) -> bool:
+        """Few enough coups for the plain-Python kernel (see PLAIN_COUPS)."""
+        return self.shoes * self.rules.expected_coups() <= PLAIN_COUPS
+
+    @property
     def nchunks(self) -> int:
         return -(-self.shoes // self.shoes_per_chunk)
 
@@ -263,8 +273,13 @@ class SimCounts:
         )
 
 
-def simulate_chunks(job: SimJob, chunks: Sequence[int]) -> SimCounts:
-    """Deal the given chunks of a run (a worker's task) and add them up."""
+def simulate_chunks(job: SimJob, chunks: Sequence[int], *, plain: bool | None = None) -> SimCounts:
+    """Deal the given chunks of a run (a worker's task) and add them up; by
+    the plain-Python kernel if ``plain`` (default: for a small job)."""
+    if job.small if plain is None else plain:
+        from punto.sim import plain as kernel
+    else:
+        from punto.sim import kernel  # type: ignore[no-redef]
     tables = job.tables()
     matrix = _result_matrix(job.game_id, job.layout, job.pair_rule)
     outcome = outcome_table()
