@@ -26,12 +26,12 @@ punto.analysis.bulk.FieldError: unknown field 'retrun' in --fields; choose from 
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from punto.analysis.composition import RANK_HEADINGS, Composition, CompositionError
@@ -121,15 +121,27 @@ class Bulk:
     def wager_fields(self) -> tuple[str, ...]:
         return tuple(f for f in self.fields if f in WAGER_FIELDS)
 
+    @cached_property
+    def _weights(self) -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
+        """Per wager (first slot, last slot, x + scale of each event, scale),
+        for :func:`_returns`."""
+        return tuple(
+            (
+                p.first_slot,
+                p.first_slot + len(p.events),
+                tuple(x + p.scale for x in p.scaled),
+                p.scale,
+            )
+            for p in self.plan.wagers
+        )
+
     def row(self, composition: Composition) -> BulkRow:
         counts = self.plan.evaluate(composition)
         slots, total = counts.slots, counts.total
         wanted = self.wager_fields
         values: tuple[tuple[Value, ...], ...]
         if wanted == ("return",):  # the counting study's case: s1 alone
-            values = tuple(
-                (_return(p.first_slot, p.scaled, p.scale, slots, total),) for p in self.plan.wagers
-            )
+            values = tuple((r,) for r in _returns(self._weights, slots, total))
         else:
             values = tuple(_figures(p, slots, total, wanted) for p in self.plan.wagers)
         return BulkRow(composition, total, values)
@@ -165,24 +177,28 @@ class Bulk:
         head += [f"{wid}.{f}" for wid in self.wager_ids for f in self.wager_fields]
         return head
 
-    def csv_cells(self, row: BulkRow) -> list[Value]:
-        cells: list[Value] = list(row.composition.counts)
+    def csv_line(self, row: BulkRow) -> str:
+        """One CSV line.  No cell can hold a comma, a quote or a line break
+        (whole numbers, doubles as ``repr`` writes them, fractions n/d), so
+        the cells are joined as they are, as a CSV writer would."""
+        cells = [str(c) for c in row.composition.counts]
         if "total_combinations" in self.fields:
-            cells.append(row.total)
+            cells.append(str(row.total))
         for values in row.values:
-            cells += [repr(v) if isinstance(v, float) else v for v in values]
-        return cells
+            cells += [v if isinstance(v, str) else repr(v) for v in values]
+        return ",".join(cells) + "\n"
 
 
-def _return(
-    first: int, scaled: Sequence[int], scale: int, slots: Sequence[int], total: int
-) -> float:
-    """``s1 / (total * scale)`` as :func:`wager_sums` has it, without the rest:
-    s1 = sum(c * x) - lost * scale = sum(c * (x + scale)) - total * scale."""
-    s1 = -total * scale
-    for i, x in enumerate(scaled):
-        s1 += slots[first + i] * (x + scale)
-    return s1 / (total * scale)
+def _returns(
+    weights: Sequence[tuple[int, int, tuple[int, ...], int]], slots: Sequence[int], total: int
+) -> list[float]:
+    """Every wager's ``s1 / (total * scale)`` as :func:`wager_sums` has it,
+    without the rest: s1 = sum(c * x) - lost * scale = sum(c * (x + scale)) -
+    total * scale, exact in Python integers and correctly rounded by ``/``."""
+    return [
+        (sum(map(mul, slots[first:last], shifted)) - total * scale) / (total * scale)
+        for first, last, shifted, scale in weights
+    ]
 
 
 def _figures(
@@ -207,12 +223,8 @@ def _figures(
 
 
 def write_csv(bulk: Bulk, rows: Iterable[BulkRow]) -> str:
-    """The header and one row per composition."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(bulk.csv_header())
-    writer.writerows(bulk.csv_cells(row) for row in rows)
-    return out.getvalue()
+    """The header and one line per composition."""
+    return ",".join(bulk.csv_header()) + "\n" + "".join(bulk.csv_line(row) for row in rows)
 
 
 # -- for Python programs ------------------------------------------------------------------
@@ -262,8 +274,8 @@ def returns_array(
     rows = compositions.tolist() if hasattr(compositions, "tolist") else list(compositions)
     bulk = Bulk.of(game, layout, pair_rule, ("return",))
     plan = bulk.plan
-    planned = [(p.first_slot, p.scaled, p.scale) for p in plan.wagers]
-    out = np.empty((len(rows), len(planned)), dtype=np.float64)
+    weights = bulk._weights
+    out = np.empty((len(rows), len(weights)), dtype=np.float64)
     for i, counts in enumerate(rows):
         try:
             composition = Composition(tuple(counts))
@@ -271,6 +283,5 @@ def returns_array(
             message = error.message if isinstance(error, CompositionError) else str(error)
             raise CompositionError(f"composition {i}: {message}") from None
         found = plan.evaluate(composition)
-        slots, total = found.slots, found.total
-        out[i] = [_return(first, scaled, scale, slots, total) for first, scaled, scale in planned]
+        out[i] = _returns(weights, found.slots, found.total)
     return ReturnsArray(bulk.wager_ids, out)
