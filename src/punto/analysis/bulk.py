@@ -31,6 +31,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
@@ -181,11 +182,14 @@ class Bulk:
         """One CSV line.  No cell can hold a comma, a quote or a line break
         (whole numbers, doubles as ``repr`` writes them, fractions n/d), so
         the cells are joined as they are, as a CSV writer would."""
-        cells = [str(c) for c in row.composition.counts]
+        cells = list(map(str, row.composition.counts))
         if "total_combinations" in self.fields:
             cells.append(str(row.total))
-        for values in row.values:
+        values = chain.from_iterable(row.values)
+        if "return_exact" in self.fields:  # the one field written as a string
             cells += [v if isinstance(v, str) else repr(v) for v in values]
+        else:
+            cells += map(repr, values)
         return ",".join(cells) + "\n"
 
 
