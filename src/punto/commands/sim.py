@@ -391,10 +391,10 @@ def _print_simulation(report: Any, extra: dict[str, Any]) -> None:
     console.print(
         f"[bold]{job.game_id}{where}[/]: {job.rules.describe()}; pairs read by the {job.pair_rule} rule"
     )
-    workers = "this process" if report.workers <= 1 else f"{report.workers} workers"
+    workers = "in this process" if report.workers <= 1 else f"on {report.workers} workers"
     console.print(
         f"seed {job.seed}: {report.counts.shoes:,} shoes, {report.counts.coups:,} coups in "
-        f"{report.wall_seconds:.2f} s on {workers} ({report.coups_per_second / 1e6:,.1f}M coups/s; "
+        f"{report.wall_seconds:.2f} s {workers} ({report.coups_per_second / 1e6:,.1f}M coups/s; "
         f"kernels {report.counts.coups / max(report.counts.seconds, 1e-9) / 1e6:,.1f}M coups/s a core)"
     )
     zcrit = report.simultaneous_z()
