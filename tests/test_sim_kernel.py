@@ -86,7 +86,7 @@ def test_kernel_deals_the_engine_coups_on_the_same_shoes(game_id: str, rules: Sh
     orders = kernel.shuffled_shoes(
         chunk_state(job.seed, 0), shoe_template(rules.decks), shoes, rules.cut
     )
-    counts = simulate_chunks(job, [0])
+    counts = simulate_chunks(job, [0], plain=False)
     tally, keys = reference.deal_orders(game, None, game.pair_rule, orders, rules)
     assert counts.coups == tally.coups
     assert counts.keys == keys[: len(counts.keys)]
@@ -135,7 +135,7 @@ def test_settling_coup_by_coup_equals_settling_by_class_counts(game_id: str) -> 
         slot,
         events,
     )
-    counts = simulate_chunks(job, [0])
+    counts = simulate_chunks(job, [0], plain=False)
     assert coups == counts.coups
     for w, fig in enumerate(figures(job, counts)):
         names = ("lose", *tables.events[w])

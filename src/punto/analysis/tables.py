@@ -252,17 +252,8 @@ def planned_json(planned: PlannedWager, slots: Sequence[int], total: int) -> dic
     (integer sums with the plan's scaled pays; no fractions on the way)."""
     first = planned.first_slot
     combos = slots[first : first + len(planned.events)]
-    lost = total - sum(combos)
-    scale = planned.scale
-    s1 = -lost * scale
-    s2 = lost * scale * scale
-    hit = 0
-    for c, x, paid in zip(combos, planned.scaled, planned.hits, strict=True):
-        s1 += c * x
-        s2 += c * x * x
-        if paid:
-            hit += c
-    den = total * scale
+    lost, s1, s2, hit = wager_sums(planned, slots, total)
+    den = total * planned.scale
     g = math.gcd(s1, den)
     ret = s1 / den
     events = [
@@ -279,6 +270,28 @@ def planned_json(planned: PlannedWager, slots: Sequence[int], total: int) -> dic
         "hit_frequency": hit / total,
         "events": events,
     }
+
+
+def wager_sums(
+    planned: PlannedWager, slots: Sequence[int], total: int
+) -> tuple[int, int, int, int]:
+    """(lost, s1, s2, hit) of a planned wager from the kernel's counts:
+    combinations lost, the sums of the scaled result and of its square over
+    all ``total`` sequences, and the combinations paid.  The return is
+    ``s1 / (total * scale)`` exactly."""
+    first = planned.first_slot
+    combos = slots[first : first + len(planned.events)]
+    lost = total - sum(combos)
+    scale = planned.scale
+    s1 = -lost * scale
+    s2 = lost * scale * scale
+    hit = 0
+    for c, x, paid in zip(combos, planned.scaled, planned.hits, strict=True):
+        s1 += c * x
+        s2 += c * x * x
+        if paid:
+            hit += c
+    return lost, s1, s2, hit
 
 
 def odds_table(

@@ -65,6 +65,15 @@ def register(sub: SubParsers) -> None:
         help="add the effect of removal of one card of each rank on every wager "
         "(pair wagers under both readings of a Pair)",
     )
+    odds.add_argument(
+        "--fields",
+        metavar="F,F,..",
+        help="only these figures of each wager, for many compositions: return, "
+        "return_exact, house_edge, std_dev, hit_frequency (and total_combinations of the "
+        "composition); JSON lines, or with --csv one row per composition and one column "
+        "per wager and field.  Doubles are the --jsonl ones, written to read back exactly; "
+        "return_exact is the exact fraction",
+    )
     formats = odds.add_mutually_exclusive_group()
     formats.add_argument("--json", action="store_true", help="one JSON document")
     formats.add_argument("--jsonl", action="store_true", help="one JSON line per composition")
@@ -210,11 +219,8 @@ def _tables_asked(args: argparse.Namespace) -> list[Table]:
     return [Table(g, None, rule or g.pair_rule) for g in all_games()]
 
 
-def run_odds(args: argparse.Namespace) -> int:
-    from punto.analysis.removal import effects_of_removal, pair_readings, removal_json
-    from punto.analysis.tables import OddsTable, odds_table, to_csv, to_markdown
-
-    jobs: list[tuple[Table, Composition]] = []
+def _odds_jobs(args: argparse.Namespace) -> list[tuple[Table, Composition]]:
+    """Every (table, composition) asked for, table by table."""
     if args.counts_file is not None:
         if args.decks is not None or args.counts is not None:
             raise AnalysisUsageError("--counts-file takes the place of --decks and --counts")
@@ -224,9 +230,17 @@ def run_odds(args: argparse.Namespace) -> int:
             )
         tables = _tables_asked(args)
         shoes = _read_counts_file(args.counts_file)
-        jobs = [(t, c) for t in tables for c in shoes]
-    else:
-        jobs = [(t, c) for t in _tables_asked(args) for c in compositions_of(args, t.game)]
+        return [(t, c) for t in tables for c in shoes]
+    return [(t, c) for t in _tables_asked(args) for c in compositions_of(args, t.game)]
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    from punto.analysis.removal import effects_of_removal, pair_readings, removal_json
+    from punto.analysis.tables import OddsTable, odds_table, to_csv, to_markdown
+
+    if args.fields is not None:
+        return _odds_fields(args)
+    jobs = _odds_jobs(args)
     if args.csv and args.removal:
         raise AnalysisUsageError("--removal has no CSV form", hint="use --json or --jsonl")
 
@@ -261,6 +275,39 @@ def run_odds(args: argparse.Namespace) -> int:
         sys.stdout.write("\n".join(pages))
     else:
         _show_odds([(results[i], document(i).get("removal")) for i in many])
+    return 0
+
+
+def _odds_fields(args: argparse.Namespace) -> int:
+    """``punto odds --fields``: the chosen figures, one line or row per composition."""
+    from punto.analysis.bulk import Bulk, parse_fields, write_csv
+
+    fields = parse_fields(args.fields)
+    if args.removal:
+        raise AnalysisUsageError(
+            "--fields gives figures of the wagers, not the effect of removal",
+            hint="leave out --fields for --removal",
+        )
+    if args.json or args.markdown:
+        raise AnalysisUsageError(
+            "--fields writes one line per composition", hint="use --jsonl (the default) or --csv"
+        )
+    jobs = _odds_jobs(args)
+    bulks = {id(t): Bulk.of(t.game, t.layout, t.pair_rule, fields) for t, _ in jobs}
+    if args.csv:
+        if len(bulks) > 1:
+            raise AnalysisUsageError(
+                "a CSV of --fields has the columns of one game's wagers",
+                hint="give a game id instead of 'all', or use --jsonl",
+            )
+        bulk = next(iter(bulks.values()))
+        sys.stdout.write(write_csv(bulk, [bulk.row(c) for _, c in jobs]))
+        return 0
+    lines = []
+    for table, composition in jobs:
+        bulk = bulks[id(table)]
+        lines.append(bulk.json_line(bulk.row(composition)))
+    sys.stdout.write("".join(lines))
     return 0
 
 

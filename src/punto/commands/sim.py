@@ -1,7 +1,8 @@
 """``punto simulate`` and ``punto counting``: simulation at scale and card counting.
 
 Both deal seeded shoes in chunks with the compiled kernels of
-:mod:`punto.sim`, on a Dask cluster (a local one by default), and settle
+:mod:`punto.sim`, in this process with one worker or on a Dask cluster (a
+local one by default), and settle
 every wager through the class -> event tables of the exact analysis.  All
 output is built before anything is printed; the progress bar goes to
 standard error, and only when it is a terminal.
@@ -222,8 +223,8 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=_non_negative,
         metavar="W",
-        help="workers of a local Dask cluster on 127.0.0.1 (default: one per CPU; "
-        "0: run in this process)",
+        help="workers: 0 or 1 run in this process, more a local Dask cluster on 127.0.0.1 "
+        "(default: one per CPU)",
     )
     where.add_argument(
         "--scheduler",
@@ -407,10 +408,10 @@ def _print_simulation(report: Any, extra: dict[str, Any]) -> None:
     console.print(
         f"[bold]{job.game_id}{where}[/]: {job.rules.describe()}; pairs read by the {job.pair_rule} rule"
     )
-    workers = "this process" if report.workers == 0 else f"{report.workers} workers"
+    workers = "in this process" if report.workers <= 1 else f"on {report.workers} workers"
     console.print(
         f"seed {job.seed}: {report.counts.shoes:,} shoes, {report.counts.coups:,} coups in "
-        f"{report.wall_seconds:.2f} s on {workers} ({report.coups_per_second / 1e6:,.1f}M coups/s; "
+        f"{report.wall_seconds:.2f} s {workers} ({report.coups_per_second / 1e6:,.1f}M coups/s; "
         f"kernels {report.counts.coups / max(report.counts.seconds, 1e-9) / 1e6:,.1f}M coups/s a core)"
     )
     zcrit = report.simultaneous_z()

@@ -5,8 +5,11 @@
   class/pattern -> event tables of the exact analysis (:mod:`punto.analysis`).
 * :mod:`~punto.sim.kernel` -- compiled (numba) kernels: shuffle, burn, cut
   card, coups; they emit each coup's class and pair pattern, nothing else.
+* :mod:`~punto.sim.plain` -- the same dealing in plain Python, for runs too
+  small for loading numba to pay (the same integers).
 * :mod:`~punto.sim.run` -- seeded chunks, exact merging, statistics.
-* :mod:`~punto.sim.cluster` -- running the chunks on Dask distributed.
+* :mod:`~punto.sim.cluster` -- running the chunks in this process (one
+  worker) or on Dask distributed.
 * :mod:`~punto.sim.counting` -- counting strategies: tags from the effect of
   removal, true count, bet thresholds, the exact true-count-to-edge curve.
 * :mod:`~punto.sim.reference` -- a plain-Python simulator (the engine's

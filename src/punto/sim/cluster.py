@@ -6,7 +6,10 @@ its chunks and returns what they add up to, and the results are merged by
 adding integers -- so the merged result is the same whatever the grouping,
 the number of workers or the order in which tasks finish.
 
-* ``workers == 0`` -- every chunk in this process, one after another.
+* ``workers`` 0 or 1 without a scheduler -- every chunk in this process, one
+  after another: a cluster of one worker would only add its start-up (a
+  scheduler, a nanny and a worker process that imports and loads the kernels
+  again, about 2-4 s) and the shipping of every result.
 * ``scheduler`` -- an existing cluster (``tcp://host:8786``); its workers
   must have punto installed.
 * otherwise a :class:`distributed.LocalCluster` of ``workers`` processes of
@@ -40,6 +43,15 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def in_process(workers: int, scheduler: str | None) -> bool:
+    """Whether a run goes in this process (no cluster).
+
+    >>> in_process(0, None), in_process(1, None), in_process(2, None), in_process(1, "tcp://h:1")
+    (True, True, False, False)
+    """
+    return scheduler is None and workers <= 1
 
 
 def group_chunks(nchunks: int, workers: int) -> list[list[int]]:
@@ -99,7 +111,7 @@ def maybe_client(
     workers: int, scheduler: str | None, *, processes: bool = True
 ) -> Iterator[Any | None]:
     """A client for several rounds of tasks, or None to run in this process."""
-    if workers == 0 and scheduler is None:
+    if in_process(workers, scheduler):
         yield None
         return
     with client_for(workers, scheduler, processes=processes) as client:
@@ -123,7 +135,7 @@ def run_tasks(
     start-up not included).  With ``client`` the tasks go to it; otherwise
     see :func:`maybe_client`."""
     if client is None:
-        if workers == 0 and scheduler is None:
+        if in_process(workers, scheduler):
             start = time.perf_counter()
             for chunks in tasks:
                 _add(merge, fn(job, chunks))
