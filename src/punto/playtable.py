@@ -32,7 +32,7 @@ import contextlib
 import math
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import IO
@@ -47,16 +47,12 @@ from punto.coup import Coup, Deal, Side, Winner
 from punto.errors import PuntoError, ShoeError, WagerError
 from punto.established import decided
 from punto.game import Game, Wager
+from punto.inputs import InputFn, SleepFn
 from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.money import format_money, parse_stake
 from punto.settlement import Bet, BetResult, Outcome, Settlement, settle
 from punto.shoe import Shoe, verify_commitment
 from punto.wagers import PairRule
-
-#: Reads one line after showing a prompt; raises EOFError when input ends.
-InputFn = Callable[[str], str]
-#: Pauses for a number of seconds (``time.sleep``).
-SleepFn = Callable[[float], None]
 
 #: Where each game's rules say the shoe ends once the cutting card appears.
 #: Games whose rules are silent follow Tiger Baccarat 3.22.

@@ -75,8 +75,9 @@ from sqlalchemy.engine.url import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
-from punto.store.eventlog import StoredEvent, StoreError
+from punto.store.errors import StoreError
 from punto.table.events import Event, event_from_json, event_to_json
+from punto.table.log import StoredEvent
 
 #: How long a SQLite connection waits for another writer before giving up (ms).
 SQLITE_BUSY_TIMEOUT_MS = 30_000

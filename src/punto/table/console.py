@@ -56,12 +56,12 @@ from punto.game import Game
 from punto.inputs import quoted
 from punto.money import format_money
 from punto.roads import Scoreboard
-from punto.store.eventlog import EventLog
 from punto.table import handling
 from punto.table.events import HandlingEvent, RoundOpened, ShoeStarted
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
+from punto.table.log import EventLog
 from punto.table.replay import (
     ACTIONS,
     HANDLING,
