@@ -25,7 +25,7 @@ from punto.store import MemoryEventLog
 from punto.store.eventlog import EventLog
 from punto.table import handling
 from punto.table import irregularities as irr
-from punto.table.console import DealerConsole
+from punto.dealer_console import DealerConsole
 from punto.table.events import (
     CardsPassed,
     CardsRefused,

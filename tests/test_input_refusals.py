@@ -20,7 +20,7 @@ from punto.cli import main
 from punto.games import get_game
 from punto.playtable import console_input
 from punto.store import MemoryEventLog
-from punto.table.console import DealerConsole
+from punto.dealer_console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.replay import ACTIONS, ActionInputError, ReplayError, run_replay
 

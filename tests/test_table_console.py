@@ -24,7 +24,7 @@ from punto.money import format_money
 from punto.playtable import console_input
 from punto.store import MemoryEventLog
 from punto.store.eventlog import EventLog, SQLiteEventLog
-from punto.table.console import DealerConsole
+from punto.dealer_console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.round import Phase
 

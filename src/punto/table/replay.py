@@ -12,7 +12,7 @@ stops at the first action the engine refuses, with the typed error, its
 clause and the index of the action.
 
 The action vocabulary (:data:`ACTIONS`) is shared with the dealer console
-(:mod:`punto.table.console`): a command typed there is the same action.
+(:mod:`punto.dealer_console`): a command typed there is the same action.
 
 >>> from decimal import Decimal
 >>> replay = run_replay({
