@@ -31,7 +31,7 @@ from punto.errors import ActionError
 from punto.table_facts import TABLE_FACTS, facts_of
 
 if TYPE_CHECKING:
-    from punto.table.round import Round
+    from punto.table.round_core import RoundCore as Round
 
 __all__ = ["TABLE_FACTS", "check_table_fact", "facts_of"]
 

@@ -33,7 +33,8 @@ from punto.table.facts import check_table_fact
 from punto.table.roles import Role
 
 if TYPE_CHECKING:
-    from punto.table.round import Round, TableBet
+    from punto.table.round_core import RoundCore as Round
+    from punto.table.round_state import TableBet
 
 __all__ = ["WHAT", "check_grant"]
 

@@ -27,7 +27,7 @@ from punto.insurance import Moment, moment_of
 from punto.table.roles import Role
 
 if TYPE_CHECKING:
-    from punto.table.round import Round
+    from punto.table.round_insurance import RoundInsurance as Round
 
 __all__ = ["check_waiver", "highest_bettors", "no_offer_refusal"]
 

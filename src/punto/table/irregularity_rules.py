@@ -15,7 +15,8 @@ from punto.cards import Card
 from punto.errors import ActionError, PhaseError
 from punto.table import handling
 from punto.table.roles import Role
-from punto.table.round import IN_PLAY, Phase, Round
+from punto.table.round import Phase, Round
+from punto.table.round_state import IN_PLAY
 
 
 class NotCoveredError(ActionError):
