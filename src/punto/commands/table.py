@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from punto.commands import common
+from punto.dealer_console import DealerConsole
 from punto.errors import LimitError, PuntoError, WagerError
 from punto.inputs import InputError, read_json, read_name
 from punto.money import parse_stake
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
 from punto.table.bet_limits import check_table_limits
-from punto.dealer_console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.replay import run_replay
 
