@@ -25,18 +25,24 @@ frozenset({'electronic_device'})
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from punto.errors import ActionError
 from punto.table_facts import TABLE_FACTS, facts_of
 
-if TYPE_CHECKING:
-    from punto.table.round_core import RoundCore as Round
+
+class AtTable(Protocol):
+    """What a fact is checked on: a round, which carries its table's facts
+    (typed structurally so this module need not import the round's)."""
+
+    @property
+    def table_facts(self) -> frozenset[str]: ...
+
 
 __all__ = ["TABLE_FACTS", "check_table_fact", "facts_of"]
 
 
-def check_table_fact(round_: Round, fact: str, clause: str) -> None:
+def check_table_fact(round_: AtTable, fact: str, clause: str) -> None:
     """Refuse a procedure of ``clause`` at a table where ``fact`` does not hold."""
     where, lacking, hint = TABLE_FACTS[fact]
     if fact not in round_.table_facts:
