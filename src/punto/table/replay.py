@@ -69,7 +69,7 @@ from punto.table.replay_actions import ReplayError as ReplayError
 from punto.table.replay_actions import RunFn as RunFn
 from punto.table.replay_actions import Seats as Seats
 from punto.table.replay_actions import (
-    _known_keys,
+    known_keys,
 )
 from punto.table.replay_actions import read_action as read_action
 from punto.table.replay_actions import read_limits as read_limits
@@ -173,7 +173,7 @@ class Replay:
         try:
             if not isinstance(data, Mapping):
                 raise ActionInputError("a replay file is a JSON object")
-            _known_keys(data, FILE_KEYS, "a replay file")
+            known_keys(data, FILE_KEYS, "a replay file")
             for key in ("game", "limits", "actions"):
                 if key not in data:
                     raise ActionInputError(f"{key} is missing", hint="see docs/replay.md")

@@ -479,7 +479,7 @@ def read_seats(value: Any) -> Seats:
     for n, entry in enumerate(value):
         if not isinstance(entry, Mapping):
             raise ActionInputError(f"seats[{n}]: {quoted(entry)} is not a seat", hint=example)
-        _known_keys(entry, SEAT_KEYS, f"seats[{n}]")
+        known_keys(entry, SEAT_KEYS, f"seats[{n}]")
         for key in ("player", "position"):
             if key not in entry:
                 raise ActionInputError(f"seats[{n}] needs {key}", hint=example)
@@ -500,7 +500,7 @@ def _key(key: str) -> str:
     return key if key.isascii() and key.isidentifier() else quoted(key)
 
 
-def _known_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
+def known_keys(data: Mapping[str, Any], allowed: Iterable[str], where: str) -> None:
     """Refuse a key that is not one of ``allowed``: a misspelt key would be ignored."""
     unknown = sorted(set(data) - set(allowed))
     if unknown:
@@ -523,7 +523,7 @@ def read_action(data: Any, seats: Seats | None = None) -> tuple[ActionSpec, dict
         raise ActionInputError(
             f"unknown action {quoted(name)}", hint=f"actions: {', '.join(ACTIONS)}"
         )
-    _known_keys(data, {p.name for p in spec.params} | _COMMON_KEYS, spec.name)
+    known_keys(data, {p.name for p in spec.params} | _COMMON_KEYS, spec.name)
     args: dict[str, Any] = {}
     for param in spec.params:
         if param.name in data:
