@@ -29,9 +29,11 @@ from punto.tournament.events import (
     EntrantReentered,
     EntrantRegistered,
     EntrantWithdrawn,
+    HandIrregularityNoted,
     HandOpened,
     HandPassed,
     HandSettled,
+    HandVoided,
     Placing,
     Refund,
     SessionEnded,
@@ -41,6 +43,7 @@ from punto.tournament.events import (
     TiebreakDealt,
     TiebreakLots,
     TiebreakOpened,
+    TiebreakVoided,
     TournamentCancelled,
     TournamentCreated,
     TournamentEvent,
@@ -326,10 +329,55 @@ class TournamentCore(HandIrregularities):
     # -- applying events -----------------------------------------------------------------
 
     def _apply(self, event: TournamentEvent) -> None:
-        handler = getattr(self, f"_on_{event.type}", None)
-        if handler is None:  # pragma: no cover - every registered type has a handler
-            raise TournamentLogError(f"no handler for event {event.type}")
-        handler(event)
+        # One case per event type, as Round's fold does, so that mypy checks
+        # each handler against its event.
+        match event:
+            case TournamentCreated():
+                self._on_tournament_created(event)
+            case EntrantRegistered():
+                self._on_entrant_registered(event)
+            case EntrantWithdrawn():
+                self._on_entrant_withdrawn(event)
+            case EntrantReentered():
+                self._on_entrant_reentered(event)
+            case TournamentCancelled():
+                self._on_tournament_cancelled(event)
+            case SessionStarted():
+                self._on_session_started(event)
+            case ShoeStarted():
+                self._on_shoe_started(event)
+            case HandOpened():
+                self._on_hand_opened(event)
+            case BetsPlaced():
+                self._on_bets_placed(event)
+            case BetsWithdrawn():
+                self._on_bets_withdrawn(event)
+            case HandPassed():
+                self._on_hand_passed(event)
+            case BettingClosed():
+                self._on_betting_closed(event)
+            case HandSettled():
+                self._on_hand_settled(event)
+            case HandVoided():
+                self._on_hand_voided(event)
+            case HandIrregularityNoted():
+                self._on_hand_irregularity_noted(event)
+            case TiebreakOpened():
+                self._on_tiebreak_opened(event)
+            case TiebreakChosen():
+                self._on_tiebreak_chosen(event)
+            case TiebreakDealt():
+                self._on_tiebreak_dealt(event)
+            case TiebreakVoided():
+                self._on_tiebreak_voided(event)
+            case TiebreakLots():
+                self._on_tiebreak_lots(event)
+            case SessionEnded():
+                self._on_session_ended(event)
+            case TournamentFinished():
+                self._on_tournament_finished(event)
+            case _:  # pragma: no cover - every event type has a case
+                raise TournamentLogError(f"no handler for event {event.type}")
 
     def _on_tournament_created(self, ev: TournamentCreated) -> None:
         # checked when created; the entrants are checked when the first session starts
