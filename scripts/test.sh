@@ -9,6 +9,8 @@ echo "== ruff"
 .venv/bin/ruff format --check
 echo "== mypy --strict"
 .venv/bin/mypy
+echo "== lint-imports (the layers: pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports --no-cache
 echo "== services"
 # A real PostgreSQL on loopback for the storage tests (installed and started if missing).
 export PUNTO_TEST_POSTGRES="${PUNTO_TEST_POSTGRES:-$(bash scripts/postgres.sh)}"

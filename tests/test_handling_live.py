@@ -18,6 +18,7 @@ from rich.console import Console
 
 from punto.cards import parse_cards
 from punto.coup import Side
+from punto.dealer_console import DealerConsole
 from punto.errors import ActionError, PhaseError, RoleError
 from punto.games import get_game
 from punto.playtable import console_input
@@ -25,7 +26,6 @@ from punto.store import MemoryEventLog
 from punto.store.eventlog import EventLog
 from punto.table import handling
 from punto.table import irregularities as irr
-from punto.table.console import DealerConsole
 from punto.table.events import (
     CardsPassed,
     CardsRefused,

@@ -17,10 +17,10 @@ from rich.console import Console
 import punto.commands.games as games
 from punto.cards import DECK
 from punto.cli import main
+from punto.dealer_console import DealerConsole
 from punto.games import get_game
 from punto.playtable import console_input
 from punto.store import MemoryEventLog
-from punto.table.console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.replay import ACTIONS, ActionInputError, ReplayError, run_replay
 

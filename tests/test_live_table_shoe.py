@@ -19,12 +19,12 @@ import pytest
 from rich.console import Console
 
 from punto.cards import Card, parse_cards
+from punto.dealer_console import DealerConsole
 from punto.errors import PhaseError, ShoeError
 from punto.games import get_game
 from punto.playtable import console_input
 from punto.store import MemoryEventLog
 from punto.table import irregularities as irr
-from punto.table.console import DealerConsole
 from punto.table.events import ShoeStarted
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable

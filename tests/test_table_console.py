@@ -19,12 +19,12 @@ import pytest
 from rich.console import Console
 
 from punto.cli import main
+from punto.dealer_console import DealerConsole
 from punto.games import get_game
 from punto.money import format_money
 from punto.playtable import console_input
 from punto.store import MemoryEventLog
 from punto.store.eventlog import EventLog, SQLiteEventLog
-from punto.table.console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.round import Phase
 

@@ -17,9 +17,9 @@ from punto.coup import Side
 from punto.errors import GameDataError, WagerError
 from punto.insurance import InsuranceTable
 from punto.odds import Pays
+from punto.roles import Role
 from punto.shoe import DeckRange, Shoe
-from punto.table.facts import TABLE_FACTS
-from punto.table.roles import Role
+from punto.table_facts import TABLE_FACTS
 from punto.wagers import KINDS, PairRule, WagerKind
 
 

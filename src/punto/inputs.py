@@ -22,11 +22,17 @@ from __future__ import annotations
 import json
 import reprlib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
 from punto.errors import PuntoError
+
+#: Reads one line after showing a prompt; raises EOFError when input ends
+#: (the terminal table, the tournament runner and the dealer console read so).
+InputFn = Callable[[str], str]
+#: Pauses for a number of seconds (``time.sleep``).
+SleepFn = Callable[[float], None]
 
 __all__ = [
     "MAX_DEPTH",

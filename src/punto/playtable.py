@@ -28,14 +28,10 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import math
-import sys
 import time
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import IO
 
 from rich.console import Console
 from rich.markup import escape
@@ -47,16 +43,24 @@ from punto.coup import Coup, Deal, Side, Winner
 from punto.errors import PuntoError, ShoeError, WagerError
 from punto.established import decided
 from punto.game import Game, Wager
+from punto.inputs import InputFn, SleepFn
 from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.money import format_money, parse_stake
-from punto.settlement import Bet, BetResult, Outcome, Settlement, settle
+from punto.playtable_text import HELP as HELP
+from punto.playtable_text import RoundRecord as RoundRecord
+from punto.playtable_text import ShoeRecord as ShoeRecord
+from punto.playtable_text import console_input as console_input
+from punto.playtable_text import event_words as event_words
+from punto.playtable_text import looks_like_money as looks_like_money
+from punto.playtable_text import normalize_name as normalize_name
+from punto.playtable_text import outcome_text as outcome_text
+from punto.playtable_text import pays_text as pays_text
+from punto.playtable_text import signed_money as signed_money
+from punto.playtable_text import signed_text as signed_text
+from punto.playtable_text import wager_aliases as wager_aliases
+from punto.settlement import Bet, Settlement, settle
 from punto.shoe import Shoe, verify_commitment
 from punto.wagers import PairRule
-
-#: Reads one line after showing a prompt; raises EOFError when input ends.
-InputFn = Callable[[str], str]
-#: Pauses for a number of seconds (``time.sleep``).
-SleepFn = Callable[[float], None]
 
 #: Where each game's rules say the shoe ends once the cutting card appears.
 #: Games whose rules are silent follow Tiger Baccarat 3.22.
@@ -69,19 +73,6 @@ DEFAULT_DELAY = 0.4
 _YES = {"", "y", "yes", "new"}
 _NO = {"n", "no", "q", "quit", "exit", "stop"}
 _PASS = {"", "pass", "p", "no", "n", "skip"}
-
-HELP = """\
-[bold]Commands[/]
-  [cyan]WAGER AMOUNT[/]   bet on a wager, e.g. [cyan]banker 100[/], [cyan]tiger 10[/], [cyan]player_pair 5[/]
-                 (names may be shortened while unambiguous; a second bet adds to the first)
-  [cyan]clear[/] [WAGER]  take back every bet, or the bet on one wager
-  [cyan]rebet[/]          place the bets of the last coup again
-  [cyan]bets[/]           show the bets on the table
-  [cyan]wagers[/]         show the wagers on offer and what they pay
-  [cyan]shoe[/]           show the shoe: cards left and its commitment
-  [cyan]deal[/]           deal the coup
-  [cyan]help[/]           this text
-  [cyan]quit[/]           leave the table (end of input does the same)"""
 
 
 @dataclass(frozen=True)
@@ -96,29 +87,6 @@ class PlayOptions:
     cut_card: int = DEFAULT_CUT_CARD
     #: seconds between cards
     delay: float = DEFAULT_DELAY
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """One coup of the session, as settled (``coup`` is None for a void round)."""
-
-    number: int
-    shoe: int
-    coup: Coup | None
-    bets: tuple[Bet, ...]
-    settlement: Settlement | None
-    bankroll: Decimal
-
-
-@dataclass(frozen=True)
-class ShoeRecord:
-    """A finished shoe: its commitment, what was revealed and whether it verified."""
-
-    number: int
-    commitment: str
-    nonce: str
-    order: str
-    verified: bool
 
 
 @dataclass
@@ -173,7 +141,7 @@ class PlayTable:
         #: wagers placed before the deal (Insurance Plus is placed during it)
         self.wagers = {wid: w for wid, w in offered.items() if w.insures is None}
         self._insurance = {w.insures: w for w in offered.values() if w.insures is not None}
-        self._aliases = _aliases(self.wagers.values())
+        self.wager_aliases = wager_aliases(self.wagers.values())
         self._unicode = console.encoding.lower().startswith("utf")
         self._ended = False  # input ran out: finish the coup, then stop
         self._last_bets: dict[str, Decimal] = {}
@@ -306,7 +274,7 @@ class PlayTable:
         if not words:
             raise WagerError("which wager?", hint="e.g. 'bet banker 100'")
         if len(words) == 1:
-            if _looks_like_money(words[0]):
+            if looks_like_money(words[0]):
                 raise WagerError(
                     f"which wager is the {words[0]} on?", hint=f"e.g. 'banker {words[0]}'"
                 )
@@ -321,7 +289,7 @@ class PlayTable:
                 f"say how much to stake on {wager.name}", hint=f"e.g. '{wager.id} 100'"
             )
         name_words, amount = words[:-1], words[-1]
-        if not _looks_like_money(amount) and _looks_like_money(words[0]):
+        if not looks_like_money(amount) and looks_like_money(words[0]):
             name_words, amount = words[1:], words[0]  # '100 banker'
         wager = self._resolve(" ".join(name_words))
         stake = parse_stake(amount)
@@ -343,12 +311,12 @@ class PlayTable:
 
     def _resolve(self, text: str) -> Wager:
         """The bettable wager ``text`` names: its id or name, or an unambiguous start of one."""
-        key = _normalize(text)
+        key = normalize_name(text)
         if not key:
             raise WagerError("which wager?", hint="e.g. 'banker 100'")
-        if key in self._aliases:
-            return self._aliases[key]
-        found = {w.id: w for alias, w in self._aliases.items() if alias.startswith(key)}
+        if key in self.wager_aliases:
+            return self.wager_aliases[key]
+        found = {w.id: w for alias, w in self.wager_aliases.items() if alias.startswith(key)}
         if len(found) == 1:
             return next(iter(found.values()))
         if found:
@@ -356,7 +324,7 @@ class PlayTable:
                 f"{text!r} could be {', '.join(found)}", hint="type more of the wager's name"
             )
         for side, wager in self._insurance.items():
-            if key in (wager.id, _normalize(wager.name)):
+            if key in (wager.id, normalize_name(wager.name)):
                 raise WagerError(
                     f"{wager.name} is not placed before the deal: it is offered during the deal "
                     f"when you have a bet on {side.value.title()}",
@@ -468,7 +436,7 @@ class PlayTable:
                 else:
                     pays = self.wagers[wid].pays[event]
                     self.console.print(
-                        f"  [green]{name} is already decided: {_words(event)} ({pays}).[/]"
+                        f"  [green]{name} is already decided: {event_words(event)} ({pays}).[/]"
                     )
 
     def _announce_cut_card(self) -> None:
@@ -593,16 +561,16 @@ class PlayTable:
                 grid.add_row(
                     self._bet_label(result.bet),
                     format_money(result.bet.stake),
-                    _outcome_text(result),
-                    _words(result.event) if result.event else "-",
+                    outcome_text(result),
+                    event_words(result.event) if result.event else "-",
                     result.pays or "-",
-                    _signed_text(result.net),
+                    signed_text(result.net),
                 )
             self.console.print(grid)
         self.console.print(
             Text.assemble(
                 "  Net this coup ",
-                _signed_text(settlement.net),
+                signed_text(settlement.net),
                 "   Bankroll: ",
                 (format_money(self.bankroll), "bold"),
             )
@@ -676,7 +644,7 @@ class PlayTable:
         grid.add_column("pays")
         grid.add_column("clauses", style="dim")
         for wager in self.wagers.values():
-            grid.add_row(wager.id, wager.name, _pays_text(wager), wager.clause)
+            grid.add_row(wager.id, wager.name, pays_text(wager), wager.clause)
         self.console.print(grid)
         if self._insurance:
             names = " and ".join(w.name for w in self._insurance.values())
@@ -720,76 +688,8 @@ class PlayTable:
         self.console.print(
             Text.assemble(
                 f"{rounds} in {shoes}, staked {format_money(staked)}, net ",
-                _signed_text(net),
+                signed_text(net),
                 f", bankroll {format_money(self.bankroll)} "
                 f"(started with {format_money(self.options.bankroll)})",
             )
         )
-
-
-def console_input(console: Console, stream: IO[str] | None = None) -> InputFn:
-    """Read lines for a :class:`PlayTable`: from a terminal with line editing,
-    or from a pipe or file (``stream``, default standard input), echoing each
-    line after its prompt so the transcript reads like a session."""
-
-    def read(prompt: str) -> str:
-        source = stream if stream is not None else sys.stdin
-        if source.isatty():
-            with contextlib.suppress(ImportError):  # line editing and history for input()
-                import readline  # noqa: F401
-            return console.input(Text(prompt, style="bold cyan"))
-        console.print(Text(prompt, style="bold cyan"), end="")
-        line = source.readline()
-        if not line:
-            console.print()
-            raise EOFError
-        text = line.rstrip("\r\n")
-        console.print(text, markup=False, highlight=False)
-        return text
-
-    return read
-
-
-def _normalize(text: str) -> str:
-    return "_".join(text.strip().lower().replace("-", " ").replace("_", " ").split())
-
-
-def _aliases(wagers: Iterable[Wager]) -> dict[str, Wager]:
-    """Each wager under its id and its name, normalized."""
-    out: dict[str, Wager] = {}
-    for wager in wagers:
-        out[_normalize(wager.id)] = wager
-        out.setdefault(_normalize(wager.name), wager)
-    return out
-
-
-def _looks_like_money(text: str) -> bool:
-    try:
-        parse_stake(text)
-    except WagerError:
-        return False
-    return True
-
-
-def _words(event: str) -> str:
-    return event.replace("_", " ")
-
-
-def _pays_text(wager: Wager) -> str:
-    if list(wager.pays) == ["win"]:
-        return str(wager.pays["win"])
-    return ", ".join(f"{_words(event)} {pays}" for event, pays in wager.pays.items())
-
-
-def _signed(amount: Decimal) -> str:
-    return f"+{format_money(amount)}" if amount > 0 else format_money(amount)
-
-
-def _signed_text(amount: Decimal) -> Text:
-    style = "bold green" if amount > 0 else "bold red" if amount < 0 else ""
-    return Text(_signed(amount), style=style)
-
-
-def _outcome_text(result: BetResult) -> Text:
-    style = {Outcome.WIN: "green", Outcome.LOSE: "red", Outcome.PUSH: "yellow"}[result.outcome]
-    return Text(result.outcome.value, style=style)

@@ -6,7 +6,7 @@ before printing anything: a refused action is one line on standard error
 (the action's index, the typed error and its clause) with exit code 2 and
 nothing on standard output.  The file format is in ``docs/replay.md``.
 
-``table`` runs :class:`punto.table.console.DealerConsole` on standard input
+``table`` runs :class:`punto.dealer_console.DealerConsole` on standard input
 and output, its events in a SQLite file (``--database``) or in memory.
 """
 
@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from punto.commands import common
+from punto.dealer_console import DealerConsole
 from punto.errors import LimitError, PuntoError, WagerError
 from punto.inputs import InputError, read_json, read_name
 from punto.money import parse_stake
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
 from punto.table.bet_limits import check_table_limits
-from punto.table.console import DealerConsole
 from punto.table.limits import TableLimits
 from punto.table.replay import run_replay
 

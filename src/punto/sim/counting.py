@@ -39,13 +39,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from punto.analysis.composition import RANK_HEADINGS, Composition
+from punto.analysis.composition import Composition
 from punto.analysis.plan import plan_for
-from punto.analysis.removal import effects_of_removal
 from punto.analysis.tables import wager_odds
-from punto.errors import PuntoError
 from punto.games import get_game
 from punto.sim import kernel
+from punto.sim.count_exact import EXACT_BLOCK as EXACT_BLOCK
+from punto.sim.count_exact import ExactJob as ExactJob
+from punto.sim.count_exact import ExactTable as ExactTable
+from punto.sim.count_exact import ExactValues as ExactValues
+from punto.sim.count_exact import exact_block as exact_block
+from punto.sim.count_exact import exact_returns as exact_returns
+from punto.sim.count_tags import GOOD_CORRELATION as GOOD_CORRELATION
+from punto.sim.count_tags import CountingError as CountingError
+from punto.sim.count_tags import Tags as Tags
+from punto.sim.count_tags import balanced_tags as balanced_tags
+from punto.sim.count_tags import correlation as correlation
+from punto.sim.count_tags import derive_tags as derive_tags
+from punto.sim.count_tags import effects_floats as effects_floats
+from punto.sim.count_tags import parse_tags as parse_tags
 from punto.sim.run import ShoeRules, chunk_state, job_json
 from punto.sim.tables import outcome_table, pattern_ids, rank_values, shoe_template, sim_tables
 from punto.wagers import PairRule
@@ -54,8 +66,6 @@ from punto.wagers import PairRule
 BIN_LOW = -60
 NBINS = 121
 
-#: Smallest betting correlation a derived count settles for.
-GOOD_CORRELATION = 0.98
 
 #: Wagers of the main game, left out of "side bets".
 MAIN_KINDS = frozenset({"player", "banker", "banker_on_six"})
@@ -72,140 +82,7 @@ MIN_BETS = 200
 VULNERABLE_WIN = 0.01
 
 
-class CountingError(PuntoError):
-    """A counting analysis that cannot be run as asked."""
-
-
-# -- tags ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tags:
-    """A point count for one wager: a tag per rank, Ace to King."""
-
-    values: tuple[int, ...]
-    source: str  # "derived" or "given"
-    level: int | None = None
-    correlation: float | None = None
-
-    @property
-    def balanced(self) -> bool:
-        return sum(self.values) == 0
-
-    @property
-    def zero(self) -> bool:
-        return not any(self.values)
-
-    def text(self) -> str:
-        """A..9 and T when the ten-value cards share a tag, else all 13."""
-        v = self.values
-        if len(set(v[9:])) == 1:
-            return ",".join(f"{x:+d}" if x else "0" for x in v[:10])
-        return ",".join(f"{x:+d}" if x else "0" for x in v)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "tags": dict(zip(RANK_HEADINGS, self.values, strict=True)),
-            "text": self.text(),
-            "source": self.source,
-            "level": self.level,
-            "betting_correlation": self.correlation,
-            "balanced": self.balanced,
-        }
-
-
-def parse_tags(text: str) -> tuple[int, ...]:
-    """Tags A..9,T (T: every ten-value card) or all 13 ranks A..K.
-
-    >>> parse_tags("0,0,-1,-1,-1,-2,+1,+2,+2,0")
-    (0, 0, -1, -1, -1, -2, 1, 2, 2, 0, 0, 0, 0)
-    """
-    fields = text.replace(",", " ").split()
-    try:
-        values = [int(f) for f in fields]
-    except ValueError:
-        raise CountingError(
-            f"cannot read the tags {text!r}: tags are whole numbers",
-            hint="e.g. --tags 0,0,-1,-1,-1,-2,1,2,2,0 (A..9, then T for every ten-value card)",
-        ) from None
-    if len(values) == 10:
-        values += [values[9]] * 3
-    if len(values) != 13:
-        raise CountingError(
-            f"give 10 tags (A..9, T) or 13 (A..K), not {len(values)}",
-            hint="e.g. --tags 0,0,-1,-1,-1,-2,1,2,2,0",
-        )
-    return tuple(values)
-
-
-def correlation(tags: Sequence[float], effects: Sequence[float]) -> float:
-    """Pearson correlation over the 13 ranks (the betting correlation)."""
-    t = np.asarray(tags, dtype=np.float64)
-    e = np.asarray(effects, dtype=np.float64)
-    if t.std() == 0 or e.std() == 0:
-        return 0.0
-    return float(np.corrcoef(t, e)[0, 1])
-
-
-def balanced_tags(effects: Sequence[float], level: int) -> tuple[int, ...]:
-    """Effects scaled to ``level``, rounded and balanced (see the module).
-
-    >>> balanced_tags([-0.78, -6.58, -33, -24.42, -22.38, -39.8, 35.73, 50.73, 43.22] + [-0.68] * 4, 2)
-    (0, 0, -1, -1, -1, -2, 1, 2, 2, 0, 0, 0, 0)
-    """
-    e = np.asarray(effects, dtype=np.float64)
-    top = float(np.abs(e).max())
-    if top == 0:
-        return (0,) * len(e)
-    raw = e / top * level
-    groups: dict[float, list[int]] = {}
-    for r, x in enumerate(e):
-        groups.setdefault(round(float(x), 15), []).append(r)
-    members = list(groups.values())
-    g_raw = np.array([raw[m[0]] for m in members])
-    size = np.array([len(m) for m in members])
-    g_tag = np.rint(g_raw).astype(np.int64)
-    for _ in range(1000):
-        total = int((g_tag * size).sum())
-        if total == 0:
-            break
-        step = -1 if total > 0 else 1
-        # each member's squared rounding error grows by this much
-        cost = ((g_tag + step - g_raw) ** 2 - (g_tag - g_raw) ** 2).astype(np.float64)
-        cost[size > abs(total)] = np.inf  # never step past zero
-        g_tag[int(np.argmin(cost))] += step
-    out = [0] * len(e)
-    for m, t in zip(members, g_tag, strict=True):
-        for r in m:
-            out[r] = int(t)
-    return tuple(out)
-
-
-def derive_tags(effects: Sequence[float]) -> Tags:
-    """The count for a wager with these effects of removal (A..K)."""
-    if max(abs(x) for x in effects) < 1e-12:
-        return Tags((0,) * 13, "derived", None, 0.0)
-    best: Tags | None = None
-    for level in range(1, 7):
-        values = balanced_tags(effects, level)
-        corr = correlation(values, effects)
-        tags = Tags(values, "derived", level, corr)
-        if corr >= GOOD_CORRELATION:
-            return tags
-        if best is None or corr > (best.correlation or 0.0) + 1e-9:
-            best = tags
-    assert best is not None
-    return best
-
-
-def effects_floats(
-    game_id: str, layout: str | None, rule: PairRule, decks: int
-) -> dict[str, tuple[float, ...]]:
-    """Effects of removal, per wager, A..K, for a full shoe."""
-    effects = effects_of_removal(get_game(game_id), Composition.of_decks(decks), layout, rule)
-    return {
-        wid: tuple(0.0 if x is None else float(x) for x in r.effects) for wid, r in effects.items()
-    }
+# The tags are punto.sim.count_tags's; the exact values punto.sim.count_exact's.
 
 
 # -- the run ------------------------------------------------------------------------------
@@ -526,98 +403,6 @@ def _ratio(sx: int, sxx: int, sy: int, syy: int, sxy: int, n: int) -> tuple[floa
 def _win(t: Threshold) -> float:
     """Win per 100 coups: exact when the states were evaluated, else simulated."""
     return t.exact_per_100 if t.exact_per_100 is not None else t.per_100
-
-
-#: Compositions a task of exact evaluations takes.
-EXACT_BLOCK = 2048
-
-
-@dataclass(frozen=True)
-class ExactJob:
-    """Compositions to evaluate exactly, split into blocks (a task's chunks)."""
-
-    game_id: str
-    layout: str | None
-    pair_rule: str
-    states: npt.NDArray[np.int16]
-
-    @property
-    def nblocks(self) -> int:
-        return -(-len(self.states) // EXACT_BLOCK)
-
-
-@dataclass
-class ExactValues:
-    """Exact returns, a row per composition and a column per wager of the
-    plan, filled block by block."""
-
-    values: npt.NDArray[np.float64]
-
-    def add(self, other: tuple[int, npt.NDArray[np.float64]]) -> None:
-        first, block = other
-        self.values[first : first + len(block)] = block
-
-
-def exact_block(job: ExactJob, blocks: Sequence[int]) -> tuple[int, npt.NDArray[np.float64]]:
-    """The exact return of every wager for the compositions of ``blocks``
-    (contiguous): integer sums of the kernel's counts, one division each."""
-    plan = plan_for(get_game(job.game_id), job.layout, PairRule(job.pair_rule))
-    first = blocks[0] * EXACT_BLOCK
-    last = min((blocks[-1] + 1) * EXACT_BLOCK, len(job.states))
-    out = np.empty((last - first, len(plan.wagers)), dtype=np.float64)
-    for row, state in enumerate(job.states[first:last]):
-        counts = plan.evaluate(Composition(tuple(int(x) for x in state)))
-        total, slots = counts.total, counts.slots
-        for w, p in enumerate(plan.wagers):
-            combos = slots[p.first_slot : p.first_slot + len(p.events)]
-            s1 = (sum(combos) - total) * p.scale  # the losses
-            s1 += sum(c * x for c, x in zip(combos, p.scaled, strict=True))
-            out[row, w] = s1 / (total * p.scale)
-    return first, out
-
-
-def exact_returns(
-    game_id: str,
-    layout: str | None,
-    pair_rule: str,
-    states: npt.NDArray[np.int16],
-    *,
-    client: Any | None = None,
-) -> npt.NDArray[np.float64]:
-    """The exact return of every wager of the plan (columns) for each
-    composition (rows of A..K counts), on ``client``'s workers if given."""
-    from punto.sim.cluster import run_tasks
-
-    job = ExactJob(game_id, layout, pair_rule, states)
-    nplan = len(plan_for(get_game(game_id), layout, PairRule(pair_rule)).wagers)
-    merge = ExactValues(np.zeros((len(states), nplan), dtype=np.float64))
-    tasks = [[b] for b in range(job.nblocks)]
-    run_tasks(exact_block, job, tasks, merge, client=client)
-    return merge.values
-
-
-@dataclass(frozen=True)
-class ExactTable:
-    """Exact returns of sampled compositions, looked up by composition."""
-
-    wager_ids: tuple[str, ...]
-    states: npt.NDArray[np.int16]
-    values: npt.NDArray[np.float64]
-    rows: dict[bytes, int]
-
-    @classmethod
-    def of(
-        cls,
-        wager_ids: Sequence[str],
-        states: npt.NDArray[np.int16],
-        values: npt.NDArray[np.float64],
-    ) -> ExactTable:
-        rows = {np.ascontiguousarray(s).tobytes(): i for i, s in enumerate(states)}
-        return cls(tuple(wager_ids), states, values, rows)
-
-    def value(self, state: npt.NDArray[np.int16], wager: str) -> float:
-        row = self.rows[np.ascontiguousarray(state, dtype=np.int16).tobytes()]
-        return float(self.values[row, self.wager_ids.index(wager)])
 
 
 def sampled_states(counts: CountCounts) -> npt.NDArray[np.int16]:

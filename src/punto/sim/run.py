@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -69,8 +69,6 @@ from punto.wagers import PairRule
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from punto.sim.counting import CountJob
 
 #: Shoes per batch (the unit of the variance estimate): at least this many,
 #: and enough for about BATCH_COUPS coups.
@@ -183,7 +181,23 @@ def chunk_state(seed: int, index: int) -> npt.NDArray[np.uint64]:
     return state
 
 
-def job_json(job: SimJob | CountJob) -> dict[str, Any]:
+class DealtJob(Protocol):
+    """What :func:`job_json` reads of a run (a :class:`SimJob` or a
+    :class:`punto.sim.counting.CountJob`)."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def layout(self) -> str | None: ...
+    @property
+    def pair_rule(self) -> str: ...
+    @property
+    def rules(self) -> ShoeRules: ...
+    @property
+    def seed(self) -> int: ...
+
+
+def job_json(job: DealtJob) -> dict[str, Any]:
     """What a run deals (a report's opening keys): the game, the shoe, the seed."""
     return {
         "game": job.game_id,

@@ -36,7 +36,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,8 +48,6 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
-    DateTime,
-    Dialect,
     Float,
     ForeignKey,
     Index,
@@ -60,7 +57,6 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    TypeDecorator,
     create_engine,
     event,
     false,
@@ -75,8 +71,16 @@ from sqlalchemy.engine.url import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
-from punto.store.eventlog import StoredEvent, StoreError
+from punto.store.columns import BET_STATUSES as BET_STATUSES
+from punto.store.columns import ID as ID
+from punto.store.columns import POSTING_KINDS as POSTING_KINDS
+from punto.store.columns import ROLES as ROLES
+from punto.store.columns import WALLET_KINDS as WALLET_KINDS
+from punto.store.columns import UTCDateTime as UTCDateTime
+from punto.store.columns import utc_now as utc_now
+from punto.store.errors import StoreError
 from punto.table.events import Event, event_from_json, event_to_json
+from punto.table.log import StoredEvent
 
 #: How long a SQLite connection waits for another writer before giving up (ms).
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -93,71 +97,7 @@ class DatabaseError(StoreError):
     """The database could not be opened, migrated, read or written."""
 
 
-# --- column types --------------------------------------------------------------------
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """A point in time, always timezone-aware UTC in Python.
-
-    PostgreSQL stores ``timestamptz``; SQLite stores the UTC wall time as text.
-    Naive datetimes are refused: a naive time is a bug waiting for a time zone.
-    """
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError(f"naive datetime {value!r}: give a timezone-aware time (UTC)")
-        value = value.astimezone(UTC)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-#: Surrogate keys: BIGINT on PostgreSQL, INTEGER (the rowid) on SQLite.
-ID = BigInteger().with_variant(Integer(), "sqlite")
-
-#: User roles, in the order of :class:`punto.store.accounts.UserRole`
-#: (assistant_casino_manager: revision 0011, MBS 3.9.2 and 3.12.2).
-ROLES = (
-    "player",
-    "dealer",
-    "pit_supervisor",
-    "pit_manager",
-    "shift_manager",
-    "assistant_casino_manager",
-    "admin",
-)
-#: Ledger account kinds, see :class:`punto.store.ledger.WalletKind` ("tournament": revision 0004).
-WALLET_KINDS = ("player", "house", "holding", "tournament")
-#: Ledger transaction kinds, see :class:`punto.store.ledger.PostingKind`
-#: (entry_fee, prize and pool_surplus: revision 0004, a tournament's entry fees
-#: and prizes; resettlement: revision 0006, a settled round voided; refund:
-#: revision 0007, an entry fee given back).
-POSTING_KINDS = (
-    "deposit",
-    "withdrawal",
-    "bet",
-    "settlement",
-    "return",
-    "entry_fee",
-    "prize",
-    "pool_surplus",
-    "resettlement",
-    "refund",
-)
-#: Bet states in the ledger.
-BET_STATUSES = ("open", "settled", "returned")
+# --- column types: punto.store.columns ---------------------------------------------
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:

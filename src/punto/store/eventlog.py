@@ -17,47 +17,22 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
-from typing import Protocol
 
-from punto.errors import PuntoError
+from punto.store.errors import StoreError
 from punto.table.events import Event, event_from_json, event_to_json
+from punto.table.log import EventLog, MemoryEventLog, StoredEvent
 
-
-class StoreError(PuntoError):
-    """The event log could not be read or written."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    seq: int
-    round_id: str
-    event: Event
-
-
-class EventLog(Protocol):
-    def append(self, table_id: str, round_id: str, event: Event) -> int:
-        """Store ``event`` durably; returns its sequence number in the table."""
-        ...
-
-    def read(self, table_id: str) -> list[StoredEvent]:
-        """Every event of the table, in order."""
-        ...
-
-
-class MemoryEventLog:
-    """An event log in memory, for tests and throwaway tables."""
-
-    def __init__(self) -> None:
-        self._events: dict[str, list[StoredEvent]] = {}
-
-    def append(self, table_id: str, round_id: str, event: Event) -> int:
-        events = self._events.setdefault(table_id, [])
-        events.append(StoredEvent(len(events) + 1, round_id, event))
-        return len(events)
-
-    def read(self, table_id: str) -> list[StoredEvent]:
-        return list(self._events.get(table_id, []))
+# StoredEvent, EventLog and MemoryEventLog live with the table that writes
+# them (punto.table.log), so that the table does not import the store; they
+# stay importable from here, where the store's logs implement them.
+__all__ = [
+    "EventLog",
+    "MemoryEventLog",
+    "SQLiteEventLog",
+    "StoreError",
+    "StoredEvent",
+    "open_event_log",
+]
 
 
 _SCHEMA = """
@@ -125,6 +100,8 @@ def open_event_log(url: str) -> EventLog:
     if url in ("memory:", ":memory:"):
         return MemoryEventLog()
     if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
+        # Imported here so a table on SQLite or in memory does not load
+        # SQLAlchemy and Alembic (punto.store.db does not import this module).
         from punto.store.db import SQLEventLog, connect
 
         return SQLEventLog(connect(url))

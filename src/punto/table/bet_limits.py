@@ -26,16 +26,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_DOWN, Decimal
-from typing import TYPE_CHECKING
 
 from punto.errors import ActionError, LimitError
 from punto.game import Game
 from punto.inputs import quoted
 from punto.money import CENT, format_money
 from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of
-
-if TYPE_CHECKING:
-    from punto.table.round import TableBet
+from punto.table.round_state import TableBet
 
 #: The wagers-per-area policies of the game data, and the number each allows (MBS 3.7).
 AREA_POLICIES: Mapping[str, int] = {"at-most-3": 3}

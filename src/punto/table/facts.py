@@ -25,40 +25,24 @@ frozenset({'electronic_device'})
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from punto.errors import ActionError
+from punto.table_facts import TABLE_FACTS, facts_of
 
-if TYPE_CHECKING:
-    from punto.table.round import Round
+
+class AtTable(Protocol):
+    """What a fact is checked on: a round, which carries its table's facts
+    (typed structurally so this module need not import the round's)."""
+
+    @property
+    def table_facts(self) -> frozenset[str]: ...
+
 
 __all__ = ["TABLE_FACTS", "check_table_fact", "facts_of"]
 
-#: Each table fact a clause may be conditioned on: (where it holds, what a
-#: table without it lacks, how a table records it).
-TABLE_FACTS: dict[str, tuple[str, str, str]] = {
-    "electronic_device": (
-        "where an electronic dealing device is in use",
-        "this table records none",
-        "a table dealing from its own shuffled shoe or a card-reading device has one; a "
-        'replay file declares it with "electronic_device": true',
-    ),
-    "face_down": (
-        "on tables where the cards are dealt face down",
-        "this table deals them face up",
-        'the table\'s face-down setting (punto table --face-down; replay "face_down": true; '
-        "the server table's face_down, set by a pit manager between rounds)",
-    ),
-}
 
-
-def facts_of(*, electronic_device: bool, face_down: bool) -> frozenset[str]:
-    """The names of the facts that hold, from a table's options."""
-    held = {"electronic_device": electronic_device, "face_down": face_down}
-    return frozenset(name for name, holds in held.items() if holds)
-
-
-def check_table_fact(round_: Round, fact: str, clause: str) -> None:
+def check_table_fact(round_: AtTable, fact: str, clause: str) -> None:
     """Refuse a procedure of ``clause`` at a table where ``fact`` does not hold."""
     where, lacking, hint = TABLE_FACTS[fact]
     if fact not in round_.table_facts:

@@ -25,15 +25,31 @@ punto.errors.ActionError: 'goodwill' is not a clause of Tiger Baccarat that give
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import Protocol
 
+from punto.coup import Deal
 from punto.errors import ActionError, PhaseError
-from punto.game import Grant
-from punto.table.facts import check_table_fact
+from punto.game import Game, Grant
+from punto.table.facts import AtTable, check_table_fact
 from punto.table.roles import Role
+from punto.table.round_state import Phase, TableBet
 
-if TYPE_CHECKING:
-    from punto.table.round import Round, TableBet
+
+class RoundSoFar(AtTable, Protocol):
+    """What a grant is checked against: a round as far as it has gone
+    (typed structurally so this module need not import the round's)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def power_failed(self) -> bool: ...
+    def outcome_established(self, wagers: Collection[str] | None = None) -> bool: ...
+
 
 __all__ = ["WHAT", "check_grant"]
 
@@ -57,7 +73,7 @@ _FORBIDDEN_BY = {
 
 
 def check_grant(
-    round_: Round,
+    round_: RoundSoFar,
     procedure: str,
     clause: str,
     role: Role,
@@ -115,7 +131,7 @@ def check_grant(
     return grant
 
 
-def _check_outcome(round_: Round, grant: Grant) -> None:
+def _check_outcome(round_: RoundSoFar, grant: Grant) -> None:
     if grant.outcome == "either":
         return
     established = round_.outcome_established(grant.counts)

@@ -19,20 +19,40 @@ kept here so that the round's module does not grow.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from punto.coup import Side
+from punto.coup import Deal, Side
 from punto.errors import ActionError, PhaseError
-from punto.insurance import Moment, moment_of
+from punto.game import Game
+from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.table.roles import Role
+from punto.table.round_state import Phase, TableBet
 
-if TYPE_CHECKING:
-    from punto.table.round import Round
+
+class InsuredRound(Protocol):
+    """What the Insurance Plus checks read of a round (typed structurally so
+    this module need not import the round's)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def active_bets(self) -> list[TableBet]: ...
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def insurance_waived(self) -> bool: ...
+    def missed_insurance_offers(self, moment: Moment) -> list[InsuranceOffer]: ...
+    def original_bet(self, player: str, side: Side) -> Decimal: ...
+
 
 __all__ = ["check_waiver", "highest_bettors", "no_offer_refusal"]
 
 
-def no_offer_refusal(round_: Round, side: Side) -> dict[str, str | None]:
+def no_offer_refusal(round_: InsuredRound, side: Side) -> dict[str, str | None]:
     """The clause and hint of a refused Insurance bet on ``side`` with no
     offer open: waived (3.14), forgone once the next card is drawn (5.3),
     not yet a moment of Insurance (3.12), or a row the pay table does not
@@ -68,7 +88,7 @@ def no_offer_refusal(round_: Round, side: Side) -> dict[str, str | None]:
     }
 
 
-def check_waiver(round_: Round, role: Role, requester: str | None) -> None:
+def check_waiver(round_: InsuredRound, role: Role, requester: str | None) -> None:
     """Why the House may not consent now to the highest bettor squeezing
     (or having exposed) the Banker's third card before the Player's third
     card is opened (RWS 3.14).  The Player's third card may already be out
@@ -115,7 +135,7 @@ def check_waiver(round_: Round, role: Role, requester: str | None) -> None:
             )
 
 
-def highest_bettors(round_: Round) -> list[str]:
+def highest_bettors(round_: InsuredRound) -> list[str]:
     """The players with the highest Bet (RWS 3.14): the largest total on
     the Player or the Banker hand, all of them if several are equal."""
     best = {

@@ -38,7 +38,6 @@ from punto.cards import Card
 from punto.errors import ActionError, PhaseError, PuntoError, ShoeError
 from punto.game import Game
 from punto.shoe import Shoe
-from punto.store.eventlog import EventLog
 from punto.table import handling, irregularities
 from punto.table.events import (
     Event,
@@ -49,6 +48,7 @@ from punto.table.events import (
     TableConfigured,
 )
 from punto.table.limits import TableLimits
+from punto.table.log import EventLog
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 from punto.table.shoe_state import TABLE_SOURCES, DeviceCardsError, ShoeState

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from punto.errors import PuntoError
 from punto.games import get_game
 from punto.roads import Result, Scoreboard
-from punto.store.eventlog import EventLog, MemoryEventLog
 from punto.table.events import Event, RoundSettled, ShoeStarted, TableConfigured
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
+from punto.table.log import EventLog, MemoryEventLog
 from punto.table.round import Phase, Round
 from punto.wagers import PairRule
 

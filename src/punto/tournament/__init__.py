@@ -41,7 +41,6 @@ from punto.tournament.store import (
     SQLiteTournamentLog,
     SQLTournamentLog,
     TournamentLog,
-    open_tournament_log,
 )
 from punto.tournament.tournament import Phase, Stage, Tournament
 
@@ -70,5 +69,4 @@ __all__ = [
     "get_format",
     "load_format",
     "load_format_file",
-    "open_tournament_log",
 ]

@@ -70,10 +70,10 @@ from punto.tournament.events import (
     TiebreakVoided,
     TournamentEvent,
 )
+from punto.tournament.state import EntrantState, Phase, Stage, TableState, TiebreakState
 
 if TYPE_CHECKING:
     from punto.tournament.format import Format, Session
-    from punto.tournament.tournament import EntrantState, Stage, TableState, TiebreakState
 
 __all__ = ["HandIrregularities", "HandOutcome"]
 
@@ -396,8 +396,6 @@ class HandIrregularities:
     def _hand_state(self, t: TableState, dealt: int, out: int) -> bool:
         """Whether the procedure is for the hand just settled (else for the
         hand in play), or why there is no hand for it."""
-        from punto.tournament.tournament import Phase, Stage
-
         if self.stage is not Stage.PLAYING:
             raise TournamentPhaseError(
                 f"no session is being played (the tournament is {self.stage.value})"
@@ -434,8 +432,6 @@ class HandIrregularities:
 
     def _round(self, t: TableState, dealt: int, settled: bool) -> Round:
         """The hand at ``t`` as a round of the table engine, as it stands."""
-        from punto.tournament.tournament import Phase
-
         s = self.session
         assert s is not None
         game = self.fmt.game
@@ -502,8 +498,6 @@ class HandIrregularities:
     # -- applying the events -----------------------------------------------------------
 
     def _on_hand_voided(self, ev: HandVoided) -> None:
-        from punto.tournament.tournament import Phase
-
         t = self.tables[ev.table]
         self._discard(t, ev.cards, "hand")
         for stack in ev.chips:

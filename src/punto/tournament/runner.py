@@ -37,7 +37,7 @@ from rich.table import Table
 
 from punto.coup import Coup
 from punto.errors import PuntoError
-from punto.playtable import InputFn
+from punto.inputs import InputFn
 from punto.tournament.errors import TournamentError
 from punto.tournament.events import (
     EntrantReentered,

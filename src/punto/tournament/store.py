@@ -283,20 +283,3 @@ class SQLTournamentLog:
                     select(t.c.tournament_id).distinct().order_by(t.c.tournament_id)
                 ).scalars()
             ]
-
-
-def open_tournament_log(url: str) -> TournamentLog:
-    """``memory:``, a SQLite file path (or ``sqlite:///FILE``), or a
-    PostgreSQL URL (through :func:`punto.store.db.connect`)."""
-    if url in ("memory:", ":memory:"):
-        return MemoryTournamentLog()
-    if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
-        from punto.store.db import connect
-
-        return SQLTournamentLog(connect(url))
-    path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
-    if "://" in path:
-        raise TournamentLogError(
-            f"unsupported tournament log URL {url!r}", hint="use sqlite:///FILE or a file path"
-        )
-    return SQLiteTournamentLog(path)

@@ -52,7 +52,7 @@ CHECKS = (
 )
 
 
-def _sqlite_rewrite_checks(old_to_new: list[tuple[str, str, str]]) -> None:
+def sqlite_rewrite_checks(old_to_new: list[tuple[str, str, str]]) -> None:
     """Replace each table's condition text in ``sqlite_schema`` (one transaction)."""
     bind = op.get_bind()
     statements: list[tuple[str, str]] = []
@@ -76,9 +76,14 @@ def _sqlite_rewrite_checks(old_to_new: list[tuple[str, str, str]]) -> None:
         bind.exec_driver_sql("PRAGMA writable_schema = OFF")
 
 
+# The name later migrations imported before it was public; kept so a migration
+# written against it still runs (new code imports sqlite_rewrite_checks).
+_sqlite_rewrite_checks = sqlite_rewrite_checks
+
+
 def _change_checks(forward: bool) -> None:
     if op.get_bind().dialect.name == "sqlite":
-        _sqlite_rewrite_checks(
+        sqlite_rewrite_checks(
             [(table, old, new) if forward else (table, new, old) for table, _, old, new in CHECKS]
         )
         return

@@ -23,7 +23,7 @@ from alembic import op
 from punto.store.migrations.versions.r0004_tournament_money import (
     NEW_POSTING_KINDS as OLD_POSTING_KINDS,
 )
-from punto.store.migrations.versions.r0004_tournament_money import _sqlite_rewrite_checks
+from punto.store.migrations.versions.r0004_tournament_money import sqlite_rewrite_checks
 
 revision: str = "0006"
 down_revision: str | None = "0005"
@@ -38,7 +38,7 @@ def change_posting_kinds(old: str, new: str) -> None:
     """Replace the ``ledger_transactions.kind`` condition ``old`` by ``new``
     (revision 0007 widens it again the same way)."""
     if op.get_bind().dialect.name == "sqlite":
-        _sqlite_rewrite_checks([("ledger_transactions", old, new)])
+        sqlite_rewrite_checks([("ledger_transactions", old, new)])
         return
     op.drop_constraint(op.f(NAME), "ledger_transactions", type_="check")
     op.create_check_constraint(op.f(NAME), "ledger_transactions", new)

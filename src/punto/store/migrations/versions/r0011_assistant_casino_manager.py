@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from alembic import op
 
-from punto.store.migrations.versions.r0004_tournament_money import _sqlite_rewrite_checks
+from punto.store.migrations.versions.r0004_tournament_money import sqlite_rewrite_checks
 
 revision: str = "0011"
 down_revision: str | None = "0010_accounts"
@@ -39,7 +39,7 @@ NAME = "ck_accounts_role"
 def change_roles(old: str, new: str) -> None:
     """Replace the ``accounts.role`` condition ``old`` by ``new``."""
     if op.get_bind().dialect.name == "sqlite":
-        _sqlite_rewrite_checks([("accounts", old, new)])
+        sqlite_rewrite_checks([("accounts", old, new)])
         return
     op.drop_constraint(op.f(NAME), "accounts", type_="check")
     op.create_check_constraint(op.f(NAME), "accounts", new)
