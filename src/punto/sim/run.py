@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
