@@ -106,6 +106,22 @@ def test_counting_table_puts_vulnerable_wagers_first(capsys: pytest.CaptureFixtu
     assert "Vulnerable" in out
 
 
+def test_counting_with_no_exact_samples_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    # --samples 0 once reached the kernel with a read-only array: an internal error
+    code, out, err = run(
+        capsys, "counting", "tiger-baccarat", "--shoes", "50", "--seed", "4",
+        "--workers", "0", "--samples", "0", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["shoes"] == 50
+    assert data["samples_per_bin"] == 0
+    bins = [b for w in data["wagers"].values() for b in w["bins"]]
+    assert bins
+    assert all(b["sampled"] == 0 and b["exact_edge"] is None for b in bins)
+    assert sum(b["coups"] for b in data["wagers"]["big_tiger"]["bins"]) == data["coups"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

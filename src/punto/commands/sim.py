@@ -600,10 +600,13 @@ def _print_counting(
         if threshold is not None
         else "at the best threshold (most exact win per 100 coups)"
     )
-    console.print(
-        f"Figures {which}; ± one standard error.  Exact edge: the exact engine on the cards left "
-        f"in the shoe, averaged over {job.samples} sampled coups per true count."
+    exact = (
+        f"Exact edge: the exact engine on the cards left in the shoe, averaged over "
+        f"{job.samples} sampled coups per true count."
+        if job.samples
+        else "Exact edge: not computed (--samples 0)."
     )
+    console.print(f"Figures {which}; ± one standard error.  {exact}")
     if report.uncountable:
         console.print(
             "Not countable with a balanced linear count (every rank has the same effect of "

@@ -214,7 +214,9 @@ def count_chunks(job: CountJob, chunks: Sequence[int]) -> CountCounts:
     nw, k = len(job.wagers), job.samples
     total = empty_counts(job)
     keys = np.full((nw, NBINS, k), np.iinfo(np.uint64).max, dtype=np.uint64)
-    slots = np.ascontiguousarray(np.broadcast_to(np.arange(k, dtype=np.int64), (nw, NBINS, k)))
+    # a copy, never the broadcast view: with no samples (k = 0) ascontiguousarray
+    # hands the read-only view back, and the kernel may not write to it
+    slots = np.broadcast_to(np.arange(k, dtype=np.int64), (nw, NBINS, k)).copy()
     storage = np.zeros((nw, NBINS, k, 13), dtype=np.int16)
     tails = np.zeros((nw, NBINS, 7), dtype=np.int64)
     shoe = np.zeros(3, dtype=np.int64)
