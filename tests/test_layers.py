@@ -27,7 +27,6 @@ OVER_THE_LIMIT = frozenset(
         "server/runtime.py",  # TableRuntime -> a coordinator and its parts
         "server/api.py",  # routes by area, after the runtime split
         "server/journal.py",  # one posting module with store/ledger.py
-        "server/tournaments.py",  # the tournament service and its routes
         "store/ledger.py",  # one posting module with server/journal.py
     }
 )
