@@ -1,0 +1,338 @@
+"""Reading and writing the ledger's rows, through the SQLAlchemy Core tables.
+
+The one place the ledger's tables (``wallets``, ``idempotency_keys``,
+``ledger_transactions``, ``ledger_entries``, ``ledger_bets``) are read for a
+posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
+transaction) and the server's group commit (:mod:`punto.server.journal`, many)
+both load the state here, decide with :mod:`punto.store.postings`, and write
+the plans with :func:`write_plans` -- a handful of executemany statements
+however many plans there are.
+
+**The database is the authority for balances.**  A balance is never written
+as a value read earlier: it is shifted (``balance = balance + d``), and only
+where the result stays at or above zero for every wallet but the house's
+(``WHERE id = :id AND (kind = 'house' OR balance + :d >= 0)``).  A shift the
+database refuses leaves the statement's row count short, and
+:func:`write_plans` raises :class:`BalanceChangedError` (an
+:class:`InsufficientFundsError`): the caller's transaction rolls back, so two
+processes posting against one wallet from stale reads can never overdraw it.
+(The schema's own CHECK, no such wallet below zero, stands behind it.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
+
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
+
+from punto.store import db
+from punto.store.db import (
+    idempotency_keys,
+    ledger_bets,
+    ledger_entries,
+    ledger_transactions,
+    wallets,
+)
+from punto.store.postings import (
+    HOUSE,
+    SCOPE,
+    BetState,
+    BetStatus,
+    InsufficientFundsError,
+    Plan,
+    PostingKind,
+    WalletKind,
+    WalletState,
+)
+
+T = TypeVar("T")
+
+#: Values per IN list (SQLite allows 32,766 bound values; PostgreSQL 65,535).
+CHUNK = 500
+
+
+class BalanceChangedError(InsufficientFundsError):
+    """The database refused a debit: the wallet holds less, at commit, than the
+    posting was decided on (another writer took it meanwhile)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WalletRow:
+    """A wallet's row id and its state."""
+
+    id: int
+    state: WalletState
+
+
+def chunks(items: Sequence[T]) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), CHUNK):
+        yield items[start : start + CHUNK]
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def load_wallets(conn: Connection, codes: Collection[str], *, lock: bool) -> dict[str, WalletRow]:
+    """The wallets named ``codes`` that exist; with ``lock``, locked (PostgreSQL:
+    ``FOR UPDATE`` in id order, the order every posting keeps: no deadlocks)."""
+    found: dict[str, WalletRow] = {}
+    for chunk in chunks(sorted(codes)):
+        query = (
+            select(wallets.c.id, wallets.c.code, wallets.c.kind, wallets.c.balance)
+            .where(wallets.c.code.in_(chunk))
+            .order_by(wallets.c.id)
+        )
+        if lock and not db.is_sqlite(conn):
+            query = query.with_for_update()
+        for wallet_id, code, kind, balance in conn.execute(query):
+            found[str(code)] = WalletRow(
+                int(wallet_id), WalletState(str(code), WalletKind(kind), int(balance))
+            )
+    return found
+
+
+def open_wallets(conn: Connection, codes: Iterable[str]) -> None:
+    """Open the house's, holding and pool wallets among ``codes`` that are not
+    open yet (a player's wallet is opened at the cage, never here)."""
+    rows = []
+    now = db.utc_now()
+    for code in sorted(set(codes)):
+        if code == HOUSE:
+            kind, table_id = WalletKind.HOUSE, None
+        elif code.startswith("holding:"):
+            kind, table_id = WalletKind.HOLDING, code.removeprefix("holding:")
+        elif code.startswith("tournament:"):
+            kind, table_id = WalletKind.TOURNAMENT, None
+        else:
+            continue
+        rows.append(
+            {
+                "code": code,
+                "kind": kind.value,
+                "table_id": table_id,
+                "balance": 0,
+                "created_at": now,
+            }
+        )
+    if rows:
+        dialect_insert = sqlite_insert if db.is_sqlite(conn) else pg_insert
+        conn.execute(dialect_insert(wallets).on_conflict_do_nothing(index_elements=["code"]), rows)
+
+
+def load_bets(
+    conn: Connection, refs: Collection[tuple[str, str]], *, lock: bool
+) -> dict[tuple[str, str], BetState]:
+    """The bets (table, bet id) of ``refs`` that exist; with ``lock``, locked (PostgreSQL)."""
+    by_table: dict[str, list[str]] = {}
+    for table_id, bet_id in refs:
+        by_table.setdefault(table_id, []).append(bet_id)
+    found: dict[tuple[str, str], BetState] = {}
+    for table_id, ids in sorted(by_table.items()):
+        for chunk in chunks(sorted(set(ids))):
+            query = (
+                select(
+                    ledger_bets.c.table_id,
+                    ledger_bets.c.bet_id,
+                    wallets.c.code,
+                    ledger_bets.c.round_id,
+                    ledger_bets.c.placed,
+                    ledger_bets.c.held,
+                    ledger_bets.c.status,
+                )
+                .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
+                .where(ledger_bets.c.table_id == table_id, ledger_bets.c.bet_id.in_(chunk))
+                .order_by(ledger_bets.c.bet_id)
+            )
+            if lock and not db.is_sqlite(conn):
+                query = query.with_for_update(of=ledger_bets)
+            for table, bet_id, code, round_id, placed, held, status in conn.execute(query):
+                found[(str(table), str(bet_id))] = BetState(
+                    str(table),
+                    str(bet_id),
+                    str(code),
+                    round_id,
+                    int(placed),
+                    int(held),
+                    BetStatus(status),
+                )
+    return found
+
+
+def load_keys(conn: Connection, keys: Collection[str]) -> dict[str, tuple[str, str]]:
+    """The idempotency keys among ``keys`` already used: key -> (scope, request hash)."""
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in chunks(sorted(keys)):
+        query = select(
+            idempotency_keys.c.key, idempotency_keys.c.scope, idempotency_keys.c.request_hash
+        ).where(idempotency_keys.c.key.in_(chunk))
+        for key, scope, request_hash in conn.execute(query):
+            found[str(key)] = (str(scope), str(request_hash))
+    return found
+
+
+def new_transaction_ids(conn: Connection, count: int) -> list[int]:
+    """``count`` new ``ledger_transactions`` ids, ascending: from the sequence on
+    PostgreSQL (unique whoever else inserts); past the largest on SQLite, whose
+    write lock the caller's transaction holds."""
+    if count <= 0:
+        return []
+    if db.is_sqlite(conn):
+        last = conn.execute(
+            select(func.coalesce(func.max(ledger_transactions.c.id), 0))
+        ).scalar_one()
+        return list(range(int(last) + 1, int(last) + 1 + count))
+    sequence = func.pg_get_serial_sequence("ledger_transactions", "id")
+    rows = conn.execute(
+        select(func.nextval(sequence)).select_from(func.generate_series(1, count))
+    ).scalars()
+    return sorted(int(value) for value in rows)
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+# The debit the database refuses rather than take a wallet (but the house's) below zero.
+_SHIFT = (
+    update(wallets)
+    .where(
+        and_(
+            wallets.c.id == bindparam("wallet_id"),
+            or_(
+                wallets.c.kind == WalletKind.HOUSE.value,
+                wallets.c.balance + bindparam("delta") >= 0,
+            ),
+        )
+    )
+    .values(balance=wallets.c.balance + bindparam("delta"))
+)
+
+_CLOSE_BET = (
+    update(ledger_bets)
+    .where(
+        and_(
+            ledger_bets.c.table_id == bindparam("b_table_id"),
+            ledger_bets.c.bet_id == bindparam("b_bet_id"),
+        )
+    )
+    .values(
+        held=bindparam("b_held"), status=bindparam("b_status"), closed_by=bindparam("b_closed_by")
+    )
+)
+
+
+def write_plans(
+    conn: Connection,
+    plans: Sequence[tuple[int, Plan]],
+    wallet_ids: Mapping[str, int],
+    now: datetime,
+) -> None:
+    """Write ``plans`` (each with its transaction id, in order): their keys,
+    transactions, entries and bets, and shift the balances -- a refused debit
+    raises :class:`BalanceChangedError` (roll the transaction back)."""
+    if not plans:
+        return
+    conn.execute(
+        insert(idempotency_keys),
+        [
+            {"key": p.key, "scope": SCOPE, "request_hash": p.request_hash, "created_at": now}
+            for _, p in plans
+        ],
+    )
+    conn.execute(
+        insert(ledger_transactions),
+        [
+            {
+                "id": tid,
+                "idempotency_key": p.key,
+                "kind": p.kind.value,
+                "table_id": p.table_id,
+                "round_id": p.round_id,
+                "bet_id": p.bet_id,
+                "memo": p.memo,
+                "created_at": now,
+            }
+            for tid, p in plans
+        ],
+    )
+    entries = [
+        {"transaction_id": tid, "wallet_id": wallet_ids[e.wallet], "amount": e.amount}
+        for tid, p in plans
+        for e in sorted(p.entries, key=lambda e: wallet_ids[e.wallet])
+    ]
+    if entries:
+        conn.execute(insert(ledger_entries), entries)
+    _write_bets(conn, plans, wallet_ids)
+    shifts: dict[int, int] = {}
+    for _, p in plans:
+        for e in p.entries:
+            wallet_id = wallet_ids[e.wallet]
+            shifts[wallet_id] = shifts.get(wallet_id, 0) + e.amount
+    rows = [{"wallet_id": w, "delta": d} for w, d in sorted(shifts.items()) if d != 0]
+    if rows:
+        shifted = conn.execute(_SHIFT, rows).rowcount
+        if shifted != len(rows):
+            raise BalanceChangedError(
+                "the database refused the debit: a wallet holds less than the posting "
+                "was decided on (money left it meanwhile)",
+                hint="nothing was written; try again, or stake less",
+            )
+
+
+def _write_bets(
+    conn: Connection, plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]
+) -> None:
+    """Insert the bets placed (as they stand after every plan) and update the
+    others settled or returned."""
+    placed: dict[tuple[str, str], tuple[int, BetState, int | None]] = {}
+    closed: dict[tuple[str, str], tuple[BetState, int]] = {}
+    for tid, p in plans:
+        if p.bet is None or p.kind not in (
+            PostingKind.BET,
+            PostingKind.SETTLEMENT,
+            PostingKind.RETURN,
+        ):
+            continue
+        ref = (p.bet.table_id, p.bet.bet_id)
+        if p.kind is PostingKind.BET:
+            placed[ref] = (tid, p.bet, None)
+        elif ref in placed:  # placed and closed in one go: insert it as it ends
+            placed[ref] = (placed[ref][0], p.bet, tid)
+        else:
+            closed[ref] = (p.bet, tid)
+    if placed:
+        conn.execute(
+            insert(ledger_bets),
+            [
+                {
+                    "table_id": bet.table_id,
+                    "bet_id": bet.bet_id,
+                    "wallet_id": wallet_ids[bet.wallet],
+                    "round_id": bet.round_id,
+                    "placed": bet.placed,
+                    "held": bet.held,
+                    "status": bet.status.value,
+                    "placed_by": tid,
+                    "closed_by": None if bet.status is BetStatus.OPEN else last,
+                }
+                for tid, bet, last in placed.values()
+            ],
+        )
+    if closed:
+        conn.execute(
+            _CLOSE_BET,
+            [
+                {
+                    "b_table_id": bet.table_id,
+                    "b_bet_id": bet.bet_id,
+                    "b_held": bet.held,
+                    "b_status": bet.status.value,
+                    "b_closed_by": None if bet.status is BetStatus.OPEN else tid,
+                }
+                for bet, tid in closed.values()
+            ],
+        )
