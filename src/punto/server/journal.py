@@ -185,7 +185,9 @@ class Journal:
         """What ``wallet`` (a player's) has left once the stakes submitted for it are
         written, as far as the journal knows (None: it has not read it yet).  Money
         paid in by other means is not seen until the journal next reads the wallet,
-        so this errs low, never high -- unless money leaves the wallet elsewhere."""
+        so this errs low -- unless money leaves the wallet elsewhere (another
+        process, the cage): it is only a fast first refusal, and the database
+        refuses at commit a bet the wallet no longer covers."""
         with self._money_lock:
             balance = self.balances.get(wallet)
             if balance is None:

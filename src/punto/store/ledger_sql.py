@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, func, insert, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -78,19 +78,47 @@ def chunks(items: Sequence[T]) -> Iterable[Sequence[T]]:
 # -- reading ---------------------------------------------------------------------------------------
 
 
+# The reads, built once: the group commit runs them for every group, and a
+# statement built anew costs more than the database's answer.
+_WALLETS = (
+    select(wallets.c.id, wallets.c.code, wallets.c.kind, wallets.c.balance)
+    .where(wallets.c.code.in_(bindparam("codes", expanding=True)))
+    .order_by(wallets.c.id)
+)
+_WALLETS_LOCKED = _WALLETS.with_for_update()
+_BETS = (
+    select(
+        ledger_bets.c.table_id,
+        ledger_bets.c.bet_id,
+        wallets.c.code,
+        ledger_bets.c.round_id,
+        ledger_bets.c.placed,
+        ledger_bets.c.held,
+        ledger_bets.c.status,
+    )
+    .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
+    .where(
+        tuple_(ledger_bets.c.table_id, ledger_bets.c.bet_id).in_(bindparam("refs", expanding=True))
+    )
+    .order_by(ledger_bets.c.table_id, ledger_bets.c.bet_id)
+)
+_BETS_LOCKED = _BETS.with_for_update(of=ledger_bets)
+_KEYS = select(
+    idempotency_keys.c.key, idempotency_keys.c.scope, idempotency_keys.c.request_hash
+).where(idempotency_keys.c.key.in_(bindparam("keys", expanding=True)))
+_LAST_ID = select(func.coalesce(func.max(ledger_transactions.c.id), 0))
+_NEXT_IDS = select(
+    func.nextval(func.pg_get_serial_sequence("ledger_transactions", "id"))
+).select_from(func.generate_series(1, bindparam("count")))
+
+
 def load_wallets(conn: Connection, codes: Collection[str], *, lock: bool) -> dict[str, WalletRow]:
     """The wallets named ``codes`` that exist; with ``lock``, locked (PostgreSQL:
     ``FOR UPDATE`` in id order, the order every posting keeps: no deadlocks)."""
+    query = _WALLETS_LOCKED if lock and not db.is_sqlite(conn) else _WALLETS
     found: dict[str, WalletRow] = {}
     for chunk in chunks(sorted(codes)):
-        query = (
-            select(wallets.c.id, wallets.c.code, wallets.c.kind, wallets.c.balance)
-            .where(wallets.c.code.in_(chunk))
-            .order_by(wallets.c.id)
-        )
-        if lock and not db.is_sqlite(conn):
-            query = query.with_for_update()
-        for wallet_id, code, kind, balance in conn.execute(query):
+        for wallet_id, code, kind, balance in conn.execute(query, {"codes": list(chunk)}):
             found[str(code)] = WalletRow(
                 int(wallet_id), WalletState(str(code), WalletKind(kind), int(balance))
             )
@@ -129,38 +157,21 @@ def load_bets(
     conn: Connection, refs: Collection[tuple[str, str]], *, lock: bool
 ) -> dict[tuple[str, str], BetState]:
     """The bets (table, bet id) of ``refs`` that exist; with ``lock``, locked (PostgreSQL)."""
-    by_table: dict[str, list[str]] = {}
-    for table_id, bet_id in refs:
-        by_table.setdefault(table_id, []).append(bet_id)
+    query = _BETS_LOCKED if lock and not db.is_sqlite(conn) else _BETS
     found: dict[tuple[str, str], BetState] = {}
-    for table_id, ids in sorted(by_table.items()):
-        for chunk in chunks(sorted(set(ids))):
-            query = (
-                select(
-                    ledger_bets.c.table_id,
-                    ledger_bets.c.bet_id,
-                    wallets.c.code,
-                    ledger_bets.c.round_id,
-                    ledger_bets.c.placed,
-                    ledger_bets.c.held,
-                    ledger_bets.c.status,
-                )
-                .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
-                .where(ledger_bets.c.table_id == table_id, ledger_bets.c.bet_id.in_(chunk))
-                .order_by(ledger_bets.c.bet_id)
+    for chunk in chunks(sorted(set(refs))):
+        for table, bet_id, code, round_id, placed, held, status in conn.execute(
+            query, {"refs": list(chunk)}
+        ):
+            found[(str(table), str(bet_id))] = BetState(
+                str(table),
+                str(bet_id),
+                str(code),
+                round_id,
+                int(placed),
+                int(held),
+                BetStatus(status),
             )
-            if lock and not db.is_sqlite(conn):
-                query = query.with_for_update(of=ledger_bets)
-            for table, bet_id, code, round_id, placed, held, status in conn.execute(query):
-                found[(str(table), str(bet_id))] = BetState(
-                    str(table),
-                    str(bet_id),
-                    str(code),
-                    round_id,
-                    int(placed),
-                    int(held),
-                    BetStatus(status),
-                )
     return found
 
 
@@ -168,10 +179,7 @@ def load_keys(conn: Connection, keys: Collection[str]) -> dict[str, tuple[str, s
     """The idempotency keys among ``keys`` already used: key -> (scope, request hash)."""
     found: dict[str, tuple[str, str]] = {}
     for chunk in chunks(sorted(keys)):
-        query = select(
-            idempotency_keys.c.key, idempotency_keys.c.scope, idempotency_keys.c.request_hash
-        ).where(idempotency_keys.c.key.in_(chunk))
-        for key, scope, request_hash in conn.execute(query):
+        for key, scope, request_hash in conn.execute(_KEYS, {"keys": list(chunk)}):
             found[str(key)] = (str(scope), str(request_hash))
     return found
 
@@ -183,15 +191,9 @@ def new_transaction_ids(conn: Connection, count: int) -> list[int]:
     if count <= 0:
         return []
     if db.is_sqlite(conn):
-        last = conn.execute(
-            select(func.coalesce(func.max(ledger_transactions.c.id), 0))
-        ).scalar_one()
-        return list(range(int(last) + 1, int(last) + 1 + count))
-    sequence = func.pg_get_serial_sequence("ledger_transactions", "id")
-    rows = conn.execute(
-        select(func.nextval(sequence)).select_from(func.generate_series(1, count))
-    ).scalars()
-    return sorted(int(value) for value in rows)
+        last = int(conn.execute(_LAST_ID).scalar_one())
+        return list(range(last + 1, last + 1 + count))
+    return sorted(int(value) for value in conn.execute(_NEXT_IDS, {"count": count}).scalars())
 
 
 # -- writing ----------------------------------------------------------------------------------------
@@ -210,6 +212,11 @@ _SHIFT = (
     )
     .values(balance=wallets.c.balance + bindparam("delta"))
 )
+
+_INSERT_KEYS = insert(idempotency_keys)
+_INSERT_TRANSACTIONS = insert(ledger_transactions)
+_INSERT_ENTRIES = insert(ledger_entries)
+_INSERT_BETS = insert(ledger_bets)
 
 _CLOSE_BET = (
     update(ledger_bets)
@@ -237,14 +244,14 @@ def write_plans(
     if not plans:
         return
     conn.execute(
-        insert(idempotency_keys),
+        _INSERT_KEYS,
         [
             {"key": p.key, "scope": SCOPE, "request_hash": p.request_hash, "created_at": now}
             for _, p in plans
         ],
     )
     conn.execute(
-        insert(ledger_transactions),
+        _INSERT_TRANSACTIONS,
         [
             {
                 "id": tid,
@@ -265,7 +272,7 @@ def write_plans(
         for e in sorted(p.entries, key=lambda e: wallet_ids[e.wallet])
     ]
     if entries:
-        conn.execute(insert(ledger_entries), entries)
+        conn.execute(_INSERT_ENTRIES, entries)
     _write_bets(conn, plans, wallet_ids)
     shifts: dict[int, int] = {}
     for _, p in plans:
@@ -306,7 +313,7 @@ def _write_bets(
             closed[ref] = (p.bet, tid)
     if placed:
         conn.execute(
-            insert(ledger_bets),
+            _INSERT_BETS,
             [
                 {
                     "table_id": bet.table_id,
