@@ -48,7 +48,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
@@ -63,9 +62,8 @@ from punto.server.journal_group import (
 )
 from punto.server.journal_reads import Reader, RequestLookup, settle
 from punto.store import db
-from punto.store.db import wallets
 from punto.store.eventlog import StoredEvent, StoreError
-from punto.store.ledger import LedgerError, WalletKind
+from punto.store.ledger import LedgerError
 from punto.store.ledger_sql import BalanceChangedError, chunks
 from punto.store.postings import PlaceBet, ReturnBet, SettleBet
 from punto.table.events import Event
@@ -226,17 +224,14 @@ class Journal:
         with self._money_lock:
             wanted = [c for c in dict.fromkeys(codes) if c not in self.balances]
             forgotten = self._forgotten
-        rows: list[tuple[str, int]] = []
-        with self.engine.connect() as conn:
-            for chunk in chunks(wanted):
-                rows += [
-                    (str(code), int(balance))
-                    for code, balance in conn.execute(
-                        select(wallets.c.code, wallets.c.balance).where(
-                            wallets.c.kind == WalletKind.PLAYER.value, wallets.c.code.in_(chunk)
-                        )
-                    )
-                ]
+        rows: list[tuple[Any, ...]] = []
+        for chunk in chunks(wanted):
+            # On the reader's kept connections: a login's read takes no pool checkout.
+            marks = ", ".join(["?"] * len(chunk))
+            rows += self.reader.rows(
+                f"SELECT code, balance FROM wallets WHERE kind = 'player' AND code IN ({marks})",
+                chunk,
+            )
         with self._money_lock:
             if self._forgotten != forgotten:
                 return 0

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from punto.money import CENT, format_money
@@ -95,13 +95,6 @@ class Unit:
 class Refused(Exception):  # noqa: N818 - a unit refused, carrying the error
     def __init__(self, error: BaseException) -> None:
         self.error = error
-
-
-_RESPOND = (
-    update(server_requests)
-    .where(server_requests.c.key == bindparam("r_key"))
-    .values(status_code=bindparam("r_status"), response=bindparam("r_response"))
-)
 
 
 class Group:
@@ -230,7 +223,7 @@ class Group:
             return out
         if unit.kind == "response":
             status, text, key = unit.payload
-            self.responses.append({"r_key": key, "r_status": status, "r_response": text})
+            self.responses.append({"key": key, "status_code": status, "response": text})
             return None
         item: EventAppend = unit.payload
         if item.request is not None and item.request["key"] in self.request_keys:
@@ -314,16 +307,18 @@ class Group:
         return outcomes
 
     def _flush(self) -> None:
-        """Write the staged rows: the ledger's first (a refused debit stops here)."""
-        conn = self.conn
-        now = db.utc_now()
-        ledger_sql.write_plans(conn, self.plans, self.ids, now)
-        if self.events:
-            conn.execute(insert(table_events), [{**e, "recorded_at": now} for e in self.events])
-        if self.requests:
-            conn.execute(insert(server_requests), [{**r, "created_at": now} for r in self.requests])
-        if self.responses:
-            conn.execute(_RESPOND, self.responses)
+        """Write the staged rows (on PostgreSQL in one statement); a refused debit stops it."""
+        ledger_sql.write_plans(
+            self.conn,
+            self.plans,
+            self.ids,
+            db.utc_now(),
+            more=[
+                ledger_sql.Rows(table_events, self.events, stamp="recorded_at"),
+                ledger_sql.Rows(server_requests, self.requests, stamp="created_at"),
+                ledger_sql.Rows(server_requests, self.responses, keys=("key",)),
+            ],
+        )
 
 
 __all__ = [

@@ -5,14 +5,16 @@ The one place the ledger's tables (``wallets``, ``idempotency_keys``,
 posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
 transaction) and the server's group commit (:mod:`punto.server.journal`, many)
 both load the state here, decide with :mod:`punto.store.postings`, and write
-the plans with :func:`write_plans` -- a handful of executemany statements
-however many plans there are.
+the plans with :func:`write_plans` -- one executemany a table on SQLite, one
+statement (a data-modifying ``WITH`` part a table, a column's values sent as
+one array) on PostgreSQL, however many plans there are.
 
 **The database is the authority for balances.**  A balance is never written
 as a value read earlier: it is shifted (``balance = balance + d``), and only
 where the result stays at or above zero for every wallet but the house's
-(``WHERE id = :id AND (kind = 'house' OR balance + :d >= 0)``).  A shift the
-database refuses leaves the statement's row count short, and
+(``WHERE id = :id AND (kind = 'house' OR balance + :d >= 0)``), the condition
+evaluated on the row as it stands when the update takes its lock.  A shift
+the database refuses leaves the count of rows shifted short, and
 :func:`write_plans` raises :class:`BalanceChangedError` (an
 :class:`InsufficientFundsError`): the caller's transaction rolls back, so two
 processes posting against one wallet from stale reads can never overdraw it.
@@ -21,12 +23,25 @@ processes posting against one wallet from stale reads can never overdraw it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import and_, bindparam, func, insert, or_, select, tuple_, update
+from sqlalchemy import (
+    ARRAY,
+    Table,
+    and_,
+    bindparam,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -213,23 +228,65 @@ _SHIFT = (
     .values(balance=wallets.c.balance + bindparam("delta"))
 )
 
-_INSERT_KEYS = insert(idempotency_keys)
-_INSERT_TRANSACTIONS = insert(ledger_transactions)
-_INSERT_ENTRIES = insert(ledger_entries)
-_INSERT_BETS = insert(ledger_bets)
+#: Every table a group writes, by name.
+_TABLES = wallets.metadata.tables
 
-_CLOSE_BET = (
-    update(ledger_bets)
-    .where(
-        and_(
-            ledger_bets.c.table_id == bindparam("b_table_id"),
-            ledger_bets.c.bet_id == bindparam("b_bet_id"),
-        )
-    )
-    .values(
-        held=bindparam("b_held"), status=bindparam("b_status"), closed_by=bindparam("b_closed_by")
-    )
-)
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows to insert into ``table`` (or, with ``keys``, to update: the row named
+    by the ``keys`` columns gets the other values); ``stamp``: a column every
+    row gets the group's time in."""
+
+    table: Table
+    rows: list[dict[str, Any]]
+    keys: tuple[str, ...] = ()
+    stamp: str | None = None
+
+
+def plan_rows(
+    plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]
+) -> tuple[list[Rows], list[dict[str, int]]]:
+    """The rows ``plans`` (each with its transaction id, in order) write -- their
+    keys, transactions, entries and bets -- and the balance shifts (wallet id, delta)."""
+    out = [
+        Rows(
+            idempotency_keys,
+            [{"key": p.key, "scope": SCOPE, "request_hash": p.request_hash} for _, p in plans],
+            stamp="created_at",
+        ),
+        Rows(
+            ledger_transactions,
+            [
+                {
+                    "id": tid,
+                    "idempotency_key": p.key,
+                    "kind": p.kind.value,
+                    "table_id": p.table_id,
+                    "round_id": p.round_id,
+                    "bet_id": p.bet_id,
+                    "memo": p.memo,
+                }
+                for tid, p in plans
+            ],
+            stamp="created_at",
+        ),
+        Rows(
+            ledger_entries,
+            [
+                {"transaction_id": tid, "wallet_id": wallet_ids[e.wallet], "amount": e.amount}
+                for tid, p in plans
+                for e in sorted(p.entries, key=lambda e: wallet_ids[e.wallet])
+            ],
+        ),
+        *_bet_rows(plans, wallet_ids),
+    ]
+    shifts: dict[int, int] = {}
+    for _, p in plans:
+        for e in p.entries:
+            wallet_id = wallet_ids[e.wallet]
+            shifts[wallet_id] = shifts.get(wallet_id, 0) + e.amount
+    return out, [{"wallet_id": w, "delta": d} for w, d in sorted(shifts.items()) if d != 0]
 
 
 def write_plans(
@@ -237,64 +294,132 @@ def write_plans(
     plans: Sequence[tuple[int, Plan]],
     wallet_ids: Mapping[str, int],
     now: datetime,
+    more: Sequence[Rows] = (),
 ) -> None:
-    """Write ``plans`` (each with its transaction id, in order): their keys,
-    transactions, entries and bets, and shift the balances -- a refused debit
-    raises :class:`BalanceChangedError` (roll the transaction back)."""
-    if not plans:
+    """Write ``plans`` (each with its transaction id, in order) and ``more`` rows
+    of the caller's, and shift the balances -- a refused debit raises
+    :class:`BalanceChangedError` (roll the transaction back).
+
+    SQLite: one executemany a table.  PostgreSQL: everything in **one
+    statement** (a data-modifying ``WITH`` part a table, each row set sent as
+    one array a column): one round trip, however many tables and rows."""
+    parts, shifts = plan_rows(plans, wallet_ids) if plans else ([], [])
+    parts = [part for part in (*parts, *more) if part.rows]
+    if not parts and not shifts:
         return
-    conn.execute(
-        _INSERT_KEYS,
-        [
-            {"key": p.key, "scope": SCOPE, "request_hash": p.request_hash, "created_at": now}
-            for _, p in plans
-        ],
+    if db.is_sqlite(conn):
+        for part in parts:
+            rows = part.rows
+            if part.stamp is not None:
+                rows = [{**row, part.stamp: now} for row in rows]
+            conn.execute(_statement(part), rows if not part.keys else _keyed(part, rows))
+        shifted = conn.execute(_SHIFT, shifts).rowcount if shifts else 0
+    else:
+        statement, params = _together(parts, shifts, now)
+        shifted = int(conn.execute(statement, params).scalar_one())
+    if shifted != len(shifts):
+        raise BalanceChangedError(
+            "the database refused the debit: a wallet holds less than the posting "
+            "was decided on (money left it meanwhile)",
+            hint="nothing was written; try again, or stake less",
+        )
+
+
+def _shape(part: Rows) -> tuple[str, tuple[str, ...], tuple[str, ...], str | None]:
+    return (part.table.name, tuple(part.rows[0]), part.keys, part.stamp)
+
+
+@functools.cache
+def _built(shape: tuple[str, tuple[str, ...], tuple[str, ...], str | None]) -> Any:
+    """SQLite: the executemany statement of a shape of rows (built once)."""
+    name, columns, keys, _stamp = shape
+    table = _TABLES[name]
+    if not keys:
+        return insert(table)
+    return (
+        update(table)
+        .where(and_(*(table.c[k] == bindparam(f"k_{k}") for k in keys)))
+        .values({c: bindparam(f"v_{c}") for c in columns if c not in keys})
     )
-    conn.execute(
-        _INSERT_TRANSACTIONS,
-        [
-            {
-                "id": tid,
-                "idempotency_key": p.key,
-                "kind": p.kind.value,
-                "table_id": p.table_id,
-                "round_id": p.round_id,
-                "bet_id": p.bet_id,
-                "memo": p.memo,
-                "created_at": now,
-            }
-            for tid, p in plans
-        ],
-    )
-    entries = [
-        {"transaction_id": tid, "wallet_id": wallet_ids[e.wallet], "amount": e.amount}
-        for tid, p in plans
-        for e in sorted(p.entries, key=lambda e: wallet_ids[e.wallet])
+
+
+def _statement(part: Rows) -> Any:
+    return _built(_shape(part))
+
+
+def _keyed(part: Rows, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {(f"k_{c}" if c in part.keys else f"v_{c}"): value for c, value in row.items()}
+        for row in rows
     ]
-    if entries:
-        conn.execute(_INSERT_ENTRIES, entries)
-    _write_bets(conn, plans, wallet_ids)
-    shifts: dict[int, int] = {}
-    for _, p in plans:
-        for e in p.entries:
-            wallet_id = wallet_ids[e.wallet]
-            shifts[wallet_id] = shifts.get(wallet_id, 0) + e.amount
-    rows = [{"wallet_id": w, "delta": d} for w, d in sorted(shifts.items()) if d != 0]
-    if rows:
-        shifted = conn.execute(_SHIFT, rows).rowcount
-        if shifted != len(rows):
-            raise BalanceChangedError(
-                "the database refused the debit: a wallet holds less than the posting "
-                "was decided on (money left it meanwhile)",
-                hint="nothing was written; try again, or stake less",
+
+
+@functools.cache
+def _together_built(
+    shapes: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str | None], ...], shift: bool
+) -> Any:
+    """PostgreSQL: the one statement writing rows of ``shapes`` (built once a shape)."""
+    ctes = []
+    for i, (name, columns, keys, stamp) in enumerate(shapes):
+        table = _TABLES[name]
+        source = (
+            func.unnest(*(bindparam(f"p{i}_{c}", type_=ARRAY(table.c[c].type)) for c in columns))
+            .table_valued(*columns)
+            .render_derived(name=f"v{i}")
+        )
+        if keys:
+            dml: Any = (
+                update(table)
+                .where(and_(*(table.c[k] == source.c[k] for k in keys)))
+                .values({c: source.c[c] for c in columns if c not in keys})
             )
+        else:
+            chosen = [source.c[c] for c in columns]
+            names = list(columns)
+            if stamp is not None:
+                chosen.append(bindparam("now", type_=table.c[stamp].type))
+                names.append(stamp)
+            dml = insert(table).from_select(names, select(*chosen))
+        ctes.append(dml.cte(f"w{i}"))
+    if not shift:
+        return select(literal(0)).add_cte(*ctes)
+    v = (
+        func.unnest(
+            bindparam("s_id", type_=ARRAY(wallets.c.id.type)),
+            bindparam("s_delta", type_=ARRAY(wallets.c.balance.type)),
+        )
+        .table_valued("id", "delta")
+        .render_derived(name="s")
+    )
+    shifted = (
+        update(wallets)
+        .where(
+            wallets.c.id == v.c.id,
+            or_(wallets.c.kind == WalletKind.HOUSE.value, wallets.c.balance + v.c.delta >= 0),
+        )
+        .values(balance=wallets.c.balance + v.c.delta)
+        .returning(wallets.c.id)
+        .cte("shifted")
+    )
+    return select(func.count()).select_from(shifted).add_cte(*ctes)
 
 
-def _write_bets(
-    conn: Connection, plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]
-) -> None:
-    """Insert the bets placed (as they stand after every plan) and update the
-    others settled or returned."""
+def _together(
+    parts: Sequence[Rows], shifts: Sequence[Mapping[str, int]], now: datetime
+) -> tuple[Any, dict[str, Any]]:
+    params: dict[str, Any] = {"now": now}
+    for i, part in enumerate(parts):
+        for c in part.rows[0]:
+            params[f"p{i}_{c}"] = [row[c] for row in part.rows]
+    if shifts:
+        params["s_id"] = [row["wallet_id"] for row in shifts]
+        params["s_delta"] = [row["delta"] for row in shifts]
+    return _together_built(tuple(_shape(part) for part in parts), bool(shifts)), params
+
+
+def _bet_rows(plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]) -> list[Rows]:
+    """The bets placed (as they stand after every plan) to insert, and the
+    others settled or returned to update."""
     placed: dict[tuple[str, str], tuple[int, BetState, int | None]] = {}
     closed: dict[tuple[str, str], tuple[BetState, int]] = {}
     for tid, p in plans:
@@ -311,35 +436,28 @@ def _write_bets(
             placed[ref] = (placed[ref][0], p.bet, tid)
         else:
             closed[ref] = (p.bet, tid)
-    if placed:
-        conn.execute(
-            _INSERT_BETS,
-            [
-                {
-                    "table_id": bet.table_id,
-                    "bet_id": bet.bet_id,
-                    "wallet_id": wallet_ids[bet.wallet],
-                    "round_id": bet.round_id,
-                    "placed": bet.placed,
-                    "held": bet.held,
-                    "status": bet.status.value,
-                    "placed_by": tid,
-                    "closed_by": None if bet.status is BetStatus.OPEN else last,
-                }
-                for tid, bet, last in placed.values()
-            ],
-        )
-    if closed:
-        conn.execute(
-            _CLOSE_BET,
-            [
-                {
-                    "b_table_id": bet.table_id,
-                    "b_bet_id": bet.bet_id,
-                    "b_held": bet.held,
-                    "b_status": bet.status.value,
-                    "b_closed_by": None if bet.status is BetStatus.OPEN else tid,
-                }
-                for bet, tid in closed.values()
-            ],
-        )
+    inserted = [
+        {
+            "table_id": bet.table_id,
+            "bet_id": bet.bet_id,
+            "wallet_id": wallet_ids[bet.wallet],
+            "round_id": bet.round_id,
+            "placed": bet.placed,
+            "held": bet.held,
+            "status": bet.status.value,
+            "placed_by": tid,
+            "closed_by": None if bet.status is BetStatus.OPEN else last,
+        }
+        for tid, bet, last in placed.values()
+    ]
+    updated = [
+        {
+            "table_id": bet.table_id,
+            "bet_id": bet.bet_id,
+            "held": bet.held,
+            "status": bet.status.value,
+            "closed_by": None if bet.status is BetStatus.OPEN else tid,
+        }
+        for bet, tid in closed.values()
+    ]
+    return [Rows(ledger_bets, inserted), Rows(ledger_bets, updated, keys=("table_id", "bet_id"))]
