@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.engine import Connection, Engine
 
+from punto.errors import PuntoError
 from punto.server.journal import EventAppend, Journal, Posted
 from punto.store import db, ledger_sql, postings
 from punto.store.bounds import MoneyBoundError
@@ -418,3 +419,34 @@ def test_entries_of_a_plan_are_the_ledgers_entries() -> None:
         Entry("player:ann", 3_900),
         Entry("house", -1_900),
     )
+
+
+class _LeaseLostError(PuntoError):
+    """What a lease's fencing check would raise."""
+
+
+def test_a_check_run_before_every_commit_can_refuse_it(engine: Engine) -> None:
+    """The hook a table lease plugs in (``checks``): run in every write transaction
+    of the Ledger and of the journal before it commits; refusing, nothing is written."""
+    ledger = Ledger(engine)
+    ann = ledger.player_wallet("ann")
+    ledger.deposit(ann, 1_000, key="cage")
+    seen: list[Connection] = []
+
+    def fence(conn: Connection) -> None:
+        seen.append(conn)
+        raise _LeaseLostError("this process no longer holds the table's lease")
+
+    with pytest.raises(_LeaseLostError):
+        Ledger(engine, checks=fence).withdraw(ann, 500, key="cashed")
+    journal = Journal(engine, checks=fence)
+    try:
+        with pytest.raises(_LeaseLostError):
+            journal.post([PlaceBet("player:ann", "t1", "b1", "r1", 500, "bet-1")])
+    finally:
+        journal.close()
+    assert len(seen) == 2
+    assert ledger.balance(ann) == 1_000
+    assert ledger.posting("cashed") is None
+    assert ledger.posting("bet-1") is None
+    assert ledger.trial_balance() == 0

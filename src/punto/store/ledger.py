@@ -227,6 +227,7 @@ class Ledger:
                     .on_conflict_do_nothing(index_elements=["code"])
                 )
                 row = conn.execute(select(wallets).where(wallets.c.code == code)).mappings().one()
+                self._check(conn)
             return wallet_from_row(row)
 
         try:
