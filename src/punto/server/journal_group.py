@@ -1,0 +1,332 @@
+"""One group of the journal's writes: read what it needs, decide every unit, write the lot.
+
+A group reads (PostgreSQL: locking the bets it settles or returns) the state
+its units' postings need, decides each posting in order with the ledger's own
+rules (:func:`punto.store.postings.plan`, against the state as the units
+before it left it), and writes everything with a handful of executemany
+statements through the Core tables (:mod:`punto.store.ledger_sql` for the
+ledger's rows).  The balances it read are only its first refusal: the
+database refuses a debit the wallet cannot cover at commit
+(:class:`~punto.store.ledger_sql.BalanceChangedError`), and the journal then
+reads and decides the group again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from punto.money import CENT, format_money
+from punto.store import db, ledger_sql, postings
+from punto.store.db import server_requests, table_events
+from punto.store.postings import (
+    SCOPE,
+    BetState,
+    IdempotencyConflictError,
+    LedgerError,
+    PlaceBet,
+    Plan,
+    PostingKind,
+    ReturnBet,
+    SettleBet,
+    WalletKind,
+    WalletState,
+)
+from punto.table.events import Event, event_to_json
+
+#: Ledger transaction ids taken from PostgreSQL's sequence at once.
+ID_BLOCK = 1000
+
+PostingSpec = PlaceBet | SettleBet | ReturnBet
+
+
+class RequestKeyTakenError(IdempotencyConflictError):
+    """A bet request's Idempotency-Key has a reservation already (a retry)."""
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A posting made (or found made before: ``replayed``), and the balance of the
+    player's wallet after it (None for a replay)."""
+
+    key: str
+    replayed: bool = False
+    player_balance: int | None = None
+
+
+@dataclass
+class EventAppend:
+    """An event for a table's log, and what must commit with it."""
+
+    table_id: str
+    round_id: str
+    event: Event
+    postings: Sequence[PostingSpec] = ()
+    #: a ``server_requests`` row (the idempotency reservation) to insert with it
+    request: Mapping[str, Any] | None = None
+    #: the event as stored (made by the caller, off the journal's thread)
+    body: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.body = json.dumps(event_to_json(self.event), sort_keys=True)
+        for spec in self.postings:
+            _ = spec.request_hash  # hashed here, not on the journal's thread
+
+
+@dataclass
+class Unit:
+    """What one caller gave the journal: ``kind`` is "event", "postings", "response" or "work"."""
+
+    kind: str
+    payload: Any
+    future: Future[Any] | None = field(default_factory=Future)
+    #: an event loop's future to settle too (all of a group's in one call into the loop)
+    notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None
+
+
+class Refused(Exception):  # noqa: N818 - a unit refused, carrying the error
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class Group:
+    """Reads what a group needs, decides every unit in order against it in
+    memory, then writes the lot with a few multi-row statements."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        units: list[Unit],
+        next_seq: dict[str, int] | None = None,
+        spare_ids: list[int] | None = None,
+    ) -> None:
+        self.conn = conn
+        self.sqlite = db.is_sqlite(conn)
+        self.units = units
+        #: transaction ids handed out before and not used (PostgreSQL only)
+        self.spare_ids = [] if self.sqlite else list(spare_ids or [])
+        self.ids: dict[str, int] = {}  # wallet code -> row id
+        self.states: dict[str, WalletState] = {}
+        self.bets: dict[tuple[str, str], BetState] = {}
+        self.keys: dict[str, tuple[str, str]] = {}  # key -> (scope, request hash), known
+        #: the next sequence number of each table's log (as the journal last wrote it)
+        self.next_seq: dict[str, int] = dict(next_seq or {})
+        self.request_keys: set[str] = set()  # server_requests keys taken
+        #: ledger_transactions ids handed out for this group, not used yet (largest first)
+        self.free_ids: list[int] = []
+        # rows to write
+        self.plans: list[tuple[int, Plan]] = []
+        self.events: list[dict[str, Any]] = []
+        self.requests: list[dict[str, Any]] = []
+        self.responses: list[dict[str, Any]] = []
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _postings(self) -> Iterable[PostingSpec]:
+        for unit in self.units:
+            if unit.kind == "event":
+                yield from unit.payload.postings
+            elif unit.kind == "postings":
+                yield from unit.payload
+
+    def _load(self) -> None:
+        """Read what the group's units touch (PostgreSQL: locking the bets first)."""
+        conn = self.conn
+        specs = list(self._postings())
+        refs = {ref for spec in specs if (ref := postings.bet_ref(spec)) is not None}
+        self.bets = ledger_sql.load_bets(conn, refs, lock=True)
+        self.keys = ledger_sql.load_keys(conn, {spec.key for spec in specs})
+        codes: set[str] = set()
+        for spec in specs:
+            ref = postings.bet_ref(spec)
+            codes.update(postings.wallets_needed(spec, None if ref is None else self.bets.get(ref)))
+        # The balances are shifted, not set, and the database refuses a debit they
+        # cannot cover: no lock to take.
+        rows = ledger_sql.load_wallets(conn, codes, lock=False)
+        missing = [c for c in codes if c not in rows]
+        if any(postings.unopened(c).kind is not WalletKind.PLAYER for c in missing):
+            ledger_sql.open_wallets(conn, missing)
+            rows = ledger_sql.load_wallets(conn, codes, lock=False)
+        self.ids = {code: row.id for code, row in rows.items()}
+        self.states = {code: row.state for code, row in rows.items()}
+        # (A key claimed in the journal was looked up by its request, and no other
+        # request of this process can take it meanwhile: no need to look again.)
+        requested = sorted(
+            str(u.payload.request["key"])
+            for u in self.units
+            if u.kind == "event"
+            and u.payload.request is not None
+            and not u.payload.request.get("claimed")
+        )
+        for chunk in ledger_sql.chunks(requested):
+            found = conn.execute(
+                select(server_requests.c.key).where(server_requests.c.key.in_(chunk))
+            )
+            self.request_keys.update(str(key) for key in found.scalars())
+        tables = sorted(
+            {u.payload.table_id for u in self.units if u.kind == "event"} - set(self.next_seq)
+        )
+        if tables:
+            last = dict(
+                conn.execute(
+                    select(table_events.c.table_id, func.max(table_events.c.seq))
+                    .where(table_events.c.table_id.in_(tables))
+                    .group_by(table_events.c.table_id)
+                ).all()
+            )
+            self.next_seq.update({t: int(last.get(t) or 0) + 1 for t in tables})
+        # Transaction ids: PostgreSQL's sequence hands them out in blocks kept by the
+        # journal (unique whoever else inserts); SQLite's come past the largest.
+        need = len(specs) - len(self.spare_ids)
+        fresh = (
+            ledger_sql.new_transaction_ids(conn, need if self.sqlite else max(need, ID_BLOCK))
+            if need > 0
+            else []
+        )
+        # Largest first: pop() hands them out in ascending order.
+        self.free_ids = sorted(self.spare_ids + fresh, reverse=True)
+
+    # -- deciding, in memory ------------------------------------------------------------------------
+
+    def _stage(self, spec: PostingSpec) -> Posted:
+        """Decide one posting (the ledger's rules) and stage it; a refusal raises."""
+        if postings.check_key(spec, self.keys.get(spec.key)):
+            return Posted(spec.key, replayed=True)
+        ref = postings.bet_ref(spec)
+        made = postings.plan(spec, self.states, None if ref is None else self.bets.get(ref))
+        for code, after in made.balances.items():
+            before = self.states.get(code) or postings.unopened(code)
+            self.states[code] = WalletState(code, before.kind, after)
+        if ref is not None and made.bet is not None and made.kind is not PostingKind.RESETTLEMENT:
+            self.bets[ref] = made.bet
+        self.keys[spec.key] = (SCOPE, made.request_hash)
+        self.plans.append((self.free_ids.pop(), made))
+        return Posted(spec.key, player_balance=made.player_balance)
+
+    def _stage_unit(self, unit: Unit) -> Any:
+        """Decide one unit and stage its rows; a refusal stages nothing of it."""
+        if unit.kind == "postings":
+            out: list[Posted | LedgerError] = []
+            for spec in unit.payload:
+                try:
+                    out.append(self._stage(spec))
+                except LedgerError as refused:
+                    out.append(refused)
+            return out
+        if unit.kind == "response":
+            status, text, key = unit.payload
+            self.responses.append({"key": key, "status_code": status, "response": text})
+            return None
+        item: EventAppend = unit.payload
+        if item.request is not None and item.request["key"] in self.request_keys:
+            return Refused(
+                RequestKeyTakenError(
+                    "this Idempotency-Key is in use by another request",
+                    hint="use a new key for a new bet; repeat a key only to retry the same request",
+                )
+            )
+        saved = (len(self.plans), dict(self.states), dict(self.bets), dict(self.keys))
+        try:
+            posted = [self._stage(spec) for spec in item.postings]
+        except LedgerError as refused:
+            plans_n, self.states, self.bets, self.keys = saved
+            del self.plans[plans_n:]
+            return Refused(refused)
+        seq = self.next_seq[item.table_id]
+        self.next_seq[item.table_id] = seq + 1
+        self.events.append(
+            {
+                "table_id": item.table_id,
+                "seq": seq,
+                "round_id": item.round_id,
+                "type": item.event.type,
+                "body": item.body,
+            }
+        )
+        if item.request is not None:
+            self.request_keys.add(str(item.request["key"]))
+            status, text = None, None
+            answer = item.request.get("answer")
+            if answer is not None and posted and posted[0].player_balance is not None:
+                # The answer the request gets, stored with it (no second write).
+                balance = format_money(Decimal(posted[0].player_balance) * CENT)
+                status, text = 201, json.dumps({**answer, "balance": balance}, sort_keys=True)
+            self.requests.append(
+                {
+                    "key": item.request["key"],
+                    "account_id": item.request["account_id"],
+                    "request_hash": item.request["request_hash"],
+                    "table_id": item.request["table_id"],
+                    "round_id": item.request["round_id"],
+                    "bet_id": item.request["bet_id"],
+                    "status_code": status,
+                    "response": text,
+                }
+            )
+        return seq, posted
+
+    def player_balances(self) -> dict[str, int]:
+        """The balance of every player wallet the group read, as it wrote them."""
+        return {
+            code: state.balance
+            for code, state in self.states.items()
+            if state.kind is WalletKind.PLAYER and code in self.ids
+        }
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    def write(self, checks: Callable[[Connection], None] | None = None) -> list[Any]:
+        """Decide and write the group in the connection's transaction; the outcome
+        of each unit.  ``checks`` runs last, before the caller commits."""
+        self._load()
+        outcomes: list[Any] = []
+        work: list[tuple[int, Callable[[Connection], Any]]] = []
+        for i, unit in enumerate(self.units):
+            if unit.kind == "work":
+                outcomes.append(None)
+                work.append((i, unit.payload))
+            else:
+                outcomes.append(self._stage_unit(unit))
+        self._flush()
+        for i, run in work:
+            try:
+                with self.conn.begin_nested():
+                    outcomes[i] = run(self.conn)
+            except Exception as error:  # it alone fails
+                outcomes[i] = Refused(error)
+        if checks is not None:
+            checks(self.conn)
+        return outcomes
+
+    def _flush(self) -> None:
+        """Write the staged rows (on PostgreSQL in one statement); a refused debit stops it."""
+        ledger_sql.write_plans(
+            self.conn,
+            self.plans,
+            self.ids,
+            db.utc_now(),
+            more=[
+                ledger_sql.Rows(table_events, self.events, stamp="recorded_at"),
+                ledger_sql.Rows(server_requests, self.requests, stamp="created_at"),
+                ledger_sql.Rows(server_requests, self.responses, keys=("key",)),
+            ],
+        )
+
+
+__all__ = [
+    "EventAppend",
+    "Group",
+    "Posted",
+    "PostingSpec",
+    "Refused",
+    "RequestKeyTakenError",
+    "Unit",
+]

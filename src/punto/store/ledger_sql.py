@@ -1,0 +1,463 @@
+"""Reading and writing the ledger's rows, through the SQLAlchemy Core tables.
+
+The one place the ledger's tables (``wallets``, ``idempotency_keys``,
+``ledger_transactions``, ``ledger_entries``, ``ledger_bets``) are read for a
+posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
+transaction) and the server's group commit (:mod:`punto.server.journal`, many)
+both load the state here, decide with :mod:`punto.store.postings`, and write
+the plans with :func:`write_plans` -- one executemany a table on SQLite, one
+statement (a data-modifying ``WITH`` part a table, a column's values sent as
+one array) on PostgreSQL, however many plans there are.
+
+**The database is the authority for balances.**  A balance is never written
+as a value read earlier: it is shifted (``balance = balance + d``), and only
+where the result stays at or above zero for every wallet but the house's
+(``WHERE id = :id AND (kind = 'house' OR balance + :d >= 0)``), the condition
+evaluated on the row as it stands when the update takes its lock.  A shift
+the database refuses leaves the count of rows shifted short, and
+:func:`write_plans` raises :class:`BalanceChangedError` (an
+:class:`InsufficientFundsError`): the caller's transaction rolls back, so two
+processes posting against one wallet from stale reads can never overdraw it.
+(The schema's own CHECK, no such wallet below zero, stands behind it.)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    ARRAY,
+    Table,
+    and_,
+    bindparam,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
+
+from punto.store import db
+from punto.store.db import (
+    idempotency_keys,
+    ledger_bets,
+    ledger_entries,
+    ledger_transactions,
+    wallets,
+)
+from punto.store.postings import (
+    HOUSE,
+    SCOPE,
+    BetState,
+    BetStatus,
+    InsufficientFundsError,
+    Plan,
+    PostingKind,
+    WalletKind,
+    WalletState,
+)
+
+T = TypeVar("T")
+
+#: Values per IN list (SQLite allows 32,766 bound values; PostgreSQL 65,535).
+CHUNK = 500
+
+
+class BalanceChangedError(InsufficientFundsError):
+    """The database refused a debit: the wallet holds less, at commit, than the
+    posting was decided on (another writer took it meanwhile)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WalletRow:
+    """A wallet's row id and its state."""
+
+    id: int
+    state: WalletState
+
+
+def chunks(items: Sequence[T]) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), CHUNK):
+        yield items[start : start + CHUNK]
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+# The reads, built once: the group commit runs them for every group, and a
+# statement built anew costs more than the database's answer.
+_WALLETS = (
+    select(wallets.c.id, wallets.c.code, wallets.c.kind, wallets.c.balance)
+    .where(wallets.c.code.in_(bindparam("codes", expanding=True)))
+    .order_by(wallets.c.id)
+)
+_WALLETS_LOCKED = _WALLETS.with_for_update()
+_BETS = (
+    select(
+        ledger_bets.c.table_id,
+        ledger_bets.c.bet_id,
+        wallets.c.code,
+        ledger_bets.c.round_id,
+        ledger_bets.c.placed,
+        ledger_bets.c.held,
+        ledger_bets.c.status,
+    )
+    .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
+    .where(
+        tuple_(ledger_bets.c.table_id, ledger_bets.c.bet_id).in_(bindparam("refs", expanding=True))
+    )
+    .order_by(ledger_bets.c.table_id, ledger_bets.c.bet_id)
+)
+_BETS_LOCKED = _BETS.with_for_update(of=ledger_bets)
+_KEYS = select(
+    idempotency_keys.c.key, idempotency_keys.c.scope, idempotency_keys.c.request_hash
+).where(idempotency_keys.c.key.in_(bindparam("keys", expanding=True)))
+_LAST_ID = select(func.coalesce(func.max(ledger_transactions.c.id), 0))
+_NEXT_IDS = select(
+    func.nextval(func.pg_get_serial_sequence("ledger_transactions", "id"))
+).select_from(func.generate_series(1, bindparam("count")))
+
+
+def load_wallets(conn: Connection, codes: Collection[str], *, lock: bool) -> dict[str, WalletRow]:
+    """The wallets named ``codes`` that exist; with ``lock``, locked (PostgreSQL:
+    ``FOR UPDATE`` in id order, the order every posting keeps: no deadlocks)."""
+    query = _WALLETS_LOCKED if lock and not db.is_sqlite(conn) else _WALLETS
+    found: dict[str, WalletRow] = {}
+    for chunk in chunks(sorted(codes)):
+        for wallet_id, code, kind, balance in conn.execute(query, {"codes": list(chunk)}):
+            found[str(code)] = WalletRow(
+                int(wallet_id), WalletState(str(code), WalletKind(kind), int(balance))
+            )
+    return found
+
+
+def open_wallets(conn: Connection, codes: Iterable[str]) -> None:
+    """Open the house's, holding and pool wallets among ``codes`` that are not
+    open yet (a player's wallet is opened at the cage, never here)."""
+    rows = []
+    now = db.utc_now()
+    for code in sorted(set(codes)):
+        if code == HOUSE:
+            kind, table_id = WalletKind.HOUSE, None
+        elif code.startswith("holding:"):
+            kind, table_id = WalletKind.HOLDING, code.removeprefix("holding:")
+        elif code.startswith("tournament:"):
+            kind, table_id = WalletKind.TOURNAMENT, None
+        else:
+            continue
+        rows.append(
+            {
+                "code": code,
+                "kind": kind.value,
+                "table_id": table_id,
+                "balance": 0,
+                "created_at": now,
+            }
+        )
+    if rows:
+        dialect_insert = sqlite_insert if db.is_sqlite(conn) else pg_insert
+        conn.execute(dialect_insert(wallets).on_conflict_do_nothing(index_elements=["code"]), rows)
+
+
+def load_bets(
+    conn: Connection, refs: Collection[tuple[str, str]], *, lock: bool
+) -> dict[tuple[str, str], BetState]:
+    """The bets (table, bet id) of ``refs`` that exist; with ``lock``, locked (PostgreSQL)."""
+    query = _BETS_LOCKED if lock and not db.is_sqlite(conn) else _BETS
+    found: dict[tuple[str, str], BetState] = {}
+    for chunk in chunks(sorted(set(refs))):
+        for table, bet_id, code, round_id, placed, held, status in conn.execute(
+            query, {"refs": list(chunk)}
+        ):
+            found[(str(table), str(bet_id))] = BetState(
+                str(table),
+                str(bet_id),
+                str(code),
+                round_id,
+                int(placed),
+                int(held),
+                BetStatus(status),
+            )
+    return found
+
+
+def load_keys(conn: Connection, keys: Collection[str]) -> dict[str, tuple[str, str]]:
+    """The idempotency keys among ``keys`` already used: key -> (scope, request hash)."""
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in chunks(sorted(keys)):
+        for key, scope, request_hash in conn.execute(_KEYS, {"keys": list(chunk)}):
+            found[str(key)] = (str(scope), str(request_hash))
+    return found
+
+
+def new_transaction_ids(conn: Connection, count: int) -> list[int]:
+    """``count`` new ``ledger_transactions`` ids, ascending: from the sequence on
+    PostgreSQL (unique whoever else inserts); past the largest on SQLite, whose
+    write lock the caller's transaction holds."""
+    if count <= 0:
+        return []
+    if db.is_sqlite(conn):
+        last = int(conn.execute(_LAST_ID).scalar_one())
+        return list(range(last + 1, last + 1 + count))
+    return sorted(int(value) for value in conn.execute(_NEXT_IDS, {"count": count}).scalars())
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+# The debit the database refuses rather than take a wallet (but the house's) below zero.
+_SHIFT = (
+    update(wallets)
+    .where(
+        and_(
+            wallets.c.id == bindparam("wallet_id"),
+            or_(
+                wallets.c.kind == WalletKind.HOUSE.value,
+                wallets.c.balance + bindparam("delta") >= 0,
+            ),
+        )
+    )
+    .values(balance=wallets.c.balance + bindparam("delta"))
+)
+
+#: Every table a group writes, by name.
+_TABLES = wallets.metadata.tables
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows to insert into ``table`` (or, with ``keys``, to update: the row named
+    by the ``keys`` columns gets the other values); ``stamp``: a column every
+    row gets the group's time in."""
+
+    table: Table
+    rows: list[dict[str, Any]]
+    keys: tuple[str, ...] = ()
+    stamp: str | None = None
+
+
+def plan_rows(
+    plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]
+) -> tuple[list[Rows], list[dict[str, int]]]:
+    """The rows ``plans`` (each with its transaction id, in order) write -- their
+    keys, transactions, entries and bets -- and the balance shifts (wallet id, delta)."""
+    out = [
+        Rows(
+            idempotency_keys,
+            [{"key": p.key, "scope": SCOPE, "request_hash": p.request_hash} for _, p in plans],
+            stamp="created_at",
+        ),
+        Rows(
+            ledger_transactions,
+            [
+                {
+                    "id": tid,
+                    "idempotency_key": p.key,
+                    "kind": p.kind.value,
+                    "table_id": p.table_id,
+                    "round_id": p.round_id,
+                    "bet_id": p.bet_id,
+                    "memo": p.memo,
+                }
+                for tid, p in plans
+            ],
+            stamp="created_at",
+        ),
+        Rows(
+            ledger_entries,
+            [
+                {"transaction_id": tid, "wallet_id": wallet_ids[e.wallet], "amount": e.amount}
+                for tid, p in plans
+                for e in sorted(p.entries, key=lambda e: wallet_ids[e.wallet])
+            ],
+        ),
+        *_bet_rows(plans, wallet_ids),
+    ]
+    shifts: dict[int, int] = {}
+    for _, p in plans:
+        for e in p.entries:
+            wallet_id = wallet_ids[e.wallet]
+            shifts[wallet_id] = shifts.get(wallet_id, 0) + e.amount
+    return out, [{"wallet_id": w, "delta": d} for w, d in sorted(shifts.items()) if d != 0]
+
+
+def write_plans(
+    conn: Connection,
+    plans: Sequence[tuple[int, Plan]],
+    wallet_ids: Mapping[str, int],
+    now: datetime,
+    more: Sequence[Rows] = (),
+) -> None:
+    """Write ``plans`` (each with its transaction id, in order) and ``more`` rows
+    of the caller's, and shift the balances -- a refused debit raises
+    :class:`BalanceChangedError` (roll the transaction back).
+
+    SQLite: one executemany a table.  PostgreSQL: everything in **one
+    statement** (a data-modifying ``WITH`` part a table, each row set sent as
+    one array a column): one round trip, however many tables and rows."""
+    parts, shifts = plan_rows(plans, wallet_ids) if plans else ([], [])
+    parts = [part for part in (*parts, *more) if part.rows]
+    if not parts and not shifts:
+        return
+    if db.is_sqlite(conn):
+        for part in parts:
+            rows = part.rows
+            if part.stamp is not None:
+                rows = [{**row, part.stamp: now} for row in rows]
+            conn.execute(_statement(part), rows if not part.keys else _keyed(part, rows))
+        shifted = conn.execute(_SHIFT, shifts).rowcount if shifts else 0
+    else:
+        statement, params = _together(parts, shifts, now)
+        shifted = int(conn.execute(statement, params).scalar_one())
+    if shifted != len(shifts):
+        raise BalanceChangedError(
+            "the database refused the debit: a wallet holds less than the posting "
+            "was decided on (money left it meanwhile)",
+            hint="nothing was written; try again, or stake less",
+        )
+
+
+def _shape(part: Rows) -> tuple[str, tuple[str, ...], tuple[str, ...], str | None]:
+    return (part.table.name, tuple(part.rows[0]), part.keys, part.stamp)
+
+
+@functools.cache
+def _built(shape: tuple[str, tuple[str, ...], tuple[str, ...], str | None]) -> Any:
+    """SQLite: the executemany statement of a shape of rows (built once)."""
+    name, columns, keys, _stamp = shape
+    table = _TABLES[name]
+    if not keys:
+        return insert(table)
+    return (
+        update(table)
+        .where(and_(*(table.c[k] == bindparam(f"k_{k}") for k in keys)))
+        .values({c: bindparam(f"v_{c}") for c in columns if c not in keys})
+    )
+
+
+def _statement(part: Rows) -> Any:
+    return _built(_shape(part))
+
+
+def _keyed(part: Rows, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {(f"k_{c}" if c in part.keys else f"v_{c}"): value for c, value in row.items()}
+        for row in rows
+    ]
+
+
+@functools.cache
+def _together_built(
+    shapes: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str | None], ...], shift: bool
+) -> Any:
+    """PostgreSQL: the one statement writing rows of ``shapes`` (built once a shape)."""
+    ctes = []
+    for i, (name, columns, keys, stamp) in enumerate(shapes):
+        table = _TABLES[name]
+        source = (
+            func.unnest(*(bindparam(f"p{i}_{c}", type_=ARRAY(table.c[c].type)) for c in columns))
+            .table_valued(*columns)
+            .render_derived(name=f"v{i}")
+        )
+        if keys:
+            dml: Any = (
+                update(table)
+                .where(and_(*(table.c[k] == source.c[k] for k in keys)))
+                .values({c: source.c[c] for c in columns if c not in keys})
+            )
+        else:
+            chosen = [source.c[c] for c in columns]
+            names = list(columns)
+            if stamp is not None:
+                chosen.append(bindparam("now", type_=table.c[stamp].type))
+                names.append(stamp)
+            dml = insert(table).from_select(names, select(*chosen))
+        ctes.append(dml.cte(f"w{i}"))
+    if not shift:
+        return select(literal(0)).add_cte(*ctes)
+    v = (
+        func.unnest(
+            bindparam("s_id", type_=ARRAY(wallets.c.id.type)),
+            bindparam("s_delta", type_=ARRAY(wallets.c.balance.type)),
+        )
+        .table_valued("id", "delta")
+        .render_derived(name="s")
+    )
+    shifted = (
+        update(wallets)
+        .where(
+            wallets.c.id == v.c.id,
+            or_(wallets.c.kind == WalletKind.HOUSE.value, wallets.c.balance + v.c.delta >= 0),
+        )
+        .values(balance=wallets.c.balance + v.c.delta)
+        .returning(wallets.c.id)
+        .cte("shifted")
+    )
+    return select(func.count()).select_from(shifted).add_cte(*ctes)
+
+
+def _together(
+    parts: Sequence[Rows], shifts: Sequence[Mapping[str, int]], now: datetime
+) -> tuple[Any, dict[str, Any]]:
+    params: dict[str, Any] = {"now": now}
+    for i, part in enumerate(parts):
+        for c in part.rows[0]:
+            params[f"p{i}_{c}"] = [row[c] for row in part.rows]
+    if shifts:
+        params["s_id"] = [row["wallet_id"] for row in shifts]
+        params["s_delta"] = [row["delta"] for row in shifts]
+    return _together_built(tuple(_shape(part) for part in parts), bool(shifts)), params
+
+
+def _bet_rows(plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]) -> list[Rows]:
+    """The bets placed (as they stand after every plan) to insert, and the
+    others settled or returned to update."""
+    placed: dict[tuple[str, str], tuple[int, BetState, int | None]] = {}
+    closed: dict[tuple[str, str], tuple[BetState, int]] = {}
+    for tid, p in plans:
+        if p.bet is None or p.kind not in (
+            PostingKind.BET,
+            PostingKind.SETTLEMENT,
+            PostingKind.RETURN,
+        ):
+            continue
+        ref = (p.bet.table_id, p.bet.bet_id)
+        if p.kind is PostingKind.BET:
+            placed[ref] = (tid, p.bet, None)
+        elif ref in placed:  # placed and closed in one go: insert it as it ends
+            placed[ref] = (placed[ref][0], p.bet, tid)
+        else:
+            closed[ref] = (p.bet, tid)
+    inserted = [
+        {
+            "table_id": bet.table_id,
+            "bet_id": bet.bet_id,
+            "wallet_id": wallet_ids[bet.wallet],
+            "round_id": bet.round_id,
+            "placed": bet.placed,
+            "held": bet.held,
+            "status": bet.status.value,
+            "placed_by": tid,
+            "closed_by": None if bet.status is BetStatus.OPEN else last,
+        }
+        for tid, bet, last in placed.values()
+    ]
+    updated = [
+        {
+            "table_id": bet.table_id,
+            "bet_id": bet.bet_id,
+            "held": bet.held,
+            "status": bet.status.value,
+            "closed_by": None if bet.status is BetStatus.OPEN else tid,
+        }
+        for bet, tid in closed.values()
+    ]
+    return [Rows(ledger_bets, inserted), Rows(ledger_bets, updated, keys=("table_id", "bet_id"))]
