@@ -47,6 +47,13 @@ from punto.server.dealer import AutoDealer
 from punto.server.hub import Hub
 from punto.server.journal import Journal
 from punto.server.logins import LoginGuard
+from punto.server.ownership import (
+    LeaseSettings,
+    Ownership,
+    TableElsewhereError,
+    elsewhere,
+    lease_settings,
+)
 from punto.server.runtime import TableRuntime
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher, UserRole
@@ -82,10 +89,14 @@ class Server:
     #: the cage's maximum deposit and wallet balance (``punto serve --max-balance`` ...)
     money_bounds: MoneyBounds = field(default_factory=MoneyBounds)
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
+    #: this process's table leases (PostgreSQL: several processes; None: it runs all)
+    ownership: Ownership | None = None
 
     def table(self, table_id: str) -> TableRuntime:
         runtime = self.tables.get(table_id)
         if runtime is None:
+            if self.ownership is not None:
+                self.ownership.refuse_if_elsewhere(table_id)
             if self.store.exists(table_id):
                 raise UnknownTableError(
                     f"table {table_id!r} is not running", hint="a pit manager may activate it"
@@ -95,6 +106,8 @@ class Server:
 
     def start_table(self, config: TableConfig) -> TableRuntime:
         """Restore a table from its log and reconcile its money (a worker thread's job)."""
+        if self.ownership is not None and not self.ownership.claim(config.id):
+            raise elsewhere(config.id, self.ownership.holder(config.id))
         runtime = TableRuntime(
             config, engine=self.engine, ledger=self.ledger, hub=self.hub, journal=self.journal
         )
@@ -124,23 +137,50 @@ class Server:
         await asyncio.to_thread(self.journal.prime, players)
         for config in await asyncio.to_thread(self.store.all):
             if config.active:
-                try:
-                    runtime = await asyncio.to_thread(self.start_table, config)
-                except PuntoError:
-                    # One table whose log cannot be restored must not keep the
-                    # others closed: it stays down (the pit shows it not running).
-                    log.exception("table %s cannot start; the other tables run", config.id)
-                    continue
-                if runtime.recovered:
-                    log.warning(
-                        "table %s: the round in play was interrupted; under the power failure "
-                        "rules: %s",
-                        config.id,
-                        runtime.recovered,
-                    )
-                await self.run_dealer(runtime)
+                await self.open_table(config)
+        if self.ownership is not None:  # renew the leases; take over the tables left
+            self.ownership.start(wanted=self._active, take_over=self._take_over, lose=self.close)
+
+    async def open_table(self, config: TableConfig) -> None:
+        """Start an active table from its log, as at start-up, and its dealer."""
+        try:
+            runtime = await asyncio.to_thread(self.start_table, config)
+        except TableElsewhereError:
+            log.info("table %s is run by another server process", config.id)
+            return
+        except PuntoError:
+            # One table whose log cannot be restored must not keep the
+            # others closed: it stays down (the pit shows it not running).
+            log.exception("table %s cannot start; the other tables run", config.id)
+            return
+        if runtime.recovered:
+            log.warning(
+                "table %s: the round in play was interrupted; under the power failure rules: %s",
+                config.id,
+                runtime.recovered,
+            )
+        await self.run_dealer(runtime)
+
+    def _active(self) -> list[str]:
+        return [config.id for config in self.store.all() if config.active]
+
+    async def _take_over(self, table_id: str) -> None:
+        if table_id in self.tables:  # its lease was lost meanwhile: start afresh from the log
+            await self.close(table_id)
+        config = await asyncio.to_thread(self.store.get, table_id)
+        if config.active:
+            await self.open_table(config)
+
+    async def close(self, table_id: str) -> None:
+        """Stop running a table here (its lease was lost, or it was deactivated)."""
+        await self.stop_dealer(table_id)
+        runtime = self.tables.pop(table_id, None)
+        if runtime is not None:
+            runtime.stop()
 
     async def stop(self) -> None:
+        if self.ownership is not None:
+            await self.ownership.stop()
         for table_id in list(self.dealers):
             await self.stop_dealer(table_id)
         for runtime in self.tables.values():
@@ -149,6 +189,8 @@ class Server:
         await asyncio.to_thread(self.sessions.stop)
         self.logins.close()
         await asyncio.to_thread(self.journal.close)  # what is waiting is written
+        if self.ownership is not None:  # only then: another process may take them at once
+            await asyncio.to_thread(self.ownership.release)
 
 
 async def _keep_collections_short() -> None:
@@ -183,6 +225,7 @@ def create_app(
     ws_per_client: int = limits.WS_PER_CLIENT,
     body_seconds: float = limits.BODY_SECONDS,
     money_bounds: MoneyBounds | None = None,
+    leases: LeaseSettings | bool | None = None,
 ) -> FastAPI:
     """The table server on the database at ``database_url``.
 
@@ -193,6 +236,9 @@ def create_app(
     ``trusted_origins`` (besides the server's own), ``ws_per_client`` and
     ``body_seconds``: :class:`punto.server.guard.Guard`'s settings.
     ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
+    ``leases``: run only the tables this process holds the lease of
+    (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
+    processes may share the database, off on SQLite (one process serves a file).
     """
     from punto.server import admin, api, logins, pages, ws
     from punto.server.fastlane import FastLane
@@ -208,7 +254,9 @@ def create_app(
         # while the event loop is busy: a shorter switch interval than Python's 5 ms.
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
-        journal = Journal(engine)
+        settings = lease_settings(leases, sqlite=db.is_sqlite(engine))
+        ownership = Ownership(engine, settings) if settings is not None else None
+        journal = Journal(engine, checks=ownership.check if ownership else None)
         server = Server(
             engine=engine,
             accounts=Accounts(engine, hasher=hasher),
@@ -220,6 +268,7 @@ def create_app(
             sessions=SessionCache(),
             auto_dealers=auto_dealers,
             money_bounds=money_bounds or MoneyBounds(),
+            ownership=ownership,
         )
         if demo:
             from punto.server.demo import create_demo

@@ -231,9 +231,18 @@ class _Refused(Exception):  # noqa: N818 - internal: a unit refused, carrying th
 class Journal:
     """One writer thread for one database (see the module's docstring)."""
 
-    def __init__(self, engine: Engine, *, max_group: int = MAX_GROUP) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        max_group: int = MAX_GROUP,
+        checks: Callable[[Connection, frozenset[str]], None] | None = None,
+    ) -> None:
         self.engine = engine
         self.max_group = max_group
+        #: run in every group's transaction with the tables it writes for, before
+        #: anything is written (the table leases' fencing check); raising fails it
+        self.checks = checks
         self._queue: queue.SimpleQueue[_Unit | None] = queue.SimpleQueue()
         self._closed = False
         self._lock = threading.Lock()
@@ -501,6 +510,8 @@ class Journal:
             try:
                 written = _Group(conn, group, self._next_seq, self._spare_ids)
                 with conn.begin():
+                    if self.checks is not None:
+                        self.checks(conn, written.tables())
                     outcomes = written.write()
                 with self._money_lock:
                     self.balances.update(written.player_balances())
@@ -1140,6 +1151,17 @@ class _Group:
             bet = self.bets[key]
             bet.held, bet.status, bet.changed, bet.closed_by = held, status, changed, closed_by
         self.keys = keys
+
+    def tables(self) -> frozenset[str]:
+        """The tables whose events or money this group writes."""
+        out: set[str] = set()
+        for unit in self.units:
+            if unit.kind == "event":
+                out.add(unit.payload.table_id)
+                out.update(spec.table_id for spec in unit.payload.postings)
+            elif unit.kind == "postings":
+                out.update(spec.table_id for spec in unit.payload)
+        return frozenset(out)
 
     def player_balances(self) -> dict[str, int]:
         """The balance of every player wallet the group read, as it wrote them."""
