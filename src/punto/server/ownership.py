@@ -57,7 +57,8 @@ class LeaseSettings:
 
 
 class TableElsewhereError(PuntoError):
-    """The table is run by another server process (it holds the table's lease)."""
+    """The table is run by another server process (it holds the table's lease),
+    or is being started by this one: a retry soon is answered."""
 
     #: seconds a client should wait before retrying (the ``Retry-After`` header)
     retry_after = 1
@@ -161,8 +162,15 @@ class Ownership:
         process holds its lease -- or held it and has not released it (it may be
         dead: the table is taken over when the lease runs out)."""
         lease = self.holder(table_id)
-        if lease is not None and lease.owner != self.owner and lease.expires_at > 0:
+        if lease is None or lease.expires_at <= 0:
+            return
+        if lease.owner != self.owner:
             raise elsewhere(table_id, lease)
+        if self.holds(table_id):  # claimed, and being restored from its log right now
+            raise TableElsewhereError(
+                f"table {table_id} is starting on this server process; retry",
+                hint="retry in a moment: the table is restored from its log",
+            )
 
     def renew(self) -> set[str]:
         """Renew every lease held; the tables lost (taken over meanwhile), now forgotten."""
