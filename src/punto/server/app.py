@@ -95,9 +95,9 @@ class Server:
     def table(self, table_id: str) -> TableRuntime:
         runtime = self.tables.get(table_id)
         if runtime is None:
-            if self.ownership is not None:
-                self.ownership.refuse_if_elsewhere(table_id)
             if self.store.exists(table_id):
+                if self.ownership is not None and self.store.get(table_id).active:
+                    self.ownership.refuse_if_elsewhere(table_id)  # 503 if another runs it
                 raise UnknownTableError(
                     f"table {table_id!r} is not running", hint="a pit manager may activate it"
                 )

@@ -27,6 +27,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 
@@ -41,6 +42,8 @@ log = logging.getLogger("punto.server.ownership")
 #: How long a lease lasts, and how often it is renewed (seconds).
 LEASE_SECONDS = 10.0
 RENEW_SECONDS = 3.0
+#: How long who holds another process's table is taken as known (seconds).
+HOLDER_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,7 @@ class Ownership:
         self.settings = settings or LeaseSettings()
         self.owner = owner or process_owner()
         self._held: dict[str, int] = {}  # table id -> fencing token
+        self._holders: dict[str, tuple[float, Lease | None]] = {}  # see holder()
         self._lock = threading.Lock()
         self._task: asyncio.Task[None] | None = None
 
@@ -141,6 +145,7 @@ class Ownership:
             return False
         with self._lock:
             self._held[table_id] = lease.token
+            self._holders.pop(table_id, None)
         return True
 
     def holds(self, table_id: str) -> bool:
@@ -153,9 +158,19 @@ class Ownership:
             return dict(self._held)
 
     def holder(self, table_id: str) -> Lease | None:
-        """Who holds ``table_id``'s lease, as the database says now."""
+        """Who holds ``table_id``'s lease, as the database said at most
+        :data:`HOLDER_SECONDS` ago (requests for another process's tables come
+        in a stream: one read a second each, not one per request)."""
+        now = time.monotonic()
+        with self._lock:
+            seen = self._holders.get(table_id)
+        if seen is not None and now - seen[0] < HOLDER_SECONDS:
+            return seen[1]
         with self.engine.connect() as conn:
-            return leases.holders(conn, [table_id]).get(table_id)
+            lease = leases.holders(conn, [table_id]).get(table_id)
+        with self._lock:
+            self._holders[table_id] = (now, lease)
+        return lease
 
     def refuse_if_elsewhere(self, table_id: str) -> None:
         """Refuse (:class:`TableElsewhereError`) a request for ``table_id`` if another
