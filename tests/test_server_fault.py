@@ -102,6 +102,8 @@ class Load:
     #: key -> (player, table, request body): no answer came
     lost: dict[str, tuple[str, str, dict[str, Any]]] = field(default_factory=dict)
     statuses: Counter[int] = field(default_factory=Counter)
+    #: (server, table) -> bets acknowledged by that server for that table
+    through: Counter[tuple[str, str]] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, n: int) -> None:
@@ -133,6 +135,7 @@ class Load:
                 with self.lock:
                     self.statuses[answer.status_code] += 1
                     if answer.status_code == 201:
+                        self.through[(str(client.base_url).rstrip("/"), table)] += 1
                         bet = answer.json()["bet"]
                         self.acknowledged[key] = (name, table, bet["bet_id"], bet["stake"])
                 time.sleep(0.005 if answer.status_code == 201 else 0.03)

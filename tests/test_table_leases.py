@@ -11,6 +11,7 @@ when the first stops.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
@@ -26,7 +27,7 @@ from punto.store.leases import LeaseLostError
 from punto.store.ledger import Ledger
 from punto.table.events import BetPlaced, RoundOpened
 from tests import db_fixtures
-from tests.test_server_support import login, make_app, wait_for
+from tests.test_server_support import login, make_app, server_of, wait_for
 
 db_url = db_fixtures.db_url
 engine = db_fixtures.engine
@@ -172,39 +173,109 @@ def test_lease_lost_means_the_tables_writes_are_refused_and_the_others_go_on(
 # -- two servers on one database ------------------------------------------------------------
 
 
-def test_lease_second_server_runs_none_of_the_first_servers_tables_then_takes_them_over(
-    db_url: str,
-) -> None:
+@contextmanager
+def _two_servers(db_url: str) -> Iterator[tuple[TestClient, TestClient, Callable[[], None]]]:
+    """Two servers on one database, the second started beside the first (which
+    holds the demo tables); and how to stop the first before the second."""
     quick = LeaseSettings(seconds=3.0, renew_seconds=0.5)
     first = TestClient(make_app(db_url, leases=quick))
     second = TestClient(make_app(db_url, demo=False, leases=quick))
     first.__enter__()
+    running = [True]
+
+    def stop_first() -> None:
+        if running.pop():
+            first.__exit__(None, None, None)
+
     try:
         assert first.get("/api/health").json()["tables"] == 3
-        second.__enter__()  # beside it: the tables are the first's
-    except BaseException:
-        first.__exit__(None, None, None)
-        raise
-    try:
+        second.__enter__()
         try:
             assert second.get("/api/health").json()["tables"] == 0
-            answer = second.get("/api/tables/tiger")
-            assert answer.status_code == 503, answer.text
-            assert answer.headers["retry-after"] == "1"
-            error = answer.json()["error"]
-            assert error["type"] == "TableElsewhereError"
-            assert error["message"].startswith("table tiger is run by another server process")
-            bet = second.post(
-                "/api/tables/tiger/bets",
-                headers={**login(second, ("demo", "demo-password")), "Idempotency-Key": "k1"},
-                json={"wager": "banker", "stake": "10"},
-            )
-            assert bet.status_code == 503, bet.text
-            assert first.get("/api/tables/tiger").status_code == 200
+            yield first, second, stop_first
         finally:
-            first.__exit__(None, None, None)
+            if running:
+                stop_first()
+            second.__exit__(None, None, None)
+    finally:
+        if running:
+            stop_first()
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_lease_second_server_answers_503_for_the_first_servers_tables_then_takes_them_over(
+    db_url: str,
+) -> None:
+    """Without forwarding (SQLite: no LISTEN/NOTIFY; leases are asked for here)."""
+    with _two_servers(db_url) as (first, second, stop_first):
+        answer = second.get("/api/tables/tiger")
+        assert answer.status_code == 503, answer.text
+        assert answer.headers["retry-after"] == "1"
+        error = answer.json()["error"]
+        assert error["type"] == "TableElsewhereError"
+        assert error["message"].startswith("table tiger is run by another server process")
+        bet = second.post(
+            "/api/tables/tiger/bets",
+            headers={**login(second, ("demo", "demo-password")), "Idempotency-Key": "k1"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        assert bet.status_code == 503, bet.text
+        assert first.get("/api/tables/tiger").status_code == 200
+        stop_first()
         # The first stopped and let its leases go: the second takes the tables over.
         wait_for(lambda: second.get("/api/health").json()["tables"] == 3, timeout=60, step=0.1)
         assert second.get("/api/tables/tiger").status_code == 200
-    finally:
-        second.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_lease_second_server_forwards_bets_to_the_first_then_takes_the_tables_over(
+    db_url: str,
+) -> None:
+    """PostgreSQL: a request for the other process's table is answered by it."""
+    with _two_servers(db_url) as (first, second, stop_first):
+        player = login(second, ("demo", "demo-password"))
+        shown = second.get("/api/tables/tiger", headers=player)
+        assert shown.status_code == 200, shown.text
+        assert shown.json()["table"]["id"] == "tiger"
+        # No round open yet: the owner's refusal, forwarded as it is.
+        closed = second.post(
+            "/api/tables/tiger/bets",
+            headers={**player, "Idempotency-Key": "k0"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        direct = first.post(
+            "/api/tables/tiger/bets",
+            headers={**player, "Idempotency-Key": "k0"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        assert closed.status_code == direct.status_code == 409, closed.text
+        assert closed.json()["error"]["type"] == direct.json()["error"]["type"]
+        runtime = server_of(first).tables["tiger"]
+        runtime.next_round_at = 0.0
+        runtime.step()  # "Place your bets, please"
+        before = Decimal(first.get("/api/me", headers=player).json()["balance"])
+        bet = second.post(
+            "/api/tables/tiger/bets",
+            headers={**player, "Idempotency-Key": "k1"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        assert bet.status_code == 201, bet.text
+        placed = bet.json()["bet"]
+        assert Decimal(bet.json()["balance"]) == before - Decimal("10.00")
+        assert runtime.round is not None
+        assert [b.bet_id for b in runtime.round.bets] == [placed["bet_id"]]
+        # The same request again, to the owner itself: the same bet, not a second.
+        again = first.post(
+            "/api/tables/tiger/bets",
+            headers={**player, "Idempotency-Key": "k1"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        assert again.status_code == 201, again.text
+        assert again.json()["bet"]["bet_id"] == placed["bet_id"]
+        assert Decimal(first.get("/api/me", headers=player).json()["balance"]) == before - 10
+        stop_first()
+        wait_for(lambda: second.get("/api/health").json()["tables"] == 3, timeout=60, step=0.1)
+        # Taken over: the round resumes from the log, the bet in it.
+        state = second.get("/api/tables/tiger", headers=player).json()
+        assert state["round"]["bets"] == 1
+        assert [b["bet_id"] for b in state["me"]["bets"]] == [placed["bet_id"]]

@@ -242,6 +242,9 @@ def create_app(
     """
     from punto.server import admin, api, logins, pages, ws
     from punto.server.fastlane import FastLane
+    from punto.server.forwarding import Forward, Forwarding
+
+    forwarding = Forwarding()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -276,6 +279,8 @@ def create_app(
             await asyncio.to_thread(create_demo, server, **(demo_options or {}))
         app.state.server = server
         await server.start()
+        if ownership is not None and not db.is_sqlite(engine):  # LISTEN/NOTIFY: PostgreSQL
+            await forwarding.start(engine, ownership)
         from punto.server import tournaments as live  # imported after Server, as below
 
         await live.start(app)  # the live tournaments' clocks, as the dealers above
@@ -286,6 +291,7 @@ def create_app(
             yield
         finally:
             collector.cancel()
+            await forwarding.stop()
             await live.stop(app)
             await server.stop()
             engine.dispose()
@@ -306,6 +312,8 @@ def create_app(
     )
     errors.install(app)
     logs.redact_access_log()  # whoever serves the app: no token from a URL in its log
+    forwarding.fastapi = app
+    app.add_middleware(Forward, forwarding=forwarding)  # a table another process runs
     app.add_middleware(FastLane)  # after the body limit, before the router
     app.add_middleware(errors.BodyLimit, limit=max_body)
     app.add_middleware(

@@ -130,6 +130,7 @@ class Ownership:
         self.owner = owner or process_owner()
         self._held: dict[str, int] = {}  # table id -> fencing token
         self._holders: dict[str, tuple[float, Lease | None]] = {}  # see holder()
+        self._new: set[str] = set()  # active tables seen without a lease (see _free)
         self._lock = threading.Lock()
         self._task: asyncio.Task[None] | None = None
 
@@ -248,12 +249,13 @@ class Ownership:
                         table_id,
                     )
                     await lose(table_id)
+                held = set(self.held())  # before the read: see below
                 active = await asyncio.to_thread(wanted)
-                for table_id in active:
-                    if not self.holds(table_id):
-                        await take_over(table_id)
-                # A table made inactive (by any process) is let go here.
-                for table_id in sorted(set(self.held()) - set(active)):
+                for table_id in await asyncio.to_thread(self._free, active):
+                    await take_over(table_id)
+                # A table made inactive (by any process) is let go here -- of those
+                # held before the read (one claimed since, a new one, is not in it).
+                for table_id in sorted(held - set(active)):
                     await lose(table_id)
                     await asyncio.to_thread(self.release, [table_id])
             except asyncio.CancelledError:
@@ -262,6 +264,29 @@ class Ownership:
                 # The database is away: try again at the next turn (the leases
                 # run out meanwhile if it stays away, and the fence holds).
                 log.warning("table leases: renewal failed", exc_info=True)
+
+    def _free(self, active: list[str]) -> list[str]:
+        """The tables of ``active`` this process may take over: not held here,
+        and whose lease ran out, was released, or is a dead local process's.
+        A table never leased is left one turn to the process that created it
+        (it claims the lease just after saving the table), then taken."""
+        wanted = [t for t in active if not self.holds(t)]
+        if not wanted:
+            self._new.clear()
+            return []
+        with self.engine.connect() as conn:
+            found = leases.holders(conn, wanted)
+            now = leases.db_now(conn)
+        free = []
+        for table_id in wanted:
+            lease = found.get(table_id)
+            if lease is None and table_id not in self._new:
+                self._new.add(table_id)
+                continue
+            if lease is None or lease.expires_at <= now or owner_gone(lease.owner):
+                free.append(table_id)
+        self._new &= {t for t in wanted if t not in found}
+        return free
 
     async def stop(self) -> None:
         task, self._task = self._task, None
