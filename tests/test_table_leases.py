@@ -279,3 +279,35 @@ def test_lease_second_server_forwards_bets_to_the_first_then_takes_the_tables_ov
         state = second.get("/api/tables/tiger", headers=player).json()
         assert state["round"]["bets"] == 1
         assert [b["bet_id"] for b in state["me"]["bets"]] == [placed["bet_id"]]
+
+
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
+def test_lease_taken_by_another_process_stops_the_table_here(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A process that finds its lease taken (it was paused past it, say) stops the
+    table -- no runtime, no dealer -- logs it, and answers for it as another's."""
+    quick = LeaseSettings(seconds=3.0, renew_seconds=0.5)
+    with TestClient(make_app(db_url, leases=quick)) as client:
+        server = server_of(client)
+        assert server.ownership is not None
+        assert "tiger" in server.tables
+        other = "elsewhere/1/cccc"  # another machine's process: its lease is waited out
+        with db.write_transaction(server.engine) as conn:
+            taken = leases.acquire(conn, "tiger", other, 60.0, dead=lambda _owner: True)
+        assert taken is not None
+        assert taken.token == 2
+        wait_for(lambda: "tiger" not in server.tables, timeout=60, step=0.1)
+        assert "tiger" not in server.dealers
+        assert not server.ownership.holds("tiger")
+        assert "table tiger: this process lost its lease" in caplog.text
+        answer = client.get("/api/tables/tiger")
+        assert answer.status_code == 503, answer.text
+        # (on PostgreSQL after 10 s: forwarded, and the other process does not exist)
+        assert answer.json()["error"]["message"].startswith(
+            "table tiger is run by another server process"
+        )
+        assert answer.headers["retry-after"] == "1"
+        # The other tables run on.
+        assert {"buffalo", "dragon"} <= set(server.tables)
+        assert client.get("/api/tables/dragon").status_code == 200
