@@ -2,7 +2,9 @@
 
 A SQLite file (``./punto.db``) by default; ``--database
 postgresql+psycopg://USER@HOST:PORT/DB`` for PostgreSQL.  ``--demo`` sets up
-(once) the demo tables and accounts and prints the logins.
+(once) the demo tables and accounts and prints the logins.  One process
+serves a SQLite file (a second is refused); on PostgreSQL several processes
+share the tables by leases (``--lease-seconds``; docs/deployment.md).
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ failure rules -- brings the ledger in step with the rounds, and starts an
 automatic dealer for each self-running table.  Stopping it stops the dealers
 after the move each is making, and writes what is waiting.
 
-One process serves every table.  Everything the tables write goes through
+On SQLite one process serves every table; on PostgreSQL several share them,
+each table run by the holder of its lease (:mod:`punto.server.ownership`),
+a request for another's table forwarded to it (:mod:`punto.server.forwarding`).
+Everything the tables write goes through
 one :class:`punto.server.journal.Journal` (group commits: a bet is durable,
 with its stake on the ledger, before it is acknowledged); the most frequent
 request, a player's bet, takes a fast lane in front of the router
