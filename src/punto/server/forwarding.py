@@ -269,7 +269,10 @@ class Forwarding:
     async def _answer(self, request_id: int, request: dict[str, Any]) -> None:
         """Answer a forwarded request with this process's application; write the answer."""
         try:
-            status, headers, body = await asyncio.wait_for(self._run(request), FORWARD_SECONDS)
+            # Not cut short: a request stopped half-way (a bet whose key is claimed,
+            # say) could leave its table in between; the first process gives up
+            # waiting on its own (FORWARD_SECONDS) and its client retries.
+            status, headers, body = await self._run(request)
         except Exception:
             log.exception("forwarding: request %d failed here", request_id)
             status, headers = 500, [["content-type", "application/json"]]
