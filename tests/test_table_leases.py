@@ -311,3 +311,18 @@ def test_lease_taken_by_another_process_stops_the_table_here(
         # The other tables run on.
         assert {"buffalo", "dragon"} <= set(server.tables)
         assert client.get("/api/tables/dragon").status_code == 200
+
+
+def test_lease_serve_refuses_a_renewal_not_under_the_lease(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from punto.cli import main
+
+    for renew in ("10", "0", "-1"):
+        assert main(["serve", "--lease-seconds", "10", "--lease-renew-seconds", renew]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert len(captured.err.splitlines()) == 1
+        assert f"--lease-renew-seconds {renew} must be above 0 and under --lease-seconds 10" in (
+            captured.err
+        )
