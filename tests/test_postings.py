@@ -437,15 +437,22 @@ def test_a_check_run_before_every_commit_can_refuse_it(engine: Engine) -> None:
         seen.append(conn)
         raise _LeaseLostError("this process no longer holds the table's lease")
 
+    tables: list[frozenset[str]] = []
+
+    def fence_tables(conn: Connection, written: frozenset[str]) -> None:
+        tables.append(written)  # the journal says which tables the group writes for
+        fence(conn)
+
     with pytest.raises(_LeaseLostError):
         Ledger(engine, checks=fence).withdraw(ann, 500, key="cashed")
-    journal = Journal(engine, checks=fence)
+    journal = Journal(engine, checks=fence_tables)
     try:
         with pytest.raises(_LeaseLostError):
             journal.post([PlaceBet("player:ann", "t1", "b1", "r1", 500, "bet-1")])
     finally:
         journal.close()
     assert len(seen) == 2
+    assert tables == [frozenset({"t1"})]
     assert ledger.balance(ann) == 1_000
     assert ledger.posting("cashed") is None
     assert ledger.posting("bet-1") is None

@@ -24,13 +24,14 @@ both power failure rules and PostgreSQL.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -93,21 +94,29 @@ class Load:
 
     base: str
     players: list[tuple[str, dict[str, str]]]
+    #: more servers to send bets to, in turn with ``base`` (several processes)
+    others: tuple[str, ...] = ()
     stop: threading.Event = field(default_factory=threading.Event)
     #: key -> (player, table, bet id, stake)
     acknowledged: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
     #: key -> (player, table, request body): no answer came
     lost: dict[str, tuple[str, str, dict[str, Any]]] = field(default_factory=dict)
     statuses: Counter[int] = field(default_factory=Counter)
+    #: (server, table) -> bets acknowledged by that server for that table
+    through: Counter[tuple[str, str]] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, n: int) -> None:
         name, headers = self.players[n]
         tables = list(TABLES)
         i = 0
-        with httpx.Client(base_url=self.base, timeout=5) as client:
+        clients = [httpx.Client(base_url=b, timeout=5) for b in (self.base, *self.others)]
+        with contextlib.ExitStack() as stack:
+            for each in clients:
+                stack.enter_context(each)
             while not self.stop.is_set() and i < 5000:
                 table = tables[(i + n) % len(tables)]
+                client = clients[(i // len(tables)) % len(clients)]
                 key = f"{name}-{i}"
                 body = {"wager": ("banker", "player")[i % 2], "stake": str(10 + i % 5)}
                 i += 1
@@ -126,12 +135,15 @@ class Load:
                 with self.lock:
                     self.statuses[answer.status_code] += 1
                     if answer.status_code == 201:
+                        self.through[(str(client.base_url).rstrip("/"), table)] += 1
                         bet = answer.json()["bet"]
                         self.acknowledged[key] = (name, table, bet["bet_id"], bet["stake"])
                 time.sleep(0.005 if answer.status_code == 201 else 0.03)
 
 
-def _set_up(base: str) -> list[tuple[str, dict[str, str]]]:
+def set_up(base: str, elsewhere: Mapping[str, str] = {}) -> list[tuple[str, dict[str, str]]]:
+    """The tables (each made on ``base``, or on the server ``elsewhere`` names
+    for it: the process that runs it), and the players, funded and logged in."""
     with httpx.Client(base_url=base, timeout=30) as client:
         admin, pit = login(client, ADMIN), login(client, PIT)
         for table, (game, layout, betting, delay, window) in TABLES.items():
@@ -146,7 +158,12 @@ def _set_up(base: str) -> list[tuple[str, dict[str, str]]]:
                 "result_seconds": 0.1,
                 "seed": f"fault-{table}",
             }
-            created = client.post("/api/tables", headers=pit, json=config)
+            at = elsewhere.get(table)
+            created = (
+                client.post("/api/tables", headers=pit, json=config)
+                if at is None
+                else httpx.post(f"{at}/api/tables", headers=pit, json=config, timeout=30)
+            )
             assert created.status_code == 201, created.text
         players = []
         for n in range(PLAYERS):
@@ -167,7 +184,7 @@ def _set_up(base: str) -> list[tuple[str, dict[str, str]]]:
         return players
 
 
-def _mid_deal(base: str) -> bool:
+def mid_deal(base: str) -> bool:
     """Both dealing tables have a card or two out (no outcome is likely established yet)."""
     for table in RULE:
         state = httpx.get(f"{base}/api/tables/{table}", timeout=2).json()
@@ -177,9 +194,10 @@ def _mid_deal(base: str) -> bool:
     return True
 
 
-def _expected(url: str) -> dict[str, tuple[str | None, str | None]]:
+def expected_rules(url: str) -> dict[str, tuple[str | None, str | None]]:
     """For each dealing table: (its interrupted round, what the rules make of it) --
-    read from the log as the kill left it, without writing to it."""
+    read from the log as the kill left it (up to the power failure another process
+    may have logged since, taking the table over), without writing to it."""
     engine = connect(url)
     try:
         store, log = TableStore(engine), SQLEventLog(engine)
@@ -188,6 +206,8 @@ def _expected(url: str) -> dict[str, tuple[str | None, str | None]]:
             config = store.get(table)
             copy = MemoryEventLog()
             for stored in log.read(table):
+                if stored.event.type == "power_failed":
+                    break  # what came before is the log as the kill left it
                 copy.append(table, stored.round_id, stored.event)
             live = config.live_table(copy, recover=False)
             r = live.round
@@ -201,7 +221,7 @@ def _expected(url: str) -> dict[str, tuple[str | None, str | None]]:
         engine.dispose()
 
 
-def _events(url: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+def logged_events(url: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     engine = connect(url)
     try:
         with engine.connect() as conn:
@@ -224,13 +244,13 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with serving(db_url, port) as process:
-        load = Load(base, _set_up(base))
+        load = Load(base, set_up(base))
         threads = [threading.Thread(target=load.run, args=(n,)) for n in range(PLAYERS)]
         for thread in threads:
             thread.start()
         try:
             wait_for(lambda: len(load.acknowledged) >= 30, timeout=30)
-            wait_for(lambda: _mid_deal(base), timeout=40, step=0.01)
+            wait_for(lambda: mid_deal(base), timeout=40, step=0.01)
             process.send_signal(signal.SIGKILL)  # mid-round, bets in flight
             process.wait(10)
         finally:
@@ -239,91 +259,124 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
             for thread in threads:
                 thread.join(15)
     assert load.acknowledged
-    expected = _expected(db_url)
+    expected = expected_rules(db_url)
     assert any(rule is not None for _, rule in expected.values()), expected
-    before = _events(db_url)
+    before = logged_events(db_url)
 
     with serving(db_url, port), httpx.Client(base_url=base, timeout=10) as client:
-        pit = login(client, PIT)
-        dealer = login(client, ("dealer", "dealer-password"))
-        players = dict(load.players)
-        # The interrupted rounds, under the power failure rules.
-        recovered = {t["id"]: t["recovered"] for t in client.get("/api/pit", headers=pit).json()}
-        for table, (round_id, rule) in expected.items():
-            assert recovered[table] == rule, (table, recovered[table], rule)
-            if rule is None:
-                continue
-            events = client.get(f"/api/tables/{table}/rounds/{round_id}", headers=dealer).json()
-            kinds = [e["type"] for e in events["events"]]
-            assert "power_failed" in kinds
-            if rule == "withdrawal":
-                offered = next(e for e in events["events"] if e["type"] == "withdrawal_offered")
-                assert offered["clause"] == "5.17.1"
-                # A player with bets in the round takes the option: all of them come back.
-                mine = [
-                    (name, stake)
-                    for name, t, bet_id, stake in load.acknowledged.values()
-                    if t == table and bet_id.startswith(f"{round_id}-")
-                ]
-                if mine:
-                    name = mine[0][0]
-                    balance = Decimal(
-                        client.get("/api/me", headers=players[name]).json()["balance"]
-                    )
-                    taken = client.post(f"/api/tables/{table}/withdrawal", headers=players[name])
-                    assert taken.status_code == 200, taken.text
-                    back = sum(Decimal(s) for n, s in mine if n == name)
-                    assert Decimal(taken.json()["balance"]) == balance + back
-                closed = client.post(
-                    f"/api/tables/{table}/round/withdrawal/close",
-                    headers={**dealer, "Content-Type": "application/json"},
-                )
-                assert closed.status_code == 200, closed.text
-            elif rule == "void":
-                voided = next(e for e in events["events"] if e["type"] == "round_voided")
-                assert voided["clause"].startswith("5.4")
-                assert events["phase"] == "void"
-        # Requests whose answer was lost: a retry gets the bet made, or a refusal; never two.
-        retried: dict[str, str | None] = {}
-        for key, (name, table, body) in load.lost.items():
-            again = client.post(
-                f"/api/tables/{table}/bets",
-                headers={**players[name], "Idempotency-Key": key},
-                json=body,
+        retried = check_resumed(client, load, expected)
+        finish_rounds(client, TABLES)
+    check_books(db_url, load, retried, before)
+    print(
+        f"{len(load.acknowledged)} bets acknowledged before the kill, {len(load.lost)} requests "
+        f"unanswered (retried: {sum(1 for b in retried.values() if b)} got a bet, the rest a "
+        "refusal); "
+        f"interrupted rounds: {expected}; statuses {dict(load.statuses)}"
+    )
+
+
+def check_resumed(
+    client: httpx.Client, load: Load, expected: dict[str, tuple[str | None, str | None]]
+) -> dict[str, str | None]:
+    """On the server now running the tables: each interrupted round resumed
+    under the power failure rules ``expected`` (:func:`expected_rules`) says; the
+    requests whose answer was lost, retried, get the bet made or a refusal;
+    an acknowledged request retried gets its bet.  The bets the retries got."""
+    pit = login(client, PIT)
+    dealer = login(client, ("dealer", "dealer-password"))
+    players = dict(load.players)
+    # The interrupted rounds, under the power failure rules.
+    recovered = {t["id"]: t["recovered"] for t in client.get("/api/pit", headers=pit).json()}
+    for table, (round_id, rule) in expected.items():
+        assert recovered[table] == rule, (table, recovered[table], rule)
+        if rule is None:
+            continue
+        events = client.get(f"/api/tables/{table}/rounds/{round_id}", headers=dealer).json()
+        kinds = [e["type"] for e in events["events"]]
+        assert "power_failed" in kinds
+        if rule == "withdrawal":
+            offered = next(e for e in events["events"] if e["type"] == "withdrawal_offered")
+            assert offered["clause"] == "5.17.1"
+            # A player with bets in the round takes the option: all of them come back.
+            mine = [
+                (name, stake)
+                for name, t, bet_id, stake in load.acknowledged.values()
+                if t == table and bet_id.startswith(f"{round_id}-")
+            ]
+            if mine:
+                name = mine[0][0]
+                balance = Decimal(client.get("/api/me", headers=players[name]).json()["balance"])
+                taken = client.post(f"/api/tables/{table}/withdrawal", headers=players[name])
+                assert taken.status_code == 200, taken.text
+                back = sum(Decimal(s) for n, s in mine if n == name)
+                assert Decimal(taken.json()["balance"]) == balance + back
+            closed = client.post(
+                f"/api/tables/{table}/round/withdrawal/close",
+                headers={**dealer, "Content-Type": "application/json"},
             )
-            assert again.status_code in (201, 402, 404, 409, 422), again.text
-            retried[key] = again.json()["bet"]["bet_id"] if again.status_code == 201 else None
-        # An acknowledged request retried gets its bet, not a new one.
-        key, (name, table, bet_id, stake) = next(iter(load.acknowledged.items()))
-        wager = ("banker", "player")[int(key.rsplit("-", 1)[1]) % 2]
-        replay = client.post(
+            assert closed.status_code == 200, closed.text
+        elif rule == "void":
+            voided = next(e for e in events["events"] if e["type"] == "round_voided")
+            assert voided["clause"].startswith("5.4")
+            assert events["phase"] == "void"
+    # Requests whose answer was lost: a retry gets the bet made, or a refusal; never two.
+    retried: dict[str, str | None] = {}
+    for key, (name, table, body) in load.lost.items():
+        again = client.post(
             f"/api/tables/{table}/bets",
             headers={**players[name], "Idempotency-Key": key},
-            json={"wager": wager, "stake": format(Decimal(stake).normalize(), "f")},
+            json=body,
         )
-        assert replay.status_code == 201, replay.text
-        assert replay.json()["bet"]["bet_id"] == bet_id
-        # Let the automatic dealers finish the rounds in play.
-        for table in TABLES:
-            client.patch(f"/api/tables/{table}", headers=pit, json={"betting_seconds": 0.2})
+        assert again.status_code in (201, 402, 404, 409, 422), again.text
+        retried[key] = again.json()["bet"]["bet_id"] if again.status_code == 201 else None
+    # An acknowledged request retried gets its bet, not a new one.
+    key, (name, table, bet_id, stake) = next(iter(load.acknowledged.items()))
+    wager = ("banker", "player")[int(key.rsplit("-", 1)[1]) % 2]
+    replay = client.post(
+        f"/api/tables/{table}/bets",
+        headers={**players[name], "Idempotency-Key": key},
+        json={"wager": wager, "stake": format(Decimal(stake).normalize(), "f")},
+    )
+    assert replay.status_code == 201, replay.text
+    assert replay.json()["bet"]["bet_id"] == bet_id
+    return retried
 
-        def settled() -> bool:
-            tables = client.get("/api/pit", headers=pit).json()
-            return all(
-                t["round"] is None
-                or t["round"]["phase"] in ("settled", "void")
-                or not t["round"]["bets"]
-                for t in tables
-                if t["id"] in TABLES
-            )
 
-        wait_for(settled, timeout=30, step=0.1)
-        for table in TABLES:
-            client.patch(f"/api/tables/{table}", headers=pit, json={"active": False})
+def finish_rounds(client: httpx.Client, tables: Collection[str]) -> None:
+    """Let the automatic dealers finish the rounds in play, then close ``tables``."""
+    pit = login(client, PIT)
+    # Let the automatic dealers finish the rounds in play.
+    for table in tables:
+        client.patch(f"/api/tables/{table}", headers=pit, json={"betting_seconds": 0.2})
 
+    def settled() -> bool:
+        running = client.get("/api/pit", headers=pit).json()
+        return all(
+            t["round"] is None
+            or t["round"]["phase"] in ("settled", "void")
+            or not t["round"]["bets"]
+            for t in running
+            if t["id"] in tables
+        )
+
+    wait_for(settled, timeout=30, step=0.1)
+    for table in tables:
+        client.patch(f"/api/tables/{table}", headers=pit, json={"active": False})
+
+
+def check_books(
+    db_url: str,
+    load: Load,
+    retried: dict[str, str | None],
+    before: dict[str, list[tuple[str, dict[str, Any]]]],
+) -> None:
+    """With the servers stopped: every acknowledged bet (and every retried one that
+    got a bet) is in the log and the ledger exactly once with its stake, nothing
+    acknowledged is missing from the log ``before`` (as the kill left it), the
+    trial balance is 0 and the ledger's audit clean, and no bet is left open."""
     # The books, with the server stopped.
     placed: Counter[tuple[str, str]] = Counter()
-    for table, events in _events(db_url).items():
+    for table, events in logged_events(db_url).items():
         for _, event in events:
             if event["type"] == "bet_placed":
                 placed[(table, event["bet_id"])] += 1
@@ -368,12 +421,6 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
         assert not [key for key, (_, status) in held.items() if status == "open"]
     finally:
         engine.dispose()
-    print(
-        f"{len(load.acknowledged)} bets acknowledged before the kill, {len(load.lost)} requests "
-        f"unanswered (retried: {sum(1 for b in retried.values() if b)} got a bet, the rest a "
-        "refusal); "
-        f"interrupted rounds: {expected}; statuses {dict(load.statuses)}"
-    )
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,9 @@
 
 A SQLite file (``./punto.db``) by default; ``--database
 postgresql+psycopg://USER@HOST:PORT/DB`` for PostgreSQL.  ``--demo`` sets up
-(once) the demo tables and accounts and prints the logins.
+(once) the demo tables and accounts and prints the logins.  One process
+serves a SQLite file (a second is refused); on PostgreSQL several processes
+share the tables by leases (``--lease-seconds``; docs/deployment.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from punto.commands.common import whole_number
 from punto.errors import PuntoError
 from punto.money import CENT, format_units, parse_stake
 from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits
+from punto.server.ownership import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
 from punto.store.bounds import MAX_BALANCE, MAX_CAGE_AMOUNT, MoneyBounds
 
 DEFAULT_HOST = "127.0.0.1"
@@ -138,6 +141,27 @@ def register(sub: Any) -> None:
         default=format_units(MAX_CAGE_AMOUNT),
         help=f"the most one deposit may be (default {format_units(MAX_CAGE_AMOUNT)})",
     )
+    leases = parser.add_argument_group(
+        "table leases (PostgreSQL)",
+        "several processes on one PostgreSQL database: each table is run by the process "
+        "holding its lease (docs/deployment.md)",
+    )
+    leases.add_argument(
+        "--lease-seconds",
+        type=float,
+        metavar="SECONDS",
+        default=LEASE_SECONDS,
+        help="how long a table's lease lasts unless renewed: how long a dead process's "
+        f"tables wait for another to take them over (default {LEASE_SECONDS:g})",
+    )
+    leases.add_argument(
+        "--lease-renew-seconds",
+        type=float,
+        metavar="SECONDS",
+        default=RENEW_SECONDS,
+        help="how often leases are renewed and free tables looked for; well under "
+        f"--lease-seconds (default {RENEW_SECONDS:g})",
+    )
     parser.add_argument(
         "--trusted-origin",
         action="append",
@@ -164,11 +188,13 @@ def run(args: argparse.Namespace) -> int:
     from punto.server.app import create_app
     from punto.server.connections import uvicorn_config
     from punto.server.demo import describe
+    from punto.server.sqlite_lock import lock_sqlite
     from punto.store.db import normalize_url
 
     if not 0 < args.port < 65536:
         raise ServeError(f"port {args.port} is not a TCP port", hint="use 1 to 65535")
-    normalize_url(args.database)  # a clear error for an unsupported URL, before starting
+    # a clear error for an unsupported URL, before starting
+    sqlite = normalize_url(args.database).get_backend_name() == "sqlite"
     limits = Limits(
         keep_alive=args.keep_alive,
         header_seconds=args.header_timeout,
@@ -183,12 +209,22 @@ def run(args: argparse.Namespace) -> int:
             raise ServeError(
                 f"{flag} {value} is not a limit", hint=f"give {flag} a positive number"
             )
+    if not 0 < args.lease_renew_seconds < args.lease_seconds:
+        raise ServeError(
+            f"--lease-renew-seconds {args.lease_renew_seconds:g} must be above 0 and under "
+            f"--lease-seconds {args.lease_seconds:g}",
+            hint="renew a lease well before it runs out (e.g. every 3 of 10 seconds)",
+        )
     bounds = MoneyBounds(
         max_balance=_units(args.max_balance, "--max-balance"),
         max_cage_amount=_units(args.max_cage_amount, "--max-cage-amount"),
     )
+    # Held until the process ends (the OS drops it then, however it ends).
+    sqlite_lock = lock_sqlite(args.database)  # noqa: F841
     app = create_app(
         args.database,
+        # One process serves a SQLite file (the lock above): leases on PostgreSQL only.
+        leases=None if sqlite else LeaseSettings(args.lease_seconds, args.lease_renew_seconds),
         money_bounds=bounds,
         demo=args.demo,
         trusted_origins=args.trusted_origin,

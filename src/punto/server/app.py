@@ -11,7 +11,10 @@ failure rules -- brings the ledger in step with the rounds, and starts an
 automatic dealer for each self-running table.  Stopping it stops the dealers
 after the move each is making, and writes what is waiting.
 
-One process serves every table.  Everything the tables write goes through
+On SQLite one process serves every table; on PostgreSQL several share them,
+each table run by the holder of its lease (:mod:`punto.server.ownership`),
+a request for another's table forwarded to it (:mod:`punto.server.forwarding`).
+Everything the tables write goes through
 one :class:`punto.server.journal.Journal` (group commits: a bet is durable,
 with its stake on the ledger, before it is acknowledged); the most frequent
 request, a player's bet, takes a fast lane in front of the router
@@ -41,8 +44,10 @@ from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableStore
 from punto.server.demo import create_demo
 from punto.server.fastlane import FastLane
+from punto.server.forwarding import Forward, Forwarding
 from punto.server.hub import Hub
 from punto.server.journal import Journal
+from punto.server.ownership import LeaseSettings, Ownership, lease_settings
 from punto.server.services import Server
 from punto.server.tournaments import routes as live
 from punto.store import db
@@ -91,6 +96,7 @@ def create_app(
     ws_per_client: int = limits.WS_PER_CLIENT,
     body_seconds: float = limits.BODY_SECONDS,
     money_bounds: MoneyBounds | None = None,
+    leases: LeaseSettings | bool | None = None,
 ) -> FastAPI:
     """The table server on the database at ``database_url``.
 
@@ -101,7 +107,11 @@ def create_app(
     ``trusted_origins`` (besides the server's own), ``ws_per_client`` and
     ``body_seconds``: :class:`punto.server.guard.Guard`'s settings.
     ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
+    ``leases``: run only the tables this process holds the lease of
+    (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
+    processes may share the database, off on SQLite (one process serves a file).
     """
+    forwarding = Forwarding()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -114,7 +124,9 @@ def create_app(
         # while the event loop is busy: a shorter switch interval than Python's 5 ms.
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
-        journal = Journal(engine)
+        settings = lease_settings(leases, sqlite=db.is_sqlite(engine))
+        ownership = Ownership(engine, settings) if settings is not None else None
+        journal = Journal(engine, checks=ownership.check if ownership else None)
         server = Server(
             engine=engine,
             accounts=Accounts(engine, hasher=hasher),
@@ -126,11 +138,14 @@ def create_app(
             sessions=SessionCache(),
             auto_dealers=auto_dealers,
             money_bounds=money_bounds or MoneyBounds(),
+            ownership=ownership,
         )
         if demo:
             await asyncio.to_thread(create_demo, server, **(demo_options or {}))
         app.state.server = server
         await server.start()
+        if ownership is not None and not db.is_sqlite(engine):  # LISTEN/NOTIFY: PostgreSQL
+            await forwarding.start(engine, ownership)
         await live.start(app)  # the live tournaments' clocks, as the dealers above
         collector = asyncio.create_task(_keep_collections_short())
         if on_ready is not None:
@@ -139,6 +154,7 @@ def create_app(
             yield
         finally:
             collector.cancel()
+            await forwarding.stop()
             await live.stop(app)
             await server.stop()
             engine.dispose()
@@ -159,6 +175,8 @@ def create_app(
     )
     errors.install(app)
     logs.redact_access_log()  # whoever serves the app: no token from a URL in its log
+    forwarding.fastapi = app
+    app.add_middleware(Forward, forwarding=forwarding)  # a table another process runs
     app.add_middleware(FastLane)  # after the body limit, before the router
     app.add_middleware(errors.BodyLimit, limit=max_body)
     app.add_middleware(

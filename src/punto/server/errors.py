@@ -37,6 +37,7 @@ from punto.errors import (
     WagerError,
 )
 from punto.server.config import ConfigError, UnknownTableError
+from punto.server.ownership import TableElsewhereError
 from punto.server.runtime import (
     BetNotFoundError,
     IdempotencyKeyError,
@@ -88,6 +89,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (IdempotencyConflictError, 409),
     (UserExistsError, 409),
     (TableStoppedError, 503),
+    (TableElsewhereError, 503),
     (BettingClosedError, 409),
     (PhaseError, 409),
     (LimitError, 422),
@@ -172,6 +174,8 @@ def punto_error_response(error: PuntoError) -> JSONResponse:
         headers["WWW-Authenticate"] = 'Bearer realm="punto"'
     if isinstance(error, LoginLockedError):
         body["error"]["until"] = error.until.isoformat()
+    if isinstance(error, TableElsewhereError):
+        headers["Retry-After"] = str(error.retry_after)
     return JSONResponse(body, status_code=status, headers=headers)
 
 

@@ -92,7 +92,10 @@ MAX_GROUP = 1000
 MAX_POSTINGS = 300
 #: A hook run in every write transaction before it commits (a lease's fencing
 #: check, say): it raises to refuse the commit.
-Checks = Callable[[Connection], None]
+#: The fencing check of the table leases (:mod:`punto.server.ownership`): run in
+#: every group's transaction with the tables whose events or money it writes,
+#: before it commits; raising refuses the group's writes.
+Checks = Callable[[Connection, frozenset[str]], None]
 
 
 # -- the writer thread ----------------------------------------------------------------------------
@@ -368,6 +371,13 @@ class Journal:
             with contextlib.suppress(Exception):
                 conn.close()
 
+    def _checks_for(self, written: Group) -> Callable[[Connection], None] | None:
+        """The fencing check, told which tables this group writes for."""
+        checks = self.checks
+        if checks is None:
+            return None
+        return lambda conn: checks(conn, written.tables())
+
     def _transaction(self, group: list[Unit]) -> list[Any]:
         """Write the group in one transaction (retrying transient conflicts)."""
         attempts = 30
@@ -376,7 +386,7 @@ class Journal:
             try:
                 written = Group(conn, group, self._next_seq, self._spare_ids)
                 with conn.begin():
-                    outcomes = written.write(self.checks)
+                    outcomes = written.write(self._checks_for(written))
                 with self._money_lock:
                     self.balances.update(written.player_balances())
                 self._next_seq = written.next_seq

@@ -283,6 +283,17 @@ class Group:
 
     # -- writing ----------------------------------------------------------------------------------
 
+    def tables(self) -> frozenset[str]:
+        """The tables whose events or money this group writes."""
+        out: set[str] = set()
+        for unit in self.units:
+            if unit.kind == "event":
+                out.add(unit.payload.table_id)
+                out.update(spec.table_id for spec in unit.payload.postings)
+            elif unit.kind == "postings":
+                out.update(spec.table_id for spec in unit.payload)
+        return frozenset(out)
+
     def write(self, checks: Callable[[Connection], None] | None = None) -> list[Any]:
         """Decide and write the group in the connection's transaction; the outcome
         of each unit.  ``checks`` runs last, before the caller commits."""

@@ -20,6 +20,7 @@ from punto.server.dealer import AutoDealer
 from punto.server.hub import Hub
 from punto.server.journal import Journal
 from punto.server.login_guard import LoginGuard
+from punto.server.ownership import Ownership, TableElsewhereError, elsewhere
 from punto.server.runtime import TableRuntime
 from punto.store.accounts import Accounts, UserRole
 from punto.store.bounds import MoneyBounds
@@ -46,11 +47,15 @@ class Server:
     #: the cage's maximum deposit and wallet balance (``punto serve --max-balance`` ...)
     money_bounds: MoneyBounds = field(default_factory=MoneyBounds)
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
+    #: this process's table leases (PostgreSQL: several processes; None: it runs all)
+    ownership: Ownership | None = None
 
     def table(self, table_id: str) -> TableRuntime:
         runtime = self.tables.get(table_id)
         if runtime is None:
             if self.store.exists(table_id):
+                if self.ownership is not None and self.store.get(table_id).active:
+                    self.ownership.refuse_if_elsewhere(table_id)  # 503 if another runs it
                 raise UnknownTableError(
                     f"table {table_id!r} is not running", hint="a pit manager may activate it"
                 )
@@ -59,6 +64,8 @@ class Server:
 
     def start_table(self, config: TableConfig) -> TableRuntime:
         """Restore a table from its log and reconcile its money (a worker thread's job)."""
+        if self.ownership is not None and not self.ownership.claim(config.id):
+            raise elsewhere(config.id, self.ownership.holder(config.id))
         runtime = TableRuntime(
             config, engine=self.engine, ledger=self.ledger, hub=self.hub, journal=self.journal
         )
@@ -88,23 +95,50 @@ class Server:
         await asyncio.to_thread(self.journal.prime, players)
         for config in await asyncio.to_thread(self.store.all):
             if config.active:
-                try:
-                    runtime = await asyncio.to_thread(self.start_table, config)
-                except PuntoError:
-                    # One table whose log cannot be restored must not keep the
-                    # others closed: it stays down (the pit shows it not running).
-                    log.exception("table %s cannot start; the other tables run", config.id)
-                    continue
-                if runtime.recovered:
-                    log.warning(
-                        "table %s: the round in play was interrupted; under the power failure "
-                        "rules: %s",
-                        config.id,
-                        runtime.recovered,
-                    )
-                await self.run_dealer(runtime)
+                await self.open_table(config)
+        if self.ownership is not None:  # renew the leases; take over the tables left
+            self.ownership.start(wanted=self._active, take_over=self._take_over, lose=self.close)
+
+    async def open_table(self, config: TableConfig) -> None:
+        """Start an active table from its log, as at start-up, and its dealer."""
+        try:
+            runtime = await asyncio.to_thread(self.start_table, config)
+        except TableElsewhereError:
+            log.info("table %s is run by another server process", config.id)
+            return
+        except PuntoError:
+            # One table whose log cannot be restored must not keep the
+            # others closed: it stays down (the pit shows it not running).
+            log.exception("table %s cannot start; the other tables run", config.id)
+            return
+        if runtime.recovered:
+            log.warning(
+                "table %s: the round in play was interrupted; under the power failure rules: %s",
+                config.id,
+                runtime.recovered,
+            )
+        await self.run_dealer(runtime)
+
+    def _active(self) -> list[str]:
+        return [config.id for config in self.store.all() if config.active]
+
+    async def _take_over(self, table_id: str) -> None:
+        if table_id in self.tables:  # its lease was lost meanwhile: start afresh from the log
+            await self.close(table_id)
+        config = await asyncio.to_thread(self.store.get, table_id)
+        if config.active:
+            await self.open_table(config)
+
+    async def close(self, table_id: str) -> None:
+        """Stop running a table here (its lease was lost, or it was deactivated)."""
+        await self.stop_dealer(table_id)
+        runtime = self.tables.pop(table_id, None)
+        if runtime is not None:
+            runtime.stop()
 
     async def stop(self) -> None:
+        if self.ownership is not None:
+            await self.ownership.stop()
         for table_id in list(self.dealers):
             await self.stop_dealer(table_id)
         for runtime in self.tables.values():
@@ -113,3 +147,5 @@ class Server:
         await asyncio.to_thread(self.sessions.stop)
         self.logins.close()
         await asyncio.to_thread(self.journal.close)  # what is waiting is written
+        if self.ownership is not None:  # only then: another process may take them at once
+            await asyncio.to_thread(self.ownership.release)

@@ -1,0 +1,361 @@
+"""A request for a table another process runs, forwarded to it through the database.
+
+On PostgreSQL several server processes share the tables (each runs those
+whose lease it holds: :mod:`punto.server.ownership`), and a client need not
+know which: a request under ``/api/tables/{id}`` for a table another live
+process runs is written to ``table_requests`` (method, path, the headers that
+matter, the body) and announced with ``NOTIFY``; the process that runs the
+table takes it (``FOR UPDATE SKIP LOCKED``), answers it with its own
+application -- the same authentication, checks and answers as a request of
+its own, a bet acknowledged only once durable -- and writes the answer back,
+announced the same way; the first process answers its client with it.
+
+A notice can be missed (a connection lost), so both sides also look at the
+table every :data:`POLL_SECONDS`.  A request no process answers within
+:data:`FORWARD_SECONDS` is answered 503 (retry: a bet's ``Idempotency-Key``
+makes the retry safe); a request waiting while its table is taken over is
+answered by the process that takes it over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import re
+import threading
+from typing import Any
+from urllib.parse import unquote
+
+from fastapi import FastAPI
+from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy.engine import Engine
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from punto.server.errors import error_body, replaying
+from punto.server.ownership import Ownership
+from punto.store import db
+from punto.store.leases import db_now, table_requests
+
+log = logging.getLogger("punto.server.forwarding")
+
+#: How long a forwarded request waits for the process that runs its table.
+FORWARD_SECONDS = 10.0
+#: How often each side looks at the table besides the notices (seconds).
+POLL_SECONDS = 0.5
+#: How long an answered request's row is kept (seconds).
+KEEP_SECONDS = 300.0
+REQUESTS, ANSWERS = "punto_table_requests", "punto_table_answers"
+#: What is forwarded: a table's own resources (not the list of tables, nor a new one).
+_TABLE_PATH = re.compile(r"/api/tables/([^/]+)(?:/.*)?")
+#: The request headers the owner needs to answer as the first process would.
+_HEADERS = {"authorization", "cookie", "content-type", "idempotency-key", "accept"}
+_ANSWER_HEADERS = {"content-type", "retry-after", "www-authenticate"}
+
+
+class Forwarding:
+    """Both sides of forwarding for one server process (see the module)."""
+
+    def __init__(self) -> None:
+        self.app: ASGIApp | None = None  # the application behind the middleware
+        self.fastapi: FastAPI | None = None
+        self.engine: Engine | None = None
+        self.ownership: Ownership | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._waiting: dict[int, asyncio.Future[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._answering: set[asyncio.Task[None]] = set()
+
+    @property
+    def on(self) -> bool:
+        return self._task is not None
+
+    async def start(self, engine: Engine, ownership: Ownership) -> None:
+        """Listen for requests and answers (PostgreSQL only)."""
+        self.engine, self.ownership = engine, ownership
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._thread = threading.Thread(target=self._listen, name="punto-forwarding", daemon=True)
+        self._thread.start()
+        self._task = self._loop.create_task(self._serve(), name="punto-forwarding")
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for answering in list(self._answering):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(answering, 10)
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, 5)
+
+    # -- the process that got the request -------------------------------------------------------
+
+    def elsewhere(self, table_id: str, tables: dict[str, Any]) -> bool:
+        """Whether a request for ``table_id`` goes to another process (a worker
+        thread's question: it may read the lease)."""
+        if not self.on or self.ownership is None or table_id in tables:
+            return False
+        lease = self.ownership.holder(table_id)
+        return lease is not None and lease.owner != self.ownership.owner and lease.expires_at > 0
+
+    async def forward(
+        self, table_id: str, scope: Scope, body: bytes
+    ) -> tuple[int, list[Any], bytes]:
+        """Send the request to the process that runs ``table_id``; its answer
+        (status, headers, body), or 503 if none comes in time."""
+        assert self.engine is not None
+        assert self._loop is not None
+        request = {
+            "method": scope["method"],
+            "path": scope["path"],
+            "query": scope.get("query_string", b"").decode("latin-1"),
+            "headers": [
+                [k.decode("latin-1"), v.decode("latin-1")]
+                for k, v in scope.get("headers", ())
+                if k.decode("latin-1").lower() in _HEADERS
+            ],
+            "body": base64.b64encode(body).decode("ascii"),
+        }
+        request_id = await asyncio.to_thread(self._write_request, table_id, json.dumps(request))
+        done: asyncio.Future[None] = self._loop.create_future()
+        self._waiting[request_id] = done
+        try:
+            deadline = self._loop.time() + FORWARD_SECONDS
+            while True:
+                answer = await asyncio.to_thread(self._read_answer, request_id)
+                if answer is not None:
+                    return answer
+                left = deadline - self._loop.time()
+                if left <= 0:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(done), min(POLL_SECONDS, left))
+        finally:
+            self._waiting.pop(request_id, None)
+        return (
+            503,
+            [["content-type", "application/json"], ["retry-after", "1"]],
+            json.dumps(
+                error_body(
+                    "TableElsewhereError",
+                    f"table {table_id} is run by another server process, which did not "
+                    "answer in time; retry",
+                    hint="retry in a moment (a bet with the same Idempotency-Key is never "
+                    "placed twice)",
+                )
+            ).encode(),
+        )
+
+    def _write_request(self, table_id: str, request: str) -> int:
+        assert self.engine is not None
+        with db.write_transaction(self.engine) as conn:
+            request_id = conn.execute(
+                insert(table_requests)
+                .values(table_id=table_id, request=request, created_at=db_now(conn))
+                .returning(table_requests.c.id)
+            ).scalar_one()
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": REQUESTS, "p": table_id})
+        return int(request_id)
+
+    def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
+        assert self.engine is not None
+        with self.engine.connect() as conn:
+            query = select(table_requests.c.answer).where(table_requests.c.id == request_id)
+            answer = conn.execute(query).scalar_one_or_none()
+        if answer is None:
+            return None
+        data = json.loads(answer)
+        return int(data["status"]), data["headers"], base64.b64decode(data["body"])
+
+    # -- the process that runs the table ---------------------------------------------------------
+
+    def _listen(self) -> None:
+        """The notices, on a connection of their own (a worker thread)."""
+        assert self.engine is not None
+        while not self._stopping.is_set():
+            try:
+                raw = self.engine.raw_connection()
+                try:
+                    pg: Any = raw.driver_connection
+                    pg.autocommit = True
+                    pg.execute(f"LISTEN {REQUESTS}")
+                    pg.execute(f"LISTEN {ANSWERS}")
+                    while not self._stopping.is_set():
+                        for notice in pg.notifies(timeout=POLL_SECONDS):
+                            self._noticed(notice.channel, notice.payload)
+                finally:
+                    raw.invalidate()  # never back to the pool: it listens
+            except Exception:
+                if self._stopping.is_set():
+                    return
+                log.warning("forwarding: listening failed; again shortly", exc_info=True)
+                self._stopping.wait(POLL_SECONDS)
+
+    def _noticed(self, channel: str, payload: str) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closed
+            if channel == REQUESTS and self._wake is not None:
+                loop.call_soon_threadsafe(self._wake.set)
+            elif channel == ANSWERS and payload.isdigit():
+                loop.call_soon_threadsafe(self._answered, int(payload))
+
+    def _answered(self, request_id: int) -> None:
+        done = self._waiting.get(request_id)
+        if done is not None and not done.done():
+            done.set_result(None)
+
+    async def _serve(self) -> None:
+        assert self._wake is not None
+        turns = 0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
+            self._wake.clear()
+            try:
+                for request_id, request in await asyncio.to_thread(self._take):
+                    task = asyncio.create_task(self._answer(request_id, request))
+                    self._answering.add(task)
+                    task.add_done_callback(self._answering.discard)
+                turns += 1
+                if turns % 120 == 0:
+                    await asyncio.to_thread(self._forget_old)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("forwarding: taking requests failed", exc_info=True)
+
+    def _take(self) -> list[tuple[int, dict[str, Any]]]:
+        """The requests waiting for the tables this process runs, now taken."""
+        assert self.engine is not None
+        assert self.ownership is not None
+        held = sorted(self.ownership.held())
+        if not held:
+            return []
+        with db.write_transaction(self.engine) as conn:
+            waiting = (
+                select(table_requests.c.id)
+                .where(table_requests.c.taken_by.is_(None), table_requests.c.table_id.in_(held))
+                .order_by(table_requests.c.id)
+                .limit(200)
+                .with_for_update(skip_locked=True)
+                .scalar_subquery()
+            )
+            rows = conn.execute(
+                update(table_requests)
+                .where(table_requests.c.id.in_(waiting))
+                .values(taken_by=self.ownership.owner)
+                .returning(table_requests.c.id, table_requests.c.request)
+            ).all()
+        return sorted((int(i), json.loads(r)) for i, r in rows)
+
+    def _forget_old(self) -> None:
+        assert self.engine is not None
+        with db.write_transaction(self.engine) as conn:
+            old = db_now(conn) - KEEP_SECONDS
+            conn.execute(delete(table_requests).where(table_requests.c.created_at < old))
+
+    async def _answer(self, request_id: int, request: dict[str, Any]) -> None:
+        """Answer a forwarded request with this process's application; write the answer."""
+        try:
+            # Not cut short: a request stopped half-way (a bet whose key is claimed,
+            # say) could leave its table in between; the first process gives up
+            # waiting on its own (FORWARD_SECONDS) and its client retries.
+            status, headers, body = await self._run(request)
+        except Exception:
+            log.exception("forwarding: request %d failed here", request_id)
+            status, headers = 500, [["content-type", "application/json"]]
+            body = json.dumps(error_body("InternalError", "the server failed")).encode()
+        answer = json.dumps(
+            {"status": status, "headers": headers, "body": base64.b64encode(body).decode("ascii")}
+        )
+        await asyncio.to_thread(self._write_answer, request_id, answer)
+
+    def _write_answer(self, request_id: int, answer: str) -> None:
+        assert self.engine is not None
+        with db.write_transaction(self.engine) as conn:
+            conn.execute(
+                update(table_requests)
+                .where(table_requests.c.id == request_id)
+                .values(answer=answer)
+            )
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": ANSWERS, "p": str(request_id)})
+
+    async def _run(self, request: dict[str, Any]) -> tuple[int, list[Any], bytes]:
+        assert self.app is not None
+        body = base64.b64decode(request["body"])
+        scope: Scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request["method"],
+            "scheme": "http",
+            "path": request["path"],
+            "raw_path": request["path"].encode(),
+            "query_string": request["query"].encode("latin-1"),
+            "root_path": "",
+            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request["headers"]],
+            "client": ("forwarded", 0),
+            "server": ("punto", 0),
+            "app": self.fastapi,
+            "punto.body": body,
+        }
+        status = 500
+        headers: list[list[str]] = []
+        chunks: list[bytes] = []
+
+        async def receive() -> Message:
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                for k, v in message.get("headers", ()):
+                    name = k.decode("latin-1").lower()
+                    if name in _ANSWER_HEADERS:
+                        headers.append([name, v.decode("latin-1")])
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, replaying(body, receive), send)
+        return status, headers, b"".join(chunks)
+
+
+class Forward:
+    """Pure ASGI, behind the fast lane and the body limit: a request under a
+    table another process runs is forwarded to it (see the module); everything
+    else passes on."""
+
+    def __init__(self, app: ASGIApp, forwarding: Forwarding) -> None:
+        self.app = app
+        self.forwarding = forwarding
+        forwarding.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match = _TABLE_PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        server = getattr(getattr(scope.get("app"), "state", None), "server", None)
+        if match is None or server is None or not self.forwarding.on:
+            await self.app(scope, receive, send)
+            return
+        table_id = unquote(match.group(1))
+        if table_id in server.tables or not await asyncio.to_thread(
+            self.forwarding.elsewhere, table_id, server.tables
+        ):
+            await self.app(scope, receive, send)
+            return
+        body = scope.get("punto.body", b"")  # read by errors.BodyLimit, in front
+        status, headers, answer = await self.forwarding.forward(table_id, scope, body)
+        response = Response(answer, status_code=status, headers=dict(headers))
+        await response(scope, receive, send)
