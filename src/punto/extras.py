@@ -1,0 +1,86 @@
+"""The optional parts of punto (``pip install 'punto[EXTRA]'``) and the one
+line a command prints when the part it needs is not installed.
+
+The core install (rules engine, exact mathematics, the command line for them,
+the terminal table) needs only ``rich``; the server, PostgreSQL, the
+simulation kernels and the charts are extras, declared in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+from punto.errors import PuntoError
+
+#: The extra that installs each optional top-level module.  SQLAlchemy and
+#: Alembic come with both ``server`` and ``postgres``; outside ``punto serve``
+#: only a PostgreSQL event log (``--database postgresql+psycopg://...``) needs
+#: them, so they are named for ``postgres``.
+EXTRA_OF_MODULE = {
+    "fastapi": "server",
+    "starlette": "server",
+    "uvicorn": "server",
+    "argon2": "server",
+    "limits": "server",
+    "swagger_ui_bundle": "server",
+    "sqlalchemy": "postgres",
+    "alembic": "postgres",
+    "psycopg": "postgres",
+    "numpy": "sim",
+    "numba": "sim",
+    "distributed": "sim",
+    "dask": "sim",
+    "matplotlib": "report",
+}
+
+#: Commands that cannot run at all without an extra, and the modules checked
+#: before they start (so that nothing is done -- a database file created, a
+#: shoe dealt -- before the refusal).
+COMMAND_EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "serve": (
+        "server",
+        ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2", "limits", "swagger_ui_bundle"),
+    ),
+    "simulate": ("sim", ("numpy", "numba")),
+    "counting": ("sim", ("numpy", "numba")),
+}
+
+
+class MissingExtraError(PuntoError):
+    """A command needs an optional part of punto that is not installed."""
+
+    def __init__(self, command: str, extra: str) -> None:
+        self.command = command
+        self.extra = extra
+        super().__init__(
+            f"punto {command}: needs the {extra} extra", hint=f"pip install 'punto[{extra}]'"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.message}: {self.hint}"
+
+
+def _importable(module: str) -> bool:
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def require(command: str) -> None:
+    """Refuse, before it starts, a command whose extra is not installed."""
+    needed = COMMAND_EXTRAS.get(command)
+    if needed is None:
+        return
+    extra, modules = needed
+    if not all(_importable(module) for module in modules):
+        raise MissingExtraError(command, extra)
+
+
+def missing_extra(command: str, error: ModuleNotFoundError) -> MissingExtraError | None:
+    """The refusal for an import that failed because an extra is missing, if it was."""
+    top = (error.name or "").partition(".")[0]
+    if top not in EXTRA_OF_MODULE:
+        return None
+    extra = COMMAND_EXTRAS[command][0] if command in COMMAND_EXTRAS else EXTRA_OF_MODULE[top]
+    return MissingExtraError(command, extra)
