@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from punto.server.config import TableStore
@@ -105,7 +105,7 @@ class Load:
         name, headers = self.players[n]
         tables = list(TABLES)
         i = 0
-        with httpx.Client(base_url=self.base, timeout=5) as client:
+        with httpx2.Client(base_url=self.base, timeout=5) as client:
             while not self.stop.is_set() and i < 5000:
                 table = tables[(i + n) % len(tables)]
                 key = f"{name}-{i}"
@@ -117,7 +117,7 @@ class Load:
                         headers={**headers, "Idempotency-Key": key},
                         json=body,
                     )
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     with self.lock:
                         self.lost[key] = (name, table, body)
                     if self.stop.wait(0.05):
@@ -132,7 +132,7 @@ class Load:
 
 
 def _set_up(base: str) -> list[tuple[str, dict[str, str]]]:
-    with httpx.Client(base_url=base, timeout=30) as client:
+    with httpx2.Client(base_url=base, timeout=30) as client:
         admin, pit = login(client, ADMIN), login(client, PIT)
         for table, (game, layout, betting, delay, window) in TABLES.items():
             config = {
@@ -170,7 +170,7 @@ def _set_up(base: str) -> list[tuple[str, dict[str, str]]]:
 def _mid_deal(base: str) -> bool:
     """Both dealing tables have a card or two out (no outcome is likely established yet)."""
     for table in RULE:
-        state = httpx.get(f"{base}/api/tables/{table}", timeout=2).json()
+        state = httpx2.get(f"{base}/api/tables/{table}", timeout=2).json()
         r = state["round"]
         if r is None or r["phase"] != "dealing" or not 1 <= len(r["cards"]) <= 2:
             return False
@@ -243,7 +243,7 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
     assert any(rule is not None for _, rule in expected.values()), expected
     before = _events(db_url)
 
-    with serving(db_url, port), httpx.Client(base_url=base, timeout=10) as client:
+    with serving(db_url, port), httpx2.Client(base_url=base, timeout=10) as client:
         pit = login(client, PIT)
         dealer = login(client, ("dealer", "dealer-password"))
         players = dict(load.players)
