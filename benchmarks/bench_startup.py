@@ -1,4 +1,4 @@
-"""Start-up of the ``punto`` command (issue 14): wall time of a fresh process.
+"""Start-up of the ``punto`` command (issue 14): a fresh process, wall and CPU time.
 
 Run from the repository root with the project's virtualenv:
 
@@ -6,15 +6,16 @@ Run from the repository root with the project's virtualenv:
     PYTHONPATH=src .venv/bin/python benchmarks/bench_startup.py --runs 50
     PYTHONPATH=src .venv/bin/python benchmarks/bench_startup.py --before /tmp/old/src
 
-``--before DIR`` times a second source tree (e.g. ``git archive`` of main's
-``src``) in the same rounds, row by row, for a before/after comparison.
-
-Each command is started as a new process (``python -m punto.cli ...``, as the
-console script does it plus runpy) with standard output to /dev/null, and
-timed from fork to exit.  ``python -c pass`` runs side by side, interleaved
-with the commands round by round, so that a busy machine slows every row
-alike: the difference between a command and ``python -c pass`` is what punto
-itself costs.  It prints Markdown: the median and the 90th percentile.
+Each command is started as a new process running what the ``punto`` console
+script runs (``from punto.cli import main; sys.exit(main())``), with standard
+output to /dev/null, and timed from start to exit (wall) and in CPU time
+(user + system of the child, which a busy machine disturbs less).
+``python -c pass`` runs side by side, interleaved with the commands round by
+round, so that a busy machine slows every row alike: the difference between
+a command and ``python -c pass`` is what punto itself costs.  ``--before
+DIR`` times a second source tree (e.g. ``git archive`` of main's ``src``) in
+the same rounds, row by row, for a before/after comparison.  It prints
+Markdown: medians and the 90th percentile.
 
 The children may write bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped from
 their environment) and a warm-up run of each fills the caches, as an installed
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,15 +41,21 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("--help",),
 )
 
+#: What the console script ``punto`` runs.
+_SCRIPT = "import sys; from punto.cli import main; sys.exit(main())"
 
 #: The children's environment: bytecode written and reused, as installed.
 _ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _time_once(argv: list[str]) -> float:
+def _time_once(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of ``argv``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=_ENV)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _p90(samples: list[float]) -> float:
@@ -64,35 +72,40 @@ def main() -> None:
     args = parser.parse_args()
     rows: dict[str, list[str]] = {"python -c pass": [sys.executable, "-c", "pass"]}
     for command in COMMANDS:
-        punto = [sys.executable, "-m", "punto.cli", *command]
-        rows["punto " + " ".join(command)] = punto
+        rows["punto " + " ".join(command)] = [sys.executable, "-c", _SCRIPT, *command]
         if args.before:
             # The same command with the other tree first on the path.
             rows["before: punto " + " ".join(command)] = [
                 sys.executable,
                 "-c",
-                "import sys, runpy; sys.path.insert(0, sys.argv.pop(1)); "
-                "runpy.run_module('punto.cli', run_name='__main__', alter_sys=True)",
+                "import sys; sys.path.insert(0, sys.argv.pop(1)); " + _SCRIPT,
                 args.before,
                 *command,
             ]
-    samples: dict[str, list[float]] = {name: [] for name in rows}
-    for argv in rows.values():  # warm the file cache and the bytecode
+    wall: dict[str, list[float]] = {name: [] for name in rows}
+    cpu: dict[str, list[float]] = {name: [] for name in rows}
+    for argv in rows.values():  # warm the file cache and write the bytecode
         _time_once(argv)
     for _ in range(args.runs):
         for name, argv in rows.items():
-            samples[name].append(_time_once(argv))
+            seconds, used = _time_once(argv)
+            wall[name].append(seconds)
+            cpu[name].append(used)
     load = os.getloadavg()
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.runs} runs each, ")
     print(f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1 / 5 / 15 min) at the end")
     print()
-    print("| command | median (ms) | p90 (ms) | median less `python -c pass` (ms) |")
-    print("|---|---:|---:|---:|")
-    base = statistics.median(samples["python -c pass"])
-    for name, times in samples.items():
+    print(
+        "| command | wall median (ms) | wall p90 (ms) | wall less `python -c pass` (ms) "
+        "| CPU median (ms) |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    base = statistics.median(wall["python -c pass"])
+    for name, times in wall.items():
         median = statistics.median(times)
         print(
-            f"| `{name}` | {median * 1e3:.0f} | {_p90(times) * 1e3:.0f} | {(median - base) * 1e3:.0f} |"
+            f"| `{name}` | {median * 1e3:.0f} | {_p90(times) * 1e3:.0f} "
+            f"| {(median - base) * 1e3:.0f} | {statistics.median(cpu[name]) * 1e3:.0f} |"
         )
 
 

@@ -145,3 +145,36 @@ def test_every_extra_named_is_declared_in_pyproject() -> None:
     named = set(EXTRA_OF_MODULE.values()) | {extra for extra, _ in COMMAND_EXTRAS.values()}
     # "report" is declared with the charts (issue 16); every other extra must be here.
     assert named - {"report"} <= declared
+
+
+def test_a_game_file_read_through_its_cache_is_what_tomllib_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+    import tomllib
+
+    from punto.games import parsed
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # the cache is written as a .pyc is
+    games = Path(punto.__file__).parent / "games"
+    sources = sorted(games.glob("*.toml"))
+    expected = {source.name: tomllib.loads(source.read_text("utf-8")) for source in sources}
+    for source in sources:
+        shutil.copy(source, tmp_path / source.name)
+        assert parsed.read_toml(str(tmp_path / source.name)) == expected[source.name]
+        assert (tmp_path / "__pycache__" / f"{source.name}.marshal").exists()
+
+    def no_parsing(text: str) -> dict[str, object]:
+        raise AssertionError("parsed again although the file did not change")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(tomllib, "loads", no_parsing)
+        for source in sources:  # from the cache: dates and all, equal to tomllib's
+            assert parsed.read_toml(str(tmp_path / source.name)) == expected[source.name]
+    # An edited file is parsed again, not taken from the cache of its old text.
+    edited = tmp_path / "baccarat_tournament.toml"
+    edited.write_text(edited.read_text("utf-8").replace('title = "', 'title = "Edited ', 1))
+    assert parsed.read_toml(str(edited))["title"] == "Edited Baccarat Tournament"
+    # A damaged cache is parsed around.
+    (tmp_path / "__pycache__" / "dragon_tiger.toml.marshal").write_bytes(b"\x00garbage")
+    assert parsed.read_toml(str(tmp_path / "dragon_tiger.toml")) == expected["dragon_tiger.toml"]

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import os
 import threading
-import tomllib
 from functools import cache
 
 from punto.errors import UnknownGameError
 from punto.game import Game, load_game
+from punto.games.parsed import read_toml
 
 #: The data files sit beside this module (a plain directory in every install,
 #: read with ``os`` rather than ``importlib.resources``, whose import alone
@@ -37,8 +37,7 @@ def _load(file_name: str) -> Game:
     with _lock:
         game = _loaded.get(file_name)
         if game is None:
-            with open(os.path.join(_DIR, file_name), encoding="utf-8") as data:
-                game = load_game(tomllib.loads(data.read()), file_name)
+            game = load_game(read_toml(os.path.join(_DIR, file_name)), file_name)
             _loaded[file_name] = game
         return game
 
