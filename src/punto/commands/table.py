@@ -23,12 +23,9 @@ from punto.commands import common
 from punto.errors import LimitError, PuntoError, WagerError
 from punto.inputs import InputError, read_json, read_name
 from punto.money import parse_stake
-from punto.playtable import console_input
-from punto.store.eventlog import open_event_log
-from punto.table.bet_limits import check_table_limits
-from punto.table.console import DealerConsole
-from punto.table.limits import TableLimits
-from punto.table.replay import run_replay
+
+# The replay engine and the console are imported by the command that runs
+# them: ``punto --help`` and the other commands do not load them.
 
 
 class ReplayInputError(PuntoError):
@@ -124,6 +121,8 @@ def register(sub: common.SubParsers) -> None:
 
 
 def run_replay_command(args: argparse.Namespace) -> int:
+    from punto.table.replay import run_replay
+
     data = _read_json(args.file)
     replay = run_replay(data)
     if args.events:
@@ -151,6 +150,12 @@ def _read_json(name: str) -> Any:
 
 
 def run_table(args: argparse.Namespace) -> int:
+    from punto.playtable import console_input
+    from punto.store.eventlog import open_event_log
+    from punto.table.bet_limits import check_table_limits
+    from punto.table.console import DealerConsole
+    from punto.table.limits import TableLimits
+
     table = common.resolve_table(args)
     limits = TableLimits(
         _money("--minimum", args.minimum),
