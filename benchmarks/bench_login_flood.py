@@ -41,7 +41,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 HOST = "127.0.0.1"
 
@@ -67,9 +67,9 @@ def start(database: str, port: int) -> subprocess.Popen[bytes]:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with {process.returncode}")
         try:
-            if httpx.get(f"http://{HOST}:{port}/api/health", timeout=1).status_code == 200:
+            if httpx2.get(f"http://{HOST}:{port}/api/health", timeout=1).status_code == 200:
                 return process
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         time.sleep(0.1)
     process.kill()
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     process = start(f"sqlite:///{workdir / 'flood.db'}", port)
     try:
         idle_kib = memory_kib(process.pid, "VmRSS")
-        bettor = httpx.Client(base_url=base, timeout=60)
+        bettor = httpx2.Client(base_url=base, timeout=60)
         token = bettor.post(
             "/api/auth/login", json={"username": "demo", "password": "demo-password"}
         ).json()["token"]
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         lock = threading.Lock()
 
         def flood() -> None:
-            with httpx.Client(base_url=base, timeout=120) as client:
+            with httpx2.Client(base_url=base, timeout=120) as client:
                 while time.perf_counter() < stop:
                     body = {
                         "username": secrets.token_hex(8),
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     }
                     try:
                         status = client.post("/api/auth/login", json=body).status_code
-                    except httpx.HTTPError:
+                    except httpx2.HTTPError:
                         status = 0
                     with lock:
                         statuses[status] += 1

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install punto into it with its development tools.
+# Create .venv (if missing) and install punto into it with every extra (all) and its
+# development tools (dev).
 # Sourced by run.sh and test.sh; safe to run again (pip only installs what changed).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,7 +13,7 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] || [ "$root/cons
   log="$(mktemp)"
   # pip's chatter goes to a log, shown only if the install fails
   if ! { "$root/.venv/bin/python" -m pip install --quiet --upgrade pip &&
-         "$root/.venv/bin/python" -m pip install --quiet -c "$root/constraints.txt" -e "$root[dev]"; } >"$log" 2>&1; then
+         "$root/.venv/bin/python" -m pip install --quiet -c "$root/constraints.txt" -e "$root[all,dev]"; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "setup: installing punto into .venv failed (log above)" >&2
     exit 1

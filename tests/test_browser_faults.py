@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Route, expect
 from sqlalchemy import select
@@ -90,7 +90,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @contextlib.contextmanager
 def site_of(server: Server) -> Iterator[Site]:
-    with httpx.Client(base_url=server.base, timeout=10) as client:
+    with httpx2.Client(base_url=server.base, timeout=10) as client:
         yield Site(server.base, server.database, client)
 
 

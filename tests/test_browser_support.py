@@ -23,7 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import (
     Browser,
@@ -62,7 +62,7 @@ class Site:
 
     base: str
     database: str
-    client: httpx.Client
+    client: httpx2.Client
     _headers: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def headers(self, who: tuple[str, str]) -> dict[str, str]:
@@ -122,7 +122,7 @@ def serve(directory: Path, **options: Any) -> Iterator[Site]:
     """The demo server on a fresh SQLite file in ``directory``."""
     database = f"sqlite:///{directory / 'punto.db'}"
     app = make_app(database, **options)
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=10) as client:
         yield Site(base, database, client)
 
 

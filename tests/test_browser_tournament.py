@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser
 
@@ -24,7 +24,7 @@ def tournament_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     database = f"sqlite:///{tmp_path_factory.mktemp('tournament') / 'punto.db'}"
     app = make_app(database)
     install(app)
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=30) as client:
         yield Site(base, database, client)
 
 

@@ -23,7 +23,7 @@ from decimal import Decimal
 from functools import partial
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
@@ -86,7 +86,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     app = make_app(database)
     with (
         live_server(app) as base,
-        httpx.Client(base_url=base, timeout=30) as http,
+        httpx2.Client(base_url=base, timeout=30) as http,
         # not entered: the app is running already, under uvicorn
         contextlib.closing(TestClient(app)) as client,
     ):

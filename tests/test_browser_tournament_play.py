@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -24,7 +24,7 @@ def play_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     database = f"sqlite:///{tmp_path_factory.mktemp('tournament-play') / 'punto.db'}"
     with (
         live_server(make_app(database)) as base,
-        httpx.Client(base_url=base, timeout=30) as client,
+        httpx2.Client(base_url=base, timeout=30) as client,
     ):
         yield Site(base, database, client)
 

@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from tests.test_server_support import free_port
 
@@ -37,9 +37,9 @@ def test_run_sh_serves_the_demo_and_prints_the_url_and_logins(tmp_path: Path) ->
         while True:
             assert process.poll() is None, out.read_text()
             try:
-                health = httpx.get(f"{base}/api/health", timeout=1)
+                health = httpx2.get(f"{base}/api/health", timeout=1)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
         assert health.json()["status"] == "ok"
@@ -58,7 +58,7 @@ def test_run_sh_serves_the_demo_and_prints_the_url_and_logins(tmp_path: Path) ->
         roles = {role for _user, _password, role in logins}
         assert {"player", "dealer", "pit manager", "admin"} <= roles
         for user, password, role in logins:  # every login printed works
-            answer = httpx.post(
+            answer = httpx2.post(
                 f"{base}/api/auth/login",
                 json={"username": user, "password": password},
                 timeout=10,
@@ -66,9 +66,9 @@ def test_run_sh_serves_the_demo_and_prints_the_url_and_logins(tmp_path: Path) ->
             assert answer.status_code == 200, (user, answer.text)
             assert answer.json()["user"]["role"].replace("_", " ") == role
 
-        tables = httpx.get(f"{base}/api/tables", timeout=10).json()
+        tables = httpx2.get(f"{base}/api/tables", timeout=10).json()
         assert {t["id"] for t in tables} == {"tiger", "buffalo", "dragon"}
-        page = httpx.get(f"{base}/play/tiger", timeout=10)
+        page = httpx2.get(f"{base}/play/tiger", timeout=10)
         assert page.status_code == 200
         assert "text/html" in page.headers["content-type"]
     finally:

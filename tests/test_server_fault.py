@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from punto.server.config import TableStore
@@ -110,7 +110,7 @@ class Load:
         name, headers = self.players[n]
         tables = list(TABLES)
         i = 0
-        clients = [httpx.Client(base_url=b, timeout=5) for b in (self.base, *self.others)]
+        clients = [httpx2.Client(base_url=b, timeout=5) for b in (self.base, *self.others)]
         with contextlib.ExitStack() as stack:
             for each in clients:
                 stack.enter_context(each)
@@ -126,7 +126,7 @@ class Load:
                         headers={**headers, "Idempotency-Key": key},
                         json=body,
                     )
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     with self.lock:
                         self.lost[key] = (name, table, body)
                     if self.stop.wait(0.05):
@@ -144,7 +144,7 @@ class Load:
 def set_up(base: str, elsewhere: Mapping[str, str] = {}) -> list[tuple[str, dict[str, str]]]:
     """The tables (each made on ``base``, or on the server ``elsewhere`` names
     for it: the process that runs it), and the players, funded and logged in."""
-    with httpx.Client(base_url=base, timeout=30) as client:
+    with httpx2.Client(base_url=base, timeout=30) as client:
         admin, pit = login(client, ADMIN), login(client, PIT)
         for table, (game, layout, betting, delay, window) in TABLES.items():
             config = {
@@ -162,7 +162,7 @@ def set_up(base: str, elsewhere: Mapping[str, str] = {}) -> list[tuple[str, dict
             created = (
                 client.post("/api/tables", headers=pit, json=config)
                 if at is None
-                else httpx.post(f"{at}/api/tables", headers=pit, json=config, timeout=30)
+                else httpx2.post(f"{at}/api/tables", headers=pit, json=config, timeout=30)
             )
             assert created.status_code == 201, created.text
         players = []
@@ -187,7 +187,7 @@ def set_up(base: str, elsewhere: Mapping[str, str] = {}) -> list[tuple[str, dict
 def mid_deal(base: str) -> bool:
     """Both dealing tables have a card or two out (no outcome is likely established yet)."""
     for table in RULE:
-        state = httpx.get(f"{base}/api/tables/{table}", timeout=2).json()
+        state = httpx2.get(f"{base}/api/tables/{table}", timeout=2).json()
         r = state["round"]
         if r is None or r["phase"] != "dealing" or not 1 <= len(r["cards"]) <= 2:
             return False
@@ -263,7 +263,7 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
     assert any(rule is not None for _, rule in expected.values()), expected
     before = logged_events(db_url)
 
-    with serving(db_url, port), httpx.Client(base_url=base, timeout=10) as client:
+    with serving(db_url, port), httpx2.Client(base_url=base, timeout=10) as client:
         retried = check_resumed(client, load, expected)
         finish_rounds(client, TABLES)
     check_books(db_url, load, retried, before)
@@ -276,7 +276,7 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
 
 
 def check_resumed(
-    client: httpx.Client, load: Load, expected: dict[str, tuple[str | None, str | None]]
+    client: httpx2.Client, load: Load, expected: dict[str, tuple[str | None, str | None]]
 ) -> dict[str, str | None]:
     """On the server now running the tables: each interrupted round resumed
     under the power failure rules ``expected`` (:func:`expected_rules`) says; the
@@ -342,7 +342,7 @@ def check_resumed(
     return retried
 
 
-def finish_rounds(client: httpx.Client, tables: Collection[str]) -> None:
+def finish_rounds(client: httpx2.Client, tables: Collection[str]) -> None:
     """Let the automatic dealers finish the rounds in play, then close ``tables``."""
     pit = login(client, PIT)
     # Let the automatic dealers finish the rounds in play.

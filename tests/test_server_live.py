@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import ClientConnection, connect
 
 from punto.store.db import connect as db_connect
@@ -32,7 +32,7 @@ def messages(ws: ClientConnection, timeout: float = 10.0) -> Iterator[dict[str, 
 
 def test_automatic_dealer_over_websocket(db_url: str) -> None:
     app = make_app(db_url, auto_dealers=True, demo_options=TIMINGS)
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=10) as client:
         player = login(client, PLAYER)
         ws_url = base.replace("http", "ws") + "/ws/tables/tiger"
         with connect(ws_url, additional_headers=player) as ws:
@@ -99,7 +99,7 @@ def test_insurance_plus_window_on_the_automatic_tiger_buffalo(tmp_path: Path) ->
         auto_dealers=True,
         demo_options=TIMINGS,
     )
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=10) as client:
         player = login(client, PLAYER)
         ws_url = base.replace("http", "ws") + "/ws/tables/buffalo"
         insured = None

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from tests import db_fixtures
@@ -86,7 +86,7 @@ def _running(process: subprocess.Popen[bytes], port: int) -> Iterator[str]:
 
 def _running_here(base: str) -> set[str]:
     """The tables the process at ``base`` runs (the pit's view from there)."""
-    with httpx.Client(base_url=base, timeout=10) as client:
+    with httpx2.Client(base_url=base, timeout=10) as client:
         pit = client.get("/api/pit", headers=login(client, PIT)).json()
     return {t["id"] for t in pit if t["running"]}
 
@@ -105,11 +105,11 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
             ones, twos = _running_here(one), _running_here(two)
             assert twos == set(RULE)
             assert not ones & twos
-            with httpx.Client(base_url=one, timeout=10) as client:
+            with httpx2.Client(base_url=one, timeout=10) as client:
                 every = {t["id"] for t in client.get("/api/pit", headers=login(client, PIT)).json()}
             assert ones | twos == every
             # A table run by the other process: answered by it, through the database.
-            shown = httpx.get(f"{one}/api/tables/mbs", timeout=10)
+            shown = httpx2.get(f"{one}/api/tables/mbs", timeout=10)
             assert shown.status_code == 200, shown.text
             assert shown.json()["table"]["id"] == "mbs"
 
@@ -143,7 +143,7 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
         expected = expected_rules(db_url)
         assert any(rule is not None for _, rule in expected.values()), expected
         before = logged_events(db_url)
-        with httpx.Client(base_url=one, timeout=10) as client:
+        with httpx2.Client(base_url=one, timeout=10) as client:
             retried = check_resumed(client, load, expected)
             finish_rounds(client, TABLES)
     check_books(db_url, load, retried, before)
@@ -190,4 +190,4 @@ def test_a_second_process_on_one_sqlite_file_is_refused_and_a_restart_after_a_ki
         process.wait(10)
     again = support.serve_process(url, port)
     with _running(again, port) as base:
-        assert httpx.get(f"{base}/api/health", timeout=10).json()["tables"] == 3
+        assert httpx2.get(f"{base}/api/health", timeout=10).json()["tables"] == 3

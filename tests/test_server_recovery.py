@@ -17,7 +17,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -182,7 +182,7 @@ def test_a_bet_whose_answer_was_lost_is_not_placed_twice(
             raise ConnectionError("the process died before answering")
 
         monkeypatch.setattr(TableRuntime, "_store_response", die)
-        request = {
+        request: dict[str, Any] = {
             "headers": {**ann, "Idempotency-Key": "k"},
             "json": {"wager": "tie", "stake": 10},
         }
@@ -207,7 +207,7 @@ def test_sigkill_while_betting_loses_and_doubles_nothing(tmp_path: Path) -> None
     process = serve_process(f"sqlite:///{db_file}", port)
     try:
         wait_for(lambda: healthy(base), timeout=30, step=0.05)
-        with httpx.Client(base_url=base, timeout=10) as client:
+        with httpx2.Client(base_url=base, timeout=10) as client:
             dealer = login(client, DEALER)
             players = [login(client, PLAYER), login(client, PLAYER2)]
             assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
@@ -217,7 +217,7 @@ def test_sigkill_while_betting_loses_and_doubles_nothing(tmp_path: Path) -> None
         def bettor(n: int) -> None:
             headers = players[n % 2]
             i = 0
-            with httpx.Client(base_url=base, timeout=5) as own:
+            with httpx2.Client(base_url=base, timeout=5) as own:
                 while not stop.is_set():
                     key = f"kill-{n}-{i}"
                     i += 1
@@ -227,7 +227,7 @@ def test_sigkill_while_betting_loses_and_doubles_nothing(tmp_path: Path) -> None
                             headers={**headers, "Idempotency-Key": key},
                             json={"wager": "player" if n % 2 else "banker", "stake": "10"},
                         )
-                    except httpx.HTTPError:
+                    except httpx2.HTTPError:
                         continue
                     if response.status_code == 201:
                         acknowledged[key] = (response.json()["bet"]["bet_id"], str(n % 2))
@@ -244,7 +244,7 @@ def test_sigkill_while_betting_loses_and_doubles_nothing(tmp_path: Path) -> None
         assert acknowledged
         process = serve_process(f"sqlite:///{db_file}", port)
         wait_for(lambda: healthy(base), timeout=30, step=0.05)
-        with httpx.Client(base_url=base, timeout=10) as client:
+        with httpx2.Client(base_url=base, timeout=10) as client:
             dealer = login(client, DEALER)
             events = client.get("/api/tables/dragon/rounds/r1", headers=dealer).json()["events"]
             placed = [e["bet_id"] for e in events if e["type"] == "bet_placed"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
@@ -81,7 +81,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The demo on SQLite under uvicorn, every table with a round open and bets on it."""
     db_file = tmp_path_factory.mktemp("schemathesis") / "punto.db"
     app = make_app(f"sqlite:///{db_file}")
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=30) as client:
         dealer, ann, bob = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
         for table in TABLES[:3]:
             assert client.post(f"/api/tables/{table}/round/open", headers=dealer).is_success
@@ -160,7 +160,7 @@ def test_operation_conforms_to_its_description(served: Served, operation: Any) -
 
 def test_logout_conforms(served: Served) -> None:
     operation = SCHEMA["/api/auth/logout"]["POST"]
-    with httpx.Client(base_url=served.base, timeout=30) as client:
+    with httpx2.Client(base_url=served.base, timeout=30) as client:
         headers = login(client, PLAYER)
         response = client.post("/api/auth/logout", headers=headers)
         operation.validate_response(response)
@@ -198,7 +198,7 @@ def raw_request(base: str, data: bytes) -> bytes:
 
 def test_malformed_requests_get_a_clear_4xx(tmp_path: Path) -> None:
     app = make_app(f"sqlite:///{tmp_path / 'punto.db'}")
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=30) as client:
         player, dealer, pit = login(client, PLAYER), login(client, DEALER), login(client, PIT)
         client.post("/api/tables/dragon/round/open", headers=dealer)
         bets = "/api/tables/dragon/bets"
@@ -294,7 +294,7 @@ def test_a_table_keeps_its_game_and_changes_its_shoe_only_before_dealing(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'punto.db'}"
     app = make_app(url)
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=30) as client:
         pit, dealer = login(client, PIT), login(client, DEALER)
         created = client.post(
             "/api/tables",
@@ -318,4 +318,4 @@ def test_a_table_keeps_its_game_and_changes_its_shoe_only_before_dealing(
         assert eight.status_code == 422
         assert "once it has dealt" in error_of(eight)["message"]
     with live_server(make_app(url)) as base:  # and the server starts again on that log
-        assert httpx.get(f"{base}/api/tables/fresh").json()["table"]["decks"] == 6
+        assert httpx2.get(f"{base}/api/tables/fresh").json()["table"]["decks"] == 6

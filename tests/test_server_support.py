@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 from argon2 import PasswordHasher
@@ -138,7 +138,7 @@ def server_of(client: TestClient) -> Server:
     return server
 
 
-def login(client: TestClient | httpx.Client, who: tuple[str, str]) -> dict[str, str]:
+def login(client: TestClient | httpx2.Client, who: tuple[str, str]) -> dict[str, str]:
     """Authorization headers for ``who`` (user name, password)."""
     response = client.post("/api/auth/login", json={"username": who[0], "password": who[1]})
     assert response.status_code == 200, response.text
@@ -200,8 +200,8 @@ def serve_process(database_url: str, port: int) -> subprocess.Popen[bytes]:
 def healthy(base: str) -> bool:
     """Whether the server at ``base`` answers its health check."""
     try:
-        return httpx.get(f"{base}/api/health", timeout=1).status_code == 200
-    except httpx.HTTPError:
+        return httpx2.get(f"{base}/api/health", timeout=1).status_code == 200
+    except httpx2.HTTPError:
         return False
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -43,7 +43,7 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
-def setup_cup(client: httpx.Client, tid: str = "cup", seed: int = 7) -> dict[str, str]:
+def setup_cup(client: httpx2.Client, tid: str = "cup", seed: int = 7) -> dict[str, str]:
     pit = login(client, PIT)
     r = client.post(
         "/api/tournaments",
@@ -65,21 +65,21 @@ def setup_cup(client: httpx.Client, tid: str = "cup", seed: int = 7) -> dict[str
     return pit
 
 
-def advance(client: httpx.Client, headers: dict[str, str], tid: str, steps: int) -> dict[str, Any]:
+def advance(client: httpx2.Client, headers: dict[str, str], tid: str, steps: int) -> dict[str, Any]:
     r = client.post(f"/api/tournaments/{tid}/advance", headers=headers, json={"steps": steps})
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
 
 
-def run_to_end(client: httpx.Client, headers: dict[str, str], tid: str) -> None:
+def run_to_end(client: httpx2.Client, headers: dict[str, str], tid: str) -> None:
     for _ in range(100):
         if advance(client, headers, tid, 500)["finished"]:
             return
     raise AssertionError("the tournament did not finish")
 
 
-def standings(client: httpx.Client, tid: str) -> list[tuple[Any, ...]]:
+def standings(client: httpx2.Client, tid: str) -> list[tuple[Any, ...]]:
     r = client.get(f"/api/tournaments/{tid}/results")
     assert r.status_code == 200, r.text
     data = r.json()
@@ -230,20 +230,20 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 
 
 @contextlib.contextmanager
-def server_process(database: str) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+def server_process(database: str) -> Iterator[tuple[subprocess.Popen[bytes], httpx2.Client]]:
     """The server in its own process (to be killed with SIGKILL)."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-c", SERVE, database, str(port)], cwd=Path(__file__).parent.parent
     )
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             deadline = time.monotonic() + 30
             while True:
                 try:
                     if client.get("/api/health").status_code == 200:
                         break
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     pass
                 assert process.poll() is None, "the server did not start"
                 assert time.monotonic() < deadline, "the server did not start"
@@ -266,7 +266,7 @@ def test_a_tournament_survives_sigkill_mid_request(tmp_path: Path, db_url: str) 
         seq = advance(http, pit, "cup", 300)["seq"]
 
         def run() -> None:
-            with contextlib.suppress(httpx.TransportError):
+            with contextlib.suppress(httpx2.TransportError):
                 http.post("/api/tournaments/cup/advance", headers=pit, json={"steps": 5000})
 
         background = threading.Thread(target=run)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 from punto.server.tournaments.money import fee_key, refund_key, withdrawal_key
@@ -40,12 +40,12 @@ CANCEL = "T8.4, format turbo"
 
 def withdraw(
     client: TestClient, tid: str, headers: dict[str, str], key: str | None
-) -> httpx.Response:
+) -> httpx2.Response:
     return paths.keyed(client, "DELETE", f"/api/tournaments/{tid}/register", headers, key)
 
 
-def cancel(client: TestClient, tid: str, headers: dict[str, str], reason: str) -> httpx.Response:
-    r: httpx.Response = client.post(
+def cancel(client: TestClient, tid: str, headers: dict[str, str], reason: str) -> httpx2.Response:
+    r: httpx2.Response = client.post(
         f"/api/tournaments/{tid}/cancel", headers=headers, json={"reason": reason}
     )
     return r

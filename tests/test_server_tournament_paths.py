@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 
 from punto.coup import Coup
@@ -134,21 +134,21 @@ def bust(
 
 def keyed(
     client: TestClient, method: str, path: str, headers: dict[str, str], key: str | None
-) -> httpx.Response:
+) -> httpx2.Response:
     """A request with an Idempotency-Key (or none)."""
     extra = {} if key is None else {"Idempotency-Key": key}
-    r: httpx.Response = client.request(method, path, headers={**headers, **extra})
+    r: httpx2.Response = client.request(method, path, headers={**headers, **extra})
     return r
 
 
 def reenter(
     client: TestClient, tid: str, headers: dict[str, str], key: str | None
-) -> httpx.Response:
+) -> httpx2.Response:
     return keyed(client, "POST", f"/api/tournaments/{tid}/reenter", headers, key)
 
 
-def choose(client: TestClient, tid: str, headers: dict[str, str], side: str) -> httpx.Response:
-    r: httpx.Response = client.post(
+def choose(client: TestClient, tid: str, headers: dict[str, str], side: str) -> httpx2.Response:
+    r: httpx2.Response = client.post(
         f"/api/tournaments/{tid}/tiebreak", headers=headers, json={"side": side}
     )
     return r
@@ -157,7 +157,7 @@ def choose(client: TestClient, tid: str, headers: dict[str, str], side: str) -> 
 def refused(
     client: TestClient,
     tid: str,
-    response: httpx.Response,
+    response: httpx2.Response,
     before: tuple[int, int, int],
     *,
     status: int,

@@ -7,16 +7,51 @@
 ['three_cards']
 """
 
-from decimal import Decimal
+from __future__ import annotations
 
-from punto.cards import Card, Rank, Suit, format_cards, parse_cards
-from punto.coup import Coup, Deal, Hand, Side, Winner, deal
-from punto.errors import PuntoError
-from punto.game import Game, Layout, Wager
-from punto.games import all_games, get_game
-from punto.settlement import Bet, BetResult, Outcome, Settlement, settle
-from punto.shoe import Shoe
-from punto.wagers import KINDS, PairRule
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from punto.cards import Card, Rank, Suit, format_cards, parse_cards
+    from punto.coup import Coup, Deal, Hand, Side, Winner, deal
+    from punto.errors import PuntoError
+    from punto.game import Game, Layout, Wager
+    from punto.games import all_games, get_game
+    from punto.settlement import Bet, BetResult, Outcome, Settlement, settle
+    from punto.shoe import Shoe
+    from punto.wagers import KINDS, PairRule
+
+#: Where each name of the package is defined.  They are imported on first use
+#: (PEP 562), so that ``import punto.cli`` -- every ``punto`` command -- does
+#: not pay for the modules a command does not need.
+_HOMES = {
+    "Decimal": "decimal",
+    **dict.fromkeys(("Card", "Rank", "Suit", "format_cards", "parse_cards"), "punto.cards"),
+    **dict.fromkeys(("Coup", "Deal", "Hand", "Side", "Winner", "deal"), "punto.coup"),
+    "PuntoError": "punto.errors",
+    **dict.fromkeys(("Game", "Layout", "Wager"), "punto.game"),
+    **dict.fromkeys(("all_games", "get_game"), "punto.games"),
+    **dict.fromkeys(("Bet", "BetResult", "Outcome", "Settlement", "settle"), "punto.settlement"),
+    "Shoe": "punto.shoe",
+    **dict.fromkeys(("KINDS", "PairRule"), "punto.wagers"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'punto' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "KINDS",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from punto.errors import PuntoError
+from punto.extras import CommandNeedsExtraError, missing_extra, require_command
 
 #: Each command and the module of :mod:`punto.commands` that registers it
 #: (with ``register(subparsers)``).  Running a command imports its module
@@ -73,11 +74,16 @@ def _command(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
+    command = _command(arguments)
     try:
-        parser = build_parser(_command(arguments))
+        parser = build_parser(command)
         args = parser.parse_args(arguments)
+        require_command(args.command)
         code: int = args.run(args)
         return code
+    except CommandNeedsExtraError as error:  # its own line: which extra to install
+        _say(str(error))
+        return 2
     except PuntoError as error:
         _say(f"punto: error: {error}")
         return 2
@@ -95,6 +101,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as error:
+        refusal = (
+            missing_extra(command or "", error) if isinstance(error, ModuleNotFoundError) else None
+        )
+        if refusal is not None:
+            _say(str(refusal))
+            return 2
         # A bug, not bad input: still one line (a traceback is for developers, who
         # get it with PUNTO_TRACEBACK=1), and not exit 2, which means "refused".
         if os.environ.get("PUNTO_TRACEBACK"):

@@ -12,7 +12,7 @@ import secrets
 import threading
 from pathlib import Path
 
-import httpx
+import httpx2
 from argon2 import PasswordHasher
 
 from punto.server.app import create_app
@@ -30,7 +30,7 @@ def _small_pool(server: Server) -> None:
 
 
 def _login(base: str, who: tuple[str, str]) -> dict[str, str]:
-    r = httpx.post(f"{base}/api/auth/login", json={"username": who[0], "password": who[1]})
+    r = httpx2.post(f"{base}/api/auth/login", json={"username": who[0], "password": who[1]})
     assert r.status_code == 200, r.text
     return {"Authorization": f"Bearer {r.json()['token']}"}
 
@@ -48,24 +48,24 @@ def test_accounts_a_login_flood_is_refused_with_429_and_a_bet_still_goes_through
     with live_server(app) as base:
         dealer = _login(base, DEALER)
         player = _login(base, PLAYER)
-        opened = httpx.post(f"{base}/api/tables/dragon/round/open", headers=dealer)
+        opened = httpx2.post(f"{base}/api/tables/dragon/round/open", headers=dealer)
         assert opened.status_code == 200, opened.text
 
-        answers: list[tuple[int, httpx.Response]] = []
+        answers: list[tuple[int, httpx2.Response]] = []
         barrier = threading.Barrier(16)
 
         def flood(password_length: int) -> None:
             body = {"username": secrets.token_hex(8), "password": "x" * password_length}
             barrier.wait()
             answers.append(
-                (password_length, httpx.post(f"{base}/api/auth/login", json=body, timeout=30))
+                (password_length, httpx2.post(f"{base}/api/auth/login", json=body, timeout=30))
             )
 
         threads = [threading.Thread(target=flood, args=(20,)) for _ in range(12)]
         threads += [threading.Thread(target=flood, args=(1024,)) for _ in range(4)]
         for thread in threads:
             thread.start()
-        bet = httpx.post(
+        bet = httpx2.post(
             f"{base}/api/tables/dragon/bets",
             headers=player,
             json={"wager": "banker", "stake": "100"},
@@ -86,7 +86,7 @@ def test_accounts_a_login_flood_is_refused_with_429_and_a_bet_still_goes_through
             if r.status_code == 429:
                 assert int(r.headers["Retry-After"]) >= 1
                 assert r.json()["error"]["type"] == "LoginThrottledError"
-        me = httpx.get(f"{base}/api/me", headers=player)
+        me = httpx2.get(f"{base}/api/me", headers=player)
         assert me.json()["balance"] == "9900.00"
 
 
@@ -100,7 +100,7 @@ def test_accounts_failed_logins_from_one_address_are_limited(tmp_path: Path) -> 
     with live_server(app) as base:
         _login(base, PLAYER2)  # a player who has logged in from this address before
         answers = [
-            httpx.post(
+            httpx2.post(
                 f"{base}/api/auth/login",
                 json={"username": secrets.token_hex(8), "password": "wrong password"},
             )
@@ -110,7 +110,7 @@ def test_accounts_failed_logins_from_one_address_are_limited(tmp_path: Path) -> 
         assert statuses == [401] * 30 + [429] * 2  # 30 failures a minute from one address
         assert int(answers[-1].headers["Retry-After"]) > 1
         # a player new to that address is kept waiting too (that address is guessing) ...
-        kept = httpx.post(
+        kept = httpx2.post(
             f"{base}/api/auth/login", json={"username": PLAYER[0], "password": PLAYER[1]}
         )
         assert kept.status_code == 429

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import httpx
+import httpx2
 import pytest
 import uvicorn
 from fastapi import FastAPI
@@ -83,8 +83,8 @@ def test_security_idle_sockets_do_not_starve_a_server_with_few_descriptors(
         served = False
         deadline = time.monotonic() + WAIT
         while not served and time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                served = httpx.get(f"{base}/api/health", timeout=2).status_code == 200
+            with contextlib.suppress(httpx2.HTTPError):
+                served = httpx2.get(f"{base}/api/health", timeout=2).status_code == 200
             if not served:
                 time.sleep(0.5)
         assert served, "a new request still fails with the idle sockets open"
@@ -181,8 +181,8 @@ def test_security_connections_over_the_cap_are_refused_503(quick: int) -> None:
     served = False
     deadline = time.monotonic() + 15
     while not served and time.monotonic() < deadline:
-        with contextlib.suppress(httpx.HTTPError):
-            served = httpx.get(f"http://127.0.0.1:{quick}/api/health", timeout=2).is_success
+        with contextlib.suppress(httpx2.HTTPError):
+            served = httpx2.get(f"http://127.0.0.1:{quick}/api/health", timeout=2).is_success
         if not served:
             time.sleep(0.2)
     assert served

@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from tests.test_server_support import PLAYER, live_server, login, make_app
 
 
-def token_of(client: TestClient | httpx.Client) -> str:
+def token_of(client: TestClient | httpx2.Client) -> str:
     return login(client, PLAYER)["Authorization"].removeprefix("Bearer ")
 
 
@@ -84,7 +84,7 @@ def access_log() -> Iterator[Lines]:
 
 def test_security_access_log_never_holds_a_token(tmp_path: Path) -> None:
     app = make_app(f"sqlite:///{tmp_path / 'punto.db'}")
-    with live_server(app) as base, httpx.Client(base_url=base, timeout=10) as client:
+    with live_server(app) as base, httpx2.Client(base_url=base, timeout=10) as client:
         token = token_of(client)
         with access_log() as handler:
             response = client.get(f"/api/me?token={token}&x=1")

@@ -8,18 +8,23 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from punto.charts.figure import MissingExtraError, require
+from punto.charts.figure import require
+from punto.errors import PuntoError
 
 __all__ = ["chromium_executable", "print_pdf"]
 
 _FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 
 
+class ChromiumMissingError(PuntoError):
+    """No Chromium to print with (a system package, not a Python extra)."""
+
+
 def chromium_executable() -> str:
     """The system's Chromium, or a refusal saying how to install it."""
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
-        raise MissingExtraError(
+        raise ChromiumMissingError(
             "printing the report to PDF needs Chromium, and none is installed",
             hint="install Debian's chromium (bash scripts/chromium.sh), or leave out --pdf",
         )

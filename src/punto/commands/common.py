@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from punto.game import Game
 from punto.games import get_game
 from punto.wagers import PairRule
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: ``add_subparsers()``'s return type, which argparse does not export.
 SubParsers = Any
@@ -76,6 +77,8 @@ def print_json(data: Any) -> None:
 
 def console() -> Console:
     """A console for people; plain text when the output is not a terminal."""
+    from rich.console import Console  # rich only for output to people: --json goes without
+
     # Off a terminal rich would wrap tables at 80 columns; give them room.
     width = None if sys.stdout.isatty() else 160
     return Console(highlight=False, soft_wrap=True, width=width)

@@ -12,8 +12,6 @@ import json
 import sys
 from typing import Any
 
-from rich.table import Table as RichTable
-
 from punto.cards import parse_cards
 from punto.commands.common import (
     SubParsers,
@@ -189,6 +187,8 @@ def _bet_from_json(data: Any) -> Bet:
 
 
 def show(result: Settlement) -> None:
+    from rich.table import Table as RichTable  # rich only for output to people: --json goes without
+
     coup = result.coup
     out = console()
     layout = f" (layout {result.layout})" if result.layout else ""

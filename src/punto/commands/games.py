@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.table import Table as RichTable
-
 from punto.commands.common import SubParsers, add_game_arguments, console, print_json, resolve_table
 from punto.game import Game, Wager
 from punto.games import all_games
@@ -63,6 +61,8 @@ def run_games(args: argparse.Namespace) -> int:
     if args.json:
         print_json([game_json(g) for g in games])
         return 0
+    from rich.table import Table as RichTable  # rich only for output to people: --json goes without
+
     table = RichTable(title="punto games")
     for column in ("id", "title", "operator", "version", "effective", "decks", "layouts"):
         table.add_column(column)
@@ -104,6 +104,8 @@ def run_rules(args: argparse.Namespace) -> int:
             ]
         print_json(data)
         return 0
+    from rich.table import Table as RichTable  # rich only for output to people: --json goes without
+
     out = console()
     where = f", layout {layout}" if layout else ""
     out.print(

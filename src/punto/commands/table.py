@@ -20,15 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from punto.commands import common
-from punto.dealer_console import DealerConsole
 from punto.errors import LimitError, PuntoError, WagerError
 from punto.inputs import InputError, read_json, read_name
 from punto.money import parse_stake
-from punto.playtable import console_input
-from punto.store.eventlog import open_event_log
-from punto.table.bet_limits import check_table_limits
-from punto.table.limits import TableLimits
-from punto.table.replay import run_replay
+
+# The replay engine and the console are imported by the command that runs
+# them: ``punto --help`` and the other commands do not load them.
 
 
 class ReplayInputError(PuntoError):
@@ -141,6 +138,8 @@ def register(sub: common.SubParsers) -> None:
 
 
 def run_replay_command(args: argparse.Namespace) -> int:
+    from punto.table.replay import run_replay
+
     data = _read_json(args.file)
     replay = run_replay(data)
     if args.events:
@@ -153,6 +152,8 @@ def run_replay_command(args: argparse.Namespace) -> int:
 
 def run_roads(args: argparse.Namespace) -> int:
     from punto.roads_svg import roads_svg
+    from punto.store.eventlog import open_event_log
+    from punto.table.replay import run_replay
     from punto.table.shoe_boards import logged_boards, shoe_boards
 
     if (args.file is None) == (args.log is None):
@@ -208,6 +209,12 @@ def _read_json(name: str) -> Any:
 
 
 def run_table(args: argparse.Namespace) -> int:
+    from punto.dealer_console import DealerConsole
+    from punto.playtable import console_input
+    from punto.store.eventlog import open_event_log
+    from punto.table.bet_limits import check_table_limits
+    from punto.table.limits import TableLimits
+
     table = common.resolve_table(args)
     limits = TableLimits(
         _money("--minimum", args.minimum),

@@ -14,13 +14,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
 from punto.commands import common
 from punto.playtable import console_input
-from punto.tournament.analysis import Report, analyse
 from punto.tournament.errors import TournamentError
 from punto.tournament.export import write_results
 from punto.tournament.format import Format
@@ -33,6 +32,9 @@ from punto.tournament.store import (
 )
 from punto.tournament.strategies import STRATEGIES
 from punto.tournament.tournament import Stage, Tournament
+
+if TYPE_CHECKING:  # the analysis is imported by the command that runs it
+    from punto.tournament.analysis import Report
 
 DEFAULT_FORMAT = "daily"
 DEFAULT_ENTRANTS = 24
@@ -337,6 +339,8 @@ def _session_words(f: Format, number: int) -> str:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
+    from punto.tournament.analysis import analyse
+
     if args.a_chart:
         from punto.charts.figure import check_chart_file
 

@@ -27,7 +27,7 @@ over coups whose number and depth depend on the cards (the *cut-card
 effect*).  ``punto simulate --exact-states K`` estimates the exact
 expectation under the run's own procedure from K coups picked uniformly and
 evaluated by the exact engine; a billion coups of Tiger Buffalo put all 20
-wagers within |z| < 1.6 of the full-shoe figures (benchmarks/README.md), so
+wagers within ``|z| < 1.6`` of the full-shoe figures (benchmarks/README.md), so
 the effect is below what runs of that size can see.
 
 >>> job = SimJob("tiger-baccarat", None, "literal", ShoeRules(8, 14), seed=1, shoes=100)
@@ -469,7 +469,7 @@ class SimReport:
         return self.counts.coups / self.wall_seconds if self.wall_seconds > 0 else math.nan
 
     def simultaneous_z(self, level: float = 0.95) -> float:
-        """The |z| within which every return and hit frequency falls with
+        """The ``|z|`` within which every return and hit frequency falls with
         probability ``level`` (Bonferroni over all of them)."""
         m = 2 * len(self.wagers)
         return NormalDist().inv_cdf(1 - (1 - level) / (2 * m)) if m else math.inf

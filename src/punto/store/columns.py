@@ -25,6 +25,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     """
 
     impl = DateTime(timezone=True)
+    #: Statements using this type may be cached: it keeps no state of its own.
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:

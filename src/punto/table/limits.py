@@ -160,5 +160,5 @@ def _ordered(low: Decimal, high: Decimal, what: str) -> None:
 
 
 def differential_of(totals: Mapping[str, Decimal]) -> Decimal:
-    """|Player total - Banker total|."""
+    """``|Player total - Banker total|``."""
     return abs(totals.get("player", Decimal(0)) - totals.get("banker", Decimal(0)))
