@@ -118,7 +118,18 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
             for thread in threads:
                 thread.start()
             try:
-                wait_for(lambda: len(load.acknowledged) >= 30, timeout=60)
+                # Bets for every table acknowledged through each process before the
+                # kill (how soon depends on the machine: waited for, not assumed).
+                wait_for(
+                    lambda: (
+                        len(load.acknowledged) >= 30
+                        and all(
+                            {t for (b, t) in load.through if b == base} == set(TABLES)
+                            for base in (one, two)
+                        )
+                    ),
+                    timeout=120,
+                )
                 wait_for(lambda: mid_deal(two), timeout=60, step=0.01)
                 second.send_signal(signal.SIGKILL)  # mid-round, bets in flight
                 killed = time.monotonic()

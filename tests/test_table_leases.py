@@ -20,7 +20,8 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from punto.server.journal import EventAppend, Journal, PlaceBet
-from punto.server.ownership import LeaseSettings, Ownership, owner_gone, process_owner
+from punto.server.lease_settings import LeaseSettings
+from punto.server.ownership import Ownership, owner_gone, process_owner
 from punto.store import db, leases
 from punto.store.db import table_events
 from punto.store.leases import LeaseLostError

@@ -17,8 +17,8 @@ from typing import Any
 from punto.commands.common import whole_number
 from punto.errors import PuntoError
 from punto.money import CENT, format_units, parse_stake
+from punto.server.lease_settings import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
 from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits
-from punto.server.ownership import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
 from punto.store.bounds import MAX_BALANCE, MAX_CAGE_AMOUNT, MoneyBounds
 
 DEFAULT_HOST = "127.0.0.1"

@@ -47,7 +47,8 @@ from punto.server.fastlane import FastLane
 from punto.server.forwarding import Forward, Forwarding
 from punto.server.hub import Hub
 from punto.server.journal import Journal
-from punto.server.ownership import LeaseSettings, Ownership, lease_settings
+from punto.server.lease_settings import LeaseSettings
+from punto.server.ownership import Ownership, lease_settings
 from punto.server.services import Server
 from punto.server.tournaments import routes as live
 from punto.store import db

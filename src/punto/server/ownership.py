@@ -29,34 +29,18 @@ import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection, Engine
 
 from punto.errors import PuntoError
+from punto.server.lease_settings import LeaseSettings
 from punto.store import db, leases
 from punto.store.leases import Lease
 
 log = logging.getLogger("punto.server.ownership")
 
-#: How long a lease lasts, and how often it is renewed (seconds).
-LEASE_SECONDS = 10.0
-RENEW_SECONDS = 3.0
 #: How long who holds another process's table is taken as known (seconds).
 HOLDER_SECONDS = 1.0
-
-
-@dataclass(frozen=True)
-class LeaseSettings:
-    """A lease's length, and how often the process renews its leases and looks
-    for tables to take over (well under the length: a renewal may be late)."""
-
-    seconds: float = LEASE_SECONDS
-    renew_seconds: float = RENEW_SECONDS
-
-    def __post_init__(self) -> None:
-        if not 0 < self.renew_seconds < self.seconds:
-            raise ValueError("renew leases more often than they last")
 
 
 class TableElsewhereError(PuntoError):

@@ -48,6 +48,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Double,
     Float,
     ForeignKey,
     Index,
@@ -466,6 +467,34 @@ def connect(url: str | URL, *, migrate: bool = True, echo: bool = False) -> Engi
 
 def is_sqlite(engine: Engine | Connection) -> bool:
     return engine.dialect.name == "sqlite"
+
+
+#: Which server process runs each table (:mod:`punto.store.leases`, revision 0012).
+table_leases = Table(
+    "table_leases",
+    metadata,
+    Column("table_id", String(200), primary_key=True),
+    Column("owner", String(200), nullable=False),
+    Column("token", BigInteger, nullable=False),
+    Column("expires_at", Double, nullable=False),
+    CheckConstraint("token > 0", name="token_positive"),
+)
+
+
+#: Requests forwarded to the process that runs their table (``punto.server.forwarding``):
+#: ``request`` and ``answer`` are JSON (method, path, headers, body; status, headers, body).
+table_requests = Table(
+    "table_requests",
+    metadata,
+    Column("id", ID, primary_key=True, autoincrement=True),
+    Column("table_id", String(200), nullable=False),
+    Column("request", Text, nullable=False),
+    Column("taken_by", String(200), nullable=True),
+    Column("answer", Text, nullable=True),
+    Column("created_at", Double, nullable=False),
+)
+
+Index("ix_table_requests_table_id_taken_by", table_requests.c.table_id, table_requests.c.taken_by)
 
 
 # --- migrations ----------------------------------------------------------------------

@@ -22,14 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    CheckConstraint,
-    Column,
-    Double,
-    Index,
-    String,
-    Table,
-    Text,
     func,
     insert,
     literal_column,
@@ -39,7 +31,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
-from punto.store.db import ID, is_sqlite, metadata
+from punto.store.db import is_sqlite, table_leases, table_requests
 from punto.store.eventlog import StoreError
 
 __all__ = [
@@ -54,32 +46,6 @@ __all__ = [
     "table_leases",
     "table_requests",
 ]
-
-table_leases = Table(
-    "table_leases",
-    metadata,
-    Column("table_id", String(200), primary_key=True),
-    Column("owner", String(200), nullable=False),
-    Column("token", BigInteger, nullable=False),
-    Column("expires_at", Double, nullable=False),
-    CheckConstraint("token > 0", name="token_positive"),
-)
-
-
-#: Requests forwarded to the process that runs their table (``punto.server.forwarding``):
-#: ``request`` and ``answer`` are JSON (method, path, headers, body; status, headers, body).
-table_requests = Table(
-    "table_requests",
-    metadata,
-    Column("id", ID, primary_key=True, autoincrement=True),
-    Column("table_id", String(200), nullable=False),
-    Column("request", Text, nullable=False),
-    Column("taken_by", String(200), nullable=True),
-    Column("answer", Text, nullable=True),
-    Column("created_at", Double, nullable=False),
-)
-
-Index("ix_table_requests_table_id_taken_by", table_requests.c.table_id, table_requests.c.taken_by)
 
 
 class LeaseLostError(StoreError):
