@@ -69,7 +69,6 @@ from punto.server.models import (
 )
 from punto.server.runtime import (
     DEDICATED_PROCEDURES,
-    RoundNotFoundError,
     TableRuntime,
     money,
 )
@@ -450,11 +449,11 @@ def tables(request: Request) -> list[dict[str, Any]]:
     server = server_of(request)
     out = []
     for runtime in list(server.tables.values()):
-        r = runtime.round
+        r = runtime.snapshot().pit_round
         out.append(
             {
                 **runtime.config.to_json(),
-                "round": None if r is None else {"id": r.round_id, "phase": r.phase.value},
+                "round": None if r is None else {"id": r.id, "phase": r.phase},
                 "watchers": server.hub.count(runtime.id),
             }
         )
@@ -637,9 +636,7 @@ def table_state(table_id: str, request: Request) -> dict[str, Any]:
 @router.get("/tables/{table_id}/scoreboard", tags=["tables"])
 def scoreboard(table_id: str, request: Request) -> dict[str, Any]:
     """The roads of the current shoe (bead plate, big road, derived roads, ask)."""
-    runtime = server_of(request).table(table_id)
-    with runtime.lock:
-        return runtime.scoreboard.to_dict()
+    return dict(server_of(request).table(table_id).snapshot().scoreboard)
 
 
 @router.get("/tables/{table_id}/rounds", tags=["tables"])
@@ -650,53 +647,17 @@ def rounds(
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "see the rounds")
-    runtime = server.table(table_id)
-    with runtime.lock:
-        out = []
-        for r in runtime.table.rounds[-limit:][::-1]:
-            out.append(
-                {
-                    "id": r.round_id,
-                    "phase": r.phase.value,
-                    "cards": [str(c) for c in r.deal.cards],
-                    "bets": len(r.bets),
-                    "players": len(r.players),
-                    "power_failed": r.power_failed,
-                    "void": None if r.void is None else r.void.reason,
-                }
-            )
-        return out
+    history = server.table(table_id).snapshot().history
+    return [summary.to_json() for summary in history[:limit]]
 
 
 @router.get("/tables/{table_id}/rounds/{round_id}", tags=["tables"])
 def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, Any]:
     """One round: its events (the audit trail) and results (dealer or higher)."""
-    from punto.server.runtime import _settlement_json
-    from punto.table.events import event_to_json
-
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "see a round's events")
-    runtime = server.table(table_id)
-    with runtime.lock:
-        r = next((x for x in runtime.table.rounds if x.round_id == round_id), None)
-        if r is None:
-            raise RoundNotFoundError(
-                f"table {table_id} has no round {round_id!r}",
-                hint=f"GET /api/tables/{table_id}/rounds lists them",
-            )
-        results = (
-            [{**_settlement_json(s), "player": s.bet.player} for s in runtime.results(r)]
-            if r.phase in (Phase.SETTLED, Phase.VOID)
-            else None
-        )
-        return {
-            "id": r.round_id,
-            "phase": r.phase.value,
-            "events": [event_to_json(e) for e in r.events],
-            "results": results,
-            "handling": card_handling.round_json(r),  # who had which cards (MBS 3.9-3.12)
-        }
+    return server.table(table_id).round_detail(round_id)
 
 
 # -- players ----------------------------------------------------------------------------------------
@@ -1221,19 +1182,9 @@ def pit(request: Request) -> list[dict[str, Any]]:
         runtime = server.tables.get(config.id)
         entry: dict[str, Any] = {**config.to_json(), "running": runtime is not None}
         if runtime is not None:
-            with runtime.lock:
-                r = runtime.round
-                entry["round"] = (
-                    None
-                    if r is None
-                    else {
-                        "id": r.round_id,
-                        "phase": r.phase.value,
-                        "bets": len(r.active_bets),
-                        "totals": {w: money(v) for w, v in r.totals().items()},
-                    }
-                )
-                entry["rounds"] = len(runtime.table.rounds)
+            snapshot = runtime.snapshot()
+            entry["round"] = None if snapshot.pit_round is None else snapshot.pit_round.to_json()
+            entry["rounds"] = snapshot.rounds
             entry["figures"] = runtime.figures()
             entry["alerts"] = runtime.alerts()
             entry["recovered"] = runtime.recovered

@@ -57,7 +57,6 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import and_, delete, func, select
@@ -67,12 +66,8 @@ from punto.cards import Card
 from punto.coup import Deal
 from punto.errors import ActionError, PhaseError, PuntoError
 from punto.game import Game
-from punto.insurance import InsuranceOffer
-from punto.money import CENT, format_money
 from punto.roads import Result, Scoreboard
 from punto.server import differential
-from punto.server import handling as card_handling
-from punto.server.card_source import shoe_audit_json
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
 from punto.server.journal import (
@@ -85,6 +80,9 @@ from punto.server.journal import (
 )
 from punto.server.named_round import check_named_round
 from punto.server.schema import server_requests
+from punto.server.tables.forms import SETTLED_OUTCOMES, cents, find_bet, hands, money
+from punto.server.tables.forms import bet_json as _bet_json
+from punto.server.tables.views import RoundNotFoundError, TableSnapshot, TableViews, result_json
 from punto.store.db import ledger_bets, ledger_entries, ledger_transactions, wallets
 from punto.store.ledger import (
     BetStateError,
@@ -131,12 +129,9 @@ __all__ = [
     "RoundNotFoundError",
     "TableRuntime",
     "cents",
+    "money",
 ]
 
-#: Settlement outcomes that move money by the coup; the others return the stake.
-SETTLED_OUTCOMES = frozenset({"win", "lose", "push"})
-#: A win paid 0.95 to 1 is an even-money win less a 5% commission.
-COMMISSION_ODDS = Fraction(19, 20)
 #: The most postings reconciling a table sends the journal at once.
 POSTINGS_AT_ONCE = 100
 #: How many answers to keyed bet requests a table remembers (older ones are in the database).
@@ -149,10 +144,6 @@ class BetNotFoundError(ActionError):
     """No such bet in the round (or not one of yours)."""
 
 
-class RoundNotFoundError(ActionError):
-    """No such round at the table."""
-
-
 class IdempotencyKeyError(ActionError):
     """An idempotency key used again for a different request."""
 
@@ -161,82 +152,8 @@ class TableStoppedError(ActionError):
     """The table is not running (inactive or stopping)."""
 
 
-def cents(amount: Decimal) -> int:
-    """Whole minor units of an amount the engine accepted (whole cents)."""
-    units = amount / CENT
-    if units != units.to_integral_value():
-        raise ValueError(f"{amount} is not a whole number of cents")
-    return int(units)
-
-
-def money(amount: Decimal | int) -> str:
-    """Minor units (int) or an amount (Decimal) as a decimal string."""
-    value = Decimal(amount) * CENT if isinstance(amount, int) else amount
-    return format_money(value)
-
-
 def _request_hash(content: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
-
-
-def _hands(deal: Deal) -> list[dict[str, Any]]:
-    """Each card with the hand the Table of Play gave it."""
-    out = []
-    for i, card in enumerate(deal.cards):
-        side = Deal(deal.cards[:i]).next_side
-        out.append({"index": i, "card": str(card), "hand": side.value if side else "?"})
-    return out
-
-
-def _offer_json(offer: InsuranceOffer) -> dict[str, Any]:
-    player, banker = (
-        (offer.hand_points, offer.other_points)
-        if offer.insures.value == "player"
-        else (offer.other_points, offer.hand_points)
-    )
-    return {
-        "wager": f"{offer.insures.value}_insurance",
-        "insures": offer.insures.value,
-        "moment": offer.moment.value,
-        "odds": str(offer.row.pays),
-        "player_points": player,
-        "banker_points": banker,
-        "clause": offer.row.clause,
-        "text": str(offer),
-    }
-
-
-def _bet_json(bet: TableBet, *, player: bool = False) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "bet_id": bet.bet_id,
-        "wager": bet.wager,
-        "stake": money(bet.stake),
-        "position": bet.position,
-        "status": bet.status,
-        "moment": bet.moment.value if bet.moment else None,
-        "clause": bet.clause,
-    }
-    if player:
-        data["player"] = bet.player
-    return data
-
-
-def _find_bet(r: Round, bet_id: str) -> TableBet | None:
-    return next((b for b in r.bets if b.bet_id == bet_id), None)
-
-
-def _settlement_json(s: BetSettlement, held: int | None = None) -> dict[str, Any]:
-    data = {
-        **_bet_json(s.bet),
-        "outcome": s.outcome,
-        "event": s.event,
-        "settled_stake": money(s.settled_stake),
-        "net": money(s.net),
-        "settlement_clause": s.clause,
-    }
-    stake = cents(s.bet.stake) if held is None else held
-    data["payout"] = money(stake + cents(s.net) if s.outcome in SETTLED_OUTCOMES else stake)
-    return data
 
 
 @dataclass(frozen=True)
@@ -364,7 +281,6 @@ class TableRuntime:
         self._totals_dirty = False
         self._next_publish = 0.0
         self._flush_pending = False
-        self._decided: tuple[tuple[str, int], dict[str, Any]] | None = None
         self.scoreboard = self._rebuild_scoreboard()
         self._results_cache: dict[str, list[BetSettlement]] = {}
         self._settlements: dict[str, dict[str, BetSettlement]] = {}
@@ -379,6 +295,10 @@ class TableRuntime:
         #: how many times the table was restored from its log
         self._generation = 0
         self.stopped = False
+        #: a snapshot a reader found behind is rebuilt once, by a worker
+        self._refresh_guard = threading.Lock()
+        self._refresh_due = False
+        self._refresh_staff = False
         with self.lock:
             if self.recovered is not None:
                 r = self.table.round
@@ -390,6 +310,8 @@ class TableRuntime:
             r = self.table.round
             if r is not None:
                 self._published = (r.round_id, len(r.events), r.deal)
+            #: what readers are answered from (built under the lock, read without it)
+            self.views = TableViews(self)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -444,156 +366,50 @@ class TableRuntime:
         except UnknownWalletError:
             return 0
 
-    def state(self, username: str | None = None, *, staff: bool = False) -> dict[str, Any]:
-        """A snapshot of the table for a page: public, plus ``me`` for a user."""
+    def snapshot(self, *, staff: bool = False) -> TableSnapshot:
+        """The table as it stood after its last change, without waiting for
+        its lock (:mod:`punto.server.tables.views`): built now if the table is
+        free, else the last one built (at most the change in progress
+        behind), a fresh one on its way."""
+        views = self.views
+        latest = views.latest
+        if staff:
+            views.want_staff()
+        if not views.stale(latest, staff=staff):
+            return latest
+        if self.lock.acquire(blocking=False):
+            try:
+                return views.rebuild(staff=staff)
+            finally:
+                self.lock.release()
+        self._refresh_later(staff)
+        return latest
+
+    def _refresh_later(self, staff: bool) -> None:
+        with self._refresh_guard:
+            self._refresh_staff = self._refresh_staff or staff
+            if self._refresh_due:
+                return
+            self._refresh_due = True
+        self.hub.later(0.0, self._refresh)
+
+    def _refresh(self) -> None:
+        """A worker thread: the snapshot a reader found behind, rebuilt."""
         with self.lock:
-            data: dict[str, Any] = {
-                "type": "state",
-                "server_time": self.clock(),
-                "table": {
-                    **self.config.to_json(),
-                    "method": card_handling.table_method(self),
-                    "positions": list(self.positions()),
-                    "wagers": self.wagers_json(),
-                },
-                "round": self._round_json(),
-                "shoe": self._shoe_json(),
-                "rounds": len(self.table.rounds),
-                "recovered": self.recovered,
-            }
-            if username is not None:
-                data["me"] = self._me_json(username)
-            if staff:
-                data["staff"] = self._staff_json()
-            return data
+            with self._refresh_guard:
+                staff, self._refresh_due, self._refresh_staff = self._refresh_staff, False, False
+            self.views.rebuild(staff=staff)
 
-    def _shoe_json(self) -> dict[str, Any]:
-        return shoe_audit_json(self.table, self.config.card_source)
+    def state(self, username: str | None = None, *, staff: bool = False) -> dict[str, Any]:
+        """The state of the table for a page: public, plus ``me`` for a user
+        (their balance read now), plus ``staff`` (from :meth:`snapshot`)."""
+        snapshot = self.snapshot(staff=staff)
+        balance = self.balance(username) if username is not None else 0
+        return snapshot.state(self.clock(), username, balance, staff=staff)
 
-    def _round_json(self) -> dict[str, Any] | None:
-        r = self.round
-        if r is None:
-            return None
-        deal = r.deal
-        data: dict[str, Any] = {
-            "id": r.round_id,
-            "phase": r.phase.value,
-            "deadline": self.deadline if r.phase is Phase.BETTING else None,
-            "cards": _hands(deal),
-            "player": {
-                "cards": [str(c) for c in deal.player.cards],
-                "total": deal.player.total if deal.player.cards else None,
-            },
-            "banker": {
-                "cards": [str(c) for c in deal.banker.cards],
-                "total": deal.banker.total if deal.banker.cards else None,
-            },
-            "next_hand": deal.next_side.value if deal.next_side else None,
-            "totals": {w: money(v) for w, v in r.totals().items()},
-            "bets": len(r.active_bets),
-            "players": len(r.players),
-            "insurance": self._insurance_json(r),
-            "differential": differential.differential_json(self.game, r),
-            "handling": card_handling.round_json(r),
-            "withdrawal": None,
-            "power_failed": r.power_failed,
-            "void": None,
-            "result": None,
-        }
-        if r.withdrawal_open is not None:
-            data["withdrawal"] = {
-                "clause": r.withdrawal_open.clause,
-                "reason": r.withdrawal_open.reason,
-                "ends": self._window_end(r),
-            }
-        if r.void is not None:
-            data["void"] = {"reason": r.void.reason, "clause": r.void.clause}
-        if r.phase in (Phase.RESULT, Phase.SETTLED) and deal.is_complete:
-            data["result"] = self._result_json(r)
-        return data
-
-    def _window_end(self, r: Round) -> float | None:
-        if self.window is not None and self.window[:2] == (r.round_id, len(r.deal.cards)):
-            return self.window[2]
-        return None
-
-    def _insurance_json(self, r: Round) -> dict[str, Any] | None:
-        offers = r.insurance_offers()
-        if not offers:
-            return None
-        return {"offers": [_offer_json(o) for o in offers], "ends": self._window_end(r)}
-
-    def _result_json(self, r: Round) -> dict[str, Any]:
-        coup = r.deal.to_coup()
-        areas: dict[str, str | None] = {}
-        for w in self.game.offered(self.table.layout).values():
-            if w.kind is not None:
-                areas[w.id] = w.kind(coup, self.table.pair_rule)
-        return {
-            "winner": coup.winner.value,
-            "player_total": coup.player.total,
-            "banker_total": coup.banker.total,
-            "natural": coup.natural,
-            "areas": areas,
-            "settled": r.phase is Phase.SETTLED,
-        }
-
-    def _me_json(self, username: str) -> dict[str, Any]:
-        r = self.round
-        data: dict[str, Any] = {
-            "username": username,
-            "balance": money(self.balance(username)),
-            "bets": [],
-            "results": None,
-            "insurance_caps": {},
-            "may_withdraw": False,
-            "round_id": r.round_id if r is not None else None,
-        }
-        if r is None:
-            return data
-        data["bets"] = [_bet_json(b) for b in r.bets if b.player == username]
-        if r.phase in (Phase.SETTLED, Phase.VOID):
-            data["results"] = [
-                _settlement_json(s) for s in self.results(r) if s.bet.player == username
-            ]
-        for offer in r.insurance_offers():
-            cap = r.insurance_cap(username, offer)
-            if cap > 0:
-                data["insurance_caps"][f"{offer.insures.value}_insurance"] = money(cap)
-        data["may_withdraw"] = r.can_withdraw_player(username)
-        return data
-
-    def _staff_json(self) -> dict[str, Any]:
-        r = self.round
-        return {
-            "bets": [_bet_json(b, player=True) for b in r.bets] if r else [],
-            "can": {
-                "open": r is None or r.phase in (Phase.SETTLED, Phase.VOID),
-                # An exceeded differential does not disable 'No more bets': at MBS
-                # pressing it is how the Dealer asks (5.18.1) and says why it waits;
-                # at RWS it rejects the excess first (5.1), as close_betting does.
-                "close": r is not None and r.can_close_betting(differential_noticed=False),
-                "deal": r is not None and r.can_deal_card(),
-                "settle": r is not None and r.can_settle(),
-                "close_withdrawal": r is not None and r.can_close_withdrawal(),
-                "power_failure": r is not None and r.can_power_failure(),
-                # some clause of the game's [grants.void] applies now (issue #11)
-                "void": r is not None and bool(r.granted("void", Role.SHIFT_MANAGER)),
-                "replace_shoe": self.table.replacement_due is not None,
-            },
-            "differential": money(r.differential()) if r else None,
-            "decided": self._decided_now(r),
-            "handling": card_handling.staff_json(self),
-        }
-
-    def _decided_now(self, r: Round | None) -> dict[str, Any]:
-        """What the cards out have decided (computed once per card, not per look)."""
-        if r is None or r.phase is not Phase.DEALING:
-            return {}
-        here = (r.round_id, len(r.deal.cards))
-        if self._decided is None or self._decided[0] != here:
-            self._decided = (here, r.decided())
-        return self._decided[1]
+    def round_detail(self, round_id: str) -> dict[str, Any]:
+        """One round's events and results (from :meth:`snapshot`)."""
+        return self.snapshot().round_detail(self.id, round_id)
 
     # -- publishing -----------------------------------------------------------------------
 
@@ -605,6 +421,7 @@ class TableRuntime:
         them fresh snapshots, and wake the automatic dealer.  ``coalesce``
         (a bet, a withdrawn bet: the frequent changes): the snapshots may wait
         until :data:`PUBLISH_SECONDS` after the last ones."""
+        self.views.changed()
         r = self.round
         watched = self.hub.count(self.id) > 0
         if r is not None:
@@ -628,6 +445,8 @@ class TableRuntime:
         else:
             self._dirty, self._totals_dirty = False, False
             self._dirty_users.clear()
+            if not coalesce:  # a table action (not a bet): its snapshot at once, for the readers
+                self.views.rebuild()
         if self.on_change is not None:
             self.on_change()
 
@@ -654,16 +473,18 @@ class TableRuntime:
                     "totals": {w: money(v) for w, v in r.totals().items()},
                 }
             )
-        self.publish(self.state())
-        if self.hub.count(self.id, STAFF):
-            self.publish({"type": "staff", "staff": self._staff_json()}, STAFF)
+        staff = self.hub.count(self.id, STAFF) > 0
+        snapshot = self.views.rebuild(staff=staff)
+        self.publish(snapshot.state(self.clock()))
+        if staff:
+            self.publish({"type": "staff", "staff": dict(snapshot.staff or {})}, STAFF)
         users = self._dirty_users
         self._dirty_users = set()
         if r is not None and (r.withdrawal_open is not None or r.insurance_offers()):
             users.update(r.players)  # their Insurance caps or their option changed
         for user in users:
             if self.hub.count(self.id, user):
-                self.publish({"type": "me", "me": self._me_json(user)}, user)
+                self.publish({"type": "me", "me": snapshot.me(user, self.balance(user))}, user)
 
     def _announce(self, r: Round, event: Event, before: Deal) -> None:
         """Tell the watchers of ``event``; ``before``: the round's cards before it."""
@@ -744,7 +565,7 @@ class TableRuntime:
                     }
                 )
             case RoundSettled():
-                self.publish({"type": "results", "round_id": r.round_id, **self._result_json(r)})
+                self.publish({"type": "results", "round_id": r.round_id, **result_json(self, r)})
                 self.publish({"type": "scoreboard", "scoreboard": self.scoreboard.to_dict()})
             case _:
                 pass
@@ -1047,7 +868,7 @@ class TableRuntime:
                 self._positions.clear()
             self._positions[(r.round_id, username)] = position
         if bet is None:
-            found = _find_bet(r, bet_id)
+            found = find_bet(r, bet_id)
             assert found is not None
             bet = _bet_json(found)
         if not in_flight:
@@ -1278,7 +1099,7 @@ class TableRuntime:
         self._results_cache.clear()
         self._settlements.clear()
         self._positions.clear()
-        self._decided = None
+        self.views.reset()
         self.scoreboard = self._rebuild_scoreboard()
         r = self.round
         self._published = (r.round_id, len(r.events), r.deal) if r is not None else ("", 0, Deal())
@@ -1300,7 +1121,7 @@ class TableRuntime:
         }
 
     def _bet_response(self, r: Round, bet_id: str, username: str) -> dict[str, Any]:
-        bet = _find_bet(r, bet_id)
+        bet = find_bet(r, bet_id)
         assert bet is not None
         return self._bet_json_response(r.round_id, _bet_json(bet), username, None)
 
@@ -1335,7 +1156,7 @@ class TableRuntime:
             return int(status), json.loads(response)
         # The answer was lost before it was stored (the process died): rebuild it.
         r = next((x for x in self.table.rounds if x.round_id == round_id), None)
-        if r is not None and _find_bet(r, bet_id) is not None:
+        if r is not None and find_bet(r, bet_id) is not None:
             answer = self._bet_response(r, bet_id, username)
             self._remember(full_key, request_hash, answer)
             self._store_response(full_key, 201, answer)
@@ -1508,21 +1329,8 @@ class TableRuntime:
         return True
 
     def alerts(self) -> list[dict[str, Any]]:
-        """What the pit must see at this table now: betting held open by an
-        exceeded differential (the Pit Manager removes wagers, 5.18.3)."""
-        with self.lock:
-            r = self.round
-            if r is None or not differential.asked(self.game, r):
-                return []
-            if r.phase is not Phase.BETTING or not r.differential_exceeded():
-                return []
-            return [
-                {
-                    "round_id": r.round_id,
-                    "clause": self.game.clause("differential_remove"),
-                    "text": "betting held open: " + differential.request_text(self.game, r),
-                }
-            ]
+        """What the pit must see at this table now (from :meth:`snapshot`)."""
+        return [dict(a) for a in self.snapshot().alerts]
 
     def decrease_bet(
         self, user_id: int, username: str, bet_id: str, stake: Decimal, key: str | None
@@ -1567,7 +1375,7 @@ class TableRuntime:
                 answer = self._change_answer(full_key, request_hash, bet_id, stake, clause)
                 if answer is not None:
                     return answer
-            bet = _find_bet(r, bet_id)
+            bet = find_bet(r, bet_id)
             if bet is None or (owner is not None and bet.player != owner):
                 raise BetNotFoundError(
                     f"{'you have' if owner else 'there is'} no bet {bet_id!r} in round "
@@ -1603,7 +1411,7 @@ class TableRuntime:
             return response
 
     def _change_response(self, r: Round, bet_id: str, before: Decimal) -> dict[str, Any]:
-        bet = _find_bet(r, bet_id)
+        bet = find_bet(r, bet_id)
         assert bet is not None
         return {
             "table_id": self.id,
@@ -1737,7 +1545,7 @@ class TableRuntime:
             deal = r.deal
             self._changed()
             dealt = (
-                _hands(deal)[-1]
+                hands(deal)[-1]
                 if len(deal.cards) > before
                 else {"index": None, "card": None, "hand": None}  # the cut card came out first
             )
@@ -1758,7 +1566,7 @@ class TableRuntime:
             self.reconcile()
             self.next_round_at = self.clock() + self.config.result_seconds
             self._changed(r.players)
-            return {"round_id": r.round_id, **self._result_json(r)}
+            return {"round_id": r.round_id, **result_json(self, r)}
 
     def power_failure(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:
@@ -2041,18 +1849,7 @@ class TableRuntime:
                     ledger_bets.c.table_id == self.id, ledger_bets.c.status == "open"
                 )
             ).scalar_one()
-        commission = Decimal(0)
-        with self.lock:
-            for r in self.table.rounds:
-                if r.phase is not Phase.SETTLED:
-                    continue
-                for s in self.results(r):
-                    if s.outcome != "win" or s.event is None:
-                        continue
-                    wager = self.game.wagers.get(s.bet.wager)
-                    pays = wager.pays.get(s.event) if wager else None
-                    if pays is not None and pays.odds == COMMISSION_ODDS:
-                        commission += s.settled_stake - s.net
+        commission = self.snapshot().commission
         drop, house = int(drop), int(house)
         return {
             "drop": money(drop),
