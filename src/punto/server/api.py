@@ -7,7 +7,6 @@ table actions take the table's lock and write to the database.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -25,7 +24,7 @@ from pydantic import (
 from sqlalchemy import select
 
 from punto.cards import Card
-from punto.errors import PhaseError, PuntoError, WagerError
+from punto.errors import PuntoError, WagerError
 from punto.games import all_games, get_game
 from punto.money import parse_stake
 from punto.server import errors
@@ -42,7 +41,7 @@ from punto.server.auth import (
     token_from,
 )
 from punto.server.cage import CageAmount, cage_units
-from punto.server.card_source import check_change_role, physical
+from punto.server.card_source import check_change_role
 from punto.server.config import ConfigError, TableConfig
 from punto.server.models import (
     BalanceOut,
@@ -82,7 +81,6 @@ from punto.store.accounts import (
 from punto.store.ledger import LedgerError
 from punto.table.replay import IRREGULARITIES, KIND_HELP, ActionInputError, Param, read_action
 from punto.table.roles import Role
-from punto.table.round import Phase
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
 router.include_router(card_handling.router)  # card handling, MBS 3.9-3.12
@@ -513,7 +511,7 @@ async def update_table(
         if current is not None:
             await server.run_dealer(current)
     if runtime is not None:
-        await asyncio.to_thread(runtime._changed)
+        await asyncio.to_thread(runtime.changed)
     await asyncio.to_thread(
         server.audit.record, "update_table", user=user, table_id=table_id, changes=body
     )
@@ -546,63 +544,35 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 hint="set up a new table for another game or layout",
             )
     fixed = [name for name in ("decks", "seed") if getattr(config, name) != getattr(old, name)]
-    runtime = server.tables.get(table_id)
-    with runtime.lock if runtime is not None else contextlib.nullcontext():
+
+    def store() -> None:
         if fixed and server.store.has_dealt(table_id):
             raise ConfigError(
                 f"the {fixed[0]} of table {table_id} cannot change once it has dealt",
                 hint="set up a new table for another shoe",
             )
-        if config.insurance_offered != old.insurance_offered and runtime is not None:
-            _check_between_rounds(runtime, config)
-        if runtime is not None:
-            card_handling.check_hlga_change(runtime, config.hlga)  # Method C only in HLGA
-        if config.card_source != old.card_source:
-            _check_between_shoes(server, runtime, config)
         server.store.save(config)
-        if runtime is not None:
-            if fixed or not config.active:
-                runtime.stop()
-                server.tables.pop(table_id, None)
-                runtime = None
-            else:
-                runtime.config = config
-                runtime.table.hlga = config.hlga  # logged with the limits, next line
-                runtime.table.insurance_offered = config.insurance_offered  # likewise
-                runtime.table.limits = config.limits
-                # the table facts (MBS 5.9, RWS 5.10): logged, from the next round
-                runtime.table.electronic_device = config.electronic_device
-                runtime.table.face_down = config.face_down
-                # checked above: between shoes; the next shoe is from the new source
-                runtime.table.set_physical_shoe(physical(config.card_source))
-    if runtime is None and config.active:
+
+    runtime = server.tables.get(table_id)
+    if runtime is None:
+        if config.card_source != old.card_source and server.store.has_dealt(table_id):
+            # A table's card source changes only between shoes (3.22): not known here.
+            raise ConfigError(
+                f"table {config.id} is not running: whether its shoe is in use is not known",
+                hint="activate the table, and change its card source once its shoe has ended",
+            )
+        store()
+    else:
+        restart = bool(fixed) or not config.active
+        runtime.reconfigure(config, store, apply=not restart)
+        if not restart:
+            return runtime
+        runtime.stop()
+        server.tables.pop(table_id, None)
+        runtime = None
+    if config.active:
         runtime = server.start_table(config)
     return runtime
-
-
-def _check_between_shoes(server: Server, runtime: TableRuntime | None, config: TableConfig) -> None:
-    """A table's card source changes only between shoes (3.22: a shoe ends
-    when its cutting card comes out), so every shoe comes from one source."""
-    if runtime is not None:
-        runtime.table.check_set_physical_shoe()
-    elif server.store.has_dealt(config.id):
-        raise ConfigError(
-            f"table {config.id} is not running: whether its shoe is in use is not known",
-            hint="activate the table, and change its card source once its shoe has ended",
-        )
-
-
-def _check_between_rounds(runtime: TableRuntime, config: TableConfig) -> None:
-    """Whether Insurance is offered changes only between rounds (RWS 4.2.2:
-    "all subsequent Players to the game" -- not a round in play)."""
-    r = runtime.round
-    if r is not None and r.phase not in (Phase.SETTLED, Phase.VOID):
-        raise PhaseError(
-            f"round {r.round_id} is {r.phase.value}: whether Insurance is offered changes "
-            "between rounds",
-            clause=runtime.game.clause("no_insurance_notice"),
-            hint="change it once the round in play is settled or void",
-        )
 
 
 @router.post("/tables/{table_id}/device-token", tags=["tables"], **documented(DeviceTokenOut))

@@ -68,6 +68,8 @@ from punto.errors import ActionError, PhaseError, PuntoError
 from punto.game import Game
 from punto.roads import Result, Scoreboard
 from punto.server import differential
+from punto.server import handling as card_handling
+from punto.server.card_source import physical
 from punto.server.config import TableConfig
 from punto.server.hub import EVERYONE, STAFF, Hub
 from punto.server.journal import (
@@ -1215,6 +1217,49 @@ class TableRuntime:
             return {"balance": money(self.balance(username))}
 
     # -- the dealer ---------------------------------------------------------------------------
+
+    def reconfigure(
+        self, config: TableConfig, store: Callable[[], None], *, apply: bool = True
+    ) -> None:
+        """Under the lock: check a new configuration against the table in play,
+        ``store`` it (which may refuse it too), and (``apply``) take it on: new
+        limits and table facts from the next round, logged with it.  Whether
+        Insurance is offered changes between rounds only (RWS 4.2.2: "all
+        subsequent Players to the game"), the card source between shoes only
+        (3.22), Method C only in HLGA (3.12).  The watchers are told by
+        :meth:`changed`, once the automatic dealer runs again."""
+        with self.lock:
+            table = self.table
+            if config.insurance_offered != self.config.insurance_offered:
+                r = self.round
+                if r is not None and r.phase not in (Phase.SETTLED, Phase.VOID):
+                    raise PhaseError(
+                        f"round {r.round_id} is {r.phase.value}: whether Insurance is "
+                        "offered changes between rounds",
+                        clause=self.game.clause("no_insurance_notice"),
+                        hint="change it once the round in play is settled or void",
+                    )
+            card_handling.check_hlga_change(self, config.hlga)
+            if config.card_source != self.config.card_source:
+                table.check_set_physical_shoe()
+            store()
+            if not apply:
+                return
+            self.config = config
+            table.hlga = config.hlga  # logged with the limits, next line
+            table.insurance_offered = config.insurance_offered  # likewise
+            table.limits = config.limits
+            # the table facts (MBS 5.9, RWS 5.10): logged, from the next round
+            table.electronic_device = config.electronic_device
+            table.face_down = config.face_down
+            # checked above: between shoes; the next shoe is from the new source
+            table.set_physical_shoe(physical(config.card_source))
+
+    def changed(self) -> None:
+        """Tell the watchers and readers that the table changed (its
+        configuration), and wake the automatic dealer."""
+        with self.lock:
+            self._changed()
 
     def open_round(self, role: Role = Role.DEALER, user: Any = None) -> dict[str, Any]:
         with self.lock:
