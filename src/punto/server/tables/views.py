@@ -144,14 +144,17 @@ class RoundDetail:
         }
 
     @classmethod
-    def of(cls, r: Round, results: list[BetSettlement]) -> RoundDetail:
+    def of(
+        cls, r: Round, results: list[BetSettlement], handling: dict[str, Any] | None = None
+    ) -> RoundDetail:
+        """``handling``: :func:`punto.server.handling.round_json` of ``r``, if known."""
         finished = r.phase in (Phase.SETTLED, Phase.VOID)
         return cls(
             r.round_id,
             r.phase,
             tuple(r.events),
             tuple((s.bet.player, settlement_json(s)) for s in results) if finished else None,
-            card_handling.round_json(r),
+            card_handling.round_json(r) if handling is None else handling,
         )
 
 
@@ -164,6 +167,8 @@ class TableSnapshot:
 
     #: the runtime's count of changes this snapshot includes
     version: int
+    #: the table's log as the snapshot saw it (:meth:`TableViews.fingerprint`)
+    fingerprint: tuple[object, int, int]
     #: ``state`` without ``server_time``, ``me`` and ``staff``
     public: Mapping[str, Any]
     players: Mapping[str, PlayerView]
@@ -356,6 +361,10 @@ class TableViews:
         self._past_summaries: tuple[RoundSummary, ...] = ()
         self._past_commission = Decimal(0)
         self._staff_until = 0.0
+        self._board: tuple[object, object, Mapping[str, Any]] | None = None
+        #: the JSON of each bet of the last round, by what it shows
+        self._bets_round = ""
+        self._bets: dict[tuple[object, ...], dict[str, Any]] = {}
         self._latest = self._build(None, staff=True)
 
     @property
@@ -370,12 +379,23 @@ class TableViews:
     def reset(self) -> None:
         """Lock held: the table was restored from its log (everything is rebuilt)."""
         self._decided = None
+        self._bets_round = ""
         self._past_key = (None, -1)
         self.changed()
 
+    def fingerprint(self) -> tuple[object, int, int]:
+        """The table, its rounds and the events of its last round, counted
+        (no lock: each is one read): every change to a round is an event, so
+        a change the runtime did not count (an action that failed after its
+        event) still shows here."""
+        table = self._rt.table
+        rounds = table.rounds
+        last = rounds[-1] if rounds else None
+        return (table, len(rounds), len(last.events) if last is not None else 0)
+
     def stale(self, snapshot: TableSnapshot, *, staff: bool) -> bool:
         """Whether ``snapshot`` misses a change (its staff's part, for ``staff``)."""
-        if snapshot.version != self.version:
+        if snapshot.version != self.version or snapshot.fingerprint != self.fingerprint():
             return True
         return staff and snapshot.staff_version != snapshot.version
 
@@ -388,8 +408,10 @@ class TableViews:
         asked or read lately)."""
         staff = staff or time.monotonic() < self._staff_until
         latest = self._latest
-        if latest.version == self.version and (not staff or latest.staff_version == self.version):
+        if not self.stale(latest, staff=staff):
             return latest
+        if latest.version == self.version:  # a change it did not count: count it
+            self.changed()
         self._latest = self._build(latest, staff=staff)
         return self._latest
 
@@ -407,7 +429,7 @@ class TableViews:
         table = rt.table
         r = table.round
         self._past_rounds(rt)
-        public = {
+        public: dict[str, Any] = {
             "table": {
                 **rt.config.to_json(),
                 "method": card_handling.table_method(rt),
@@ -435,33 +457,49 @@ class TableViews:
             history = (RoundSummary.of(r), *history[: HISTORY_KEPT - 1])
         return TableSnapshot(
             version=self.version,
+            fingerprint=self.fingerprint(),
             public=public,
             players=self._players(r, results) if r is not None else {},
             finished=finished,
             round_id=r.round_id if r is not None else None,
             staff=staff_part,
             staff_version=staff_version,
-            scoreboard=rt.scoreboard.to_dict(),
+            scoreboard=self._scoreboard(),
             history=history,
             past=self._past,
-            current=RoundDetail.of(r, results) if r is not None else None,
+            current=None if r is None else RoundDetail.of(r, results, public["round"]["handling"]),
             pit_round=None
             if r is None
             else PitRound(
                 r.round_id,
                 r.phase.value,
                 len(r.active_bets),
-                {w: money(v) for w, v in r.totals().items()},
+                public["round"]["totals"],
             ),
             rounds=len(table.rounds),
             alerts=alerts(rt, r),
             commission=commission,
         )
 
+    def _scoreboard(self) -> Mapping[str, Any]:
+        """The roads as JSON, made again only when a coup is added or a new shoe starts."""
+        board = self._rt.scoreboard
+        key = (board, board.stats)  # each coup makes new stats
+        if self._board is None or self._board[0] is not key[0] or self._board[1] is not key[1]:
+            self._board = (board, board.stats, board.to_dict())
+        return self._board[2]
+
     def _players(self, r: Round, results: list[BetSettlement]) -> dict[str, PlayerView]:
         bets: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        if self._bets_round != r.round_id:
+            self._bets_round, self._bets = r.round_id, {}
         for b in r.bets:
-            bets[b.player].append(bet_json(b))
+            # A bet's JSON changes only with its status or stake: made once for each.
+            key = (b.bet_id, b.status, b.stake, b.clause, b.moment)
+            shown = self._bets.get(key)
+            if shown is None:
+                shown = self._bets[key] = bet_json(b)
+            bets[b.player].append(shown)
         settled: dict[str, list[dict[str, Any]]] | None = None
         if r.phase in (Phase.SETTLED, Phase.VOID):
             settled = defaultdict(list)
