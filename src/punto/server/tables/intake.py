@@ -128,24 +128,7 @@ class BetIntake:
         for _attempt in range(5):
             waiting: _PendingBet | None = None
             with self.rt.lock:
-                r = self.rt.live_round()
-                insurance = self.rt.game.wager(wager, self.rt.table.layout).insures is not None
-                where = (
-                    self._default_position(r, username, wager, stake)
-                    if position is None
-                    else position
-                )
-                # The request as asked: a bet with no position is the same request
-                # wherever the first position with room put it (a retry may come
-                # after the round, and the default, moved on).
-                request_hash = hash_request(
-                    {
-                        "table": self.rt.id,
-                        "wager": wager,
-                        "stake": money(stake),
-                        "position": position,
-                    }
-                )
+                r, insurance, where, request_hash = self._asked(username, wager, stake, position)
                 if full_key is not None:
                     answer = self._answer_for(full_key, request_hash, stored, username)
                     if answer is not None:
@@ -195,13 +178,29 @@ class BetIntake:
                 return self._finish_bet(pending)
             except RequestKeyTakenError:
                 assert full_key is not None
-                stored = self.rt.answers.request_row(
-                    full_key
-                )  # the table is restored: answer from it
+                # the table is restored: answer from it
+                stored = self.rt.answers.request_row(full_key)
         raise IdempotencyKeyError(  # pragma: no cover - a reservation that keeps coming back
             "this Idempotency-Key is in use by another request",
             hint="use a new key for a new bet",
         )
+
+    def _asked(
+        self, username: str, wager: str, stake: Decimal, position: int | None
+    ) -> tuple[Round, bool, int, str]:
+        """Lock held, for both ways a bet is taken (:meth:`place_bet`,
+        :meth:`_quick_bet`): the round in play, whether the wager is an
+        Insurance bet, the position it goes to, and the request's hash -- the
+        request as asked: a bet with no position is the same request wherever
+        the first position with room put it (a retry may come after the round,
+        and the default, moved on)."""
+        r = self.rt.live_round()
+        insurance = self.rt.game.wager(wager, self.rt.table.layout).insures is not None
+        where = self._default_position(r, username, wager, stake) if position is None else position
+        request_hash = hash_request(
+            {"table": self.rt.id, "wager": wager, "stake": money(stake), "position": position}
+        )
+        return r, insurance, where, request_hash
 
     def _start_bet(
         self,
@@ -439,12 +438,7 @@ class BetIntake:
         round_id: str | None = None,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
         """Lock held, on the event loop: take the bet if nothing has to wait."""
-        r = self.rt.live_round()
-        insurance = self.rt.game.wager(wager, self.rt.table.layout).insures is not None
-        where = self._default_position(r, username, wager, stake) if position is None else position
-        request_hash = hash_request(  # the request as asked (see place_bet)
-            {"table": self.rt.id, "wager": wager, "stake": money(stake), "position": position}
-        )
+        r, insurance, where, request_hash = self._asked(username, wager, stake, position)
         if full_key is not None and (full_key in self.rt.answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
         check_named_round(self.rt.game, r, round_id)  # a new request: its round must be in play
