@@ -22,6 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from punto.server.runtime import TableRuntime
+from punto.server.tables.answers import Answers
 from punto.store.db import ledger_bets
 from punto.store.ledger import Ledger
 from tests import test_server_support as support
@@ -181,7 +182,7 @@ def test_a_bet_whose_answer_was_lost_is_not_placed_twice(
         def die(*_args: Any) -> None:
             raise ConnectionError("the process died before answering")
 
-        monkeypatch.setattr(TableRuntime, "_store_response", die)
+        monkeypatch.setattr(Answers, "store_response", die)
         request: dict[str, Any] = {
             "headers": {**ann, "Idempotency-Key": "k"},
             "json": {"wager": "tie", "stake": 10},

@@ -4,7 +4,7 @@
 lately, with a JSON body that parses, at a running table, is answered here,
 a thin layer of plain ASGI in front of the application -- the same checks,
 the same :meth:`TableRuntime.place_bet_async`, the same answers (status,
-body, errors) as the route in :mod:`punto.server.api`, without the router
+body, errors) as the route in :mod:`punto.server.routes.bets`, without the router
 and the dependency machinery that cost more than the bet itself.  Anything
 else -- no session or one not seen lately, another role, an unknown table, a
 body that does not parse -- goes on to the application untouched, so every
@@ -23,9 +23,10 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
-from punto.server.api import BetIn, take_bet
 from punto.server.auth import token_in
 from punto.server.errors import punto_error_response, replaying
+from punto.server.routes.bets import take_bet
+from punto.server.routes.common import BetIn
 from punto.store.accounts import UserRole
 
 _BETS = re.compile(r"/api/tables/([^/]+)/bets")

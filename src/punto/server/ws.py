@@ -60,7 +60,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             state = await asyncio.to_thread(runtime.state, player, staff=staff)
             if who is not None:
                 state["user"] = {"id": who.id, "username": who.username, "role": who.role.value}
-            board = await asyncio.to_thread(lambda: runtime.scoreboard.to_dict())
+            board = await asyncio.to_thread(lambda: dict(runtime.snapshot().scoreboard))
             return [state, {"type": "scoreboard", "scoreboard": board}]
 
         return subscriber, opening

@@ -1,0 +1,1 @@
+"""The HTTP API's routes by area, gathered under ``/api`` by :mod:`punto.server.api`."""
