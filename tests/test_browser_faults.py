@@ -25,7 +25,6 @@ from sqlalchemy import select
 from punto.store.db import connect as db_connect
 from punto.store.db import ledger_bets as ledger_bets_table
 from punto.store.db import wallets
-from punto.store.ledger import Ledger
 from tests.test_browser_support import (
     DEALER,
     PIT,
@@ -109,14 +108,6 @@ def ledger_bets(database: str, table_id: str) -> list[tuple[str, int]]:
         engine.dispose()
 
 
-def ledger_balance(database: str, username: str) -> Decimal:
-    engine = db_connect(database)
-    try:
-        return Decimal(Ledger(engine).balance(f"player:{username}")) / 100
-    finally:
-        engine.dispose()
-
-
 def unexpected(page: Page) -> list[str]:
     return [e for e in page.errors if not EXPECTED.search(e)]
 
@@ -124,6 +115,18 @@ def unexpected(page: Page) -> list[str]:
 def shown_raw(page: Page) -> list[str]:
     text = page.page.locator("body").inner_text()
     return [word for word in RAW_WORDS if word in text]
+
+
+def check_one_bet(page: Page, site: Site, table: str, stake: int, before: Decimal) -> None:
+    """The ledger holds the player's one bet at ``table``, its stake gone from
+    the wallet, the page shows that balance, and the page showed no raw error
+    and logged nothing but the connection failures."""
+    assert ledger_bets(site.database, table) == [("player:demo", stake * 100)]
+    after = site.ledger_balance("demo")
+    assert after == before - stake
+    page.wait_text("balance", money(after))
+    assert shown_raw(page) == []
+    assert unexpected(page) == []
 
 
 def player_at(browser: Browser, site: Site, table: str, name: str) -> Page:
@@ -162,12 +165,7 @@ def test_tiger_baccarat_bet_whose_answer_is_lost_is_sent_again_and_made_once(
         page.wait_text("message", re.compile(r"Banker 10\.00 placed\."))
         assert len(sent) >= 2, sent
         assert len(set(sent)) == 1, sent  # the same key each time
-        assert ledger_bets(server.database, "lost") == [("player:demo", 1000)]
-        after = ledger_balance(server.database, "demo")
-        assert after == before - 10
-        page.wait_text("balance", money(after))
-        assert shown_raw(page) == []
-        assert unexpected(page) == []
+        check_one_bet(page, site, "lost", 10, before)
         page.screenshot("faults_lost_answer")
         page.close()
 
@@ -204,12 +202,7 @@ def test_tiger_baccarat_bet_sent_into_a_killed_server_is_made_once_after_the_res
         page.wait_text("message", re.compile(r"Player 25\.00 placed\."))
         expect(page.testid("connection")).to_be_hidden(timeout=BOUND * 1000)
         expect(page.testid("area-banker")).to_be_enabled()
-        assert ledger_bets(server.database, "killed") == [("player:demo", 2500)]
-        after = ledger_balance(server.database, "demo")
-        assert after == before - 25
-        page.wait_text("balance", money(after))
-        assert shown_raw(page) == []
-        assert unexpected(page) == []
+        check_one_bet(page, site, "killed", 25, before)
         page.screenshot("faults_killed_bet_placed")
         page.close()
         # Said within 2 s of the loss on an idle machine; the bound here is loose.
@@ -253,7 +246,7 @@ def test_tiger_baccarat_5_17_1_page_says_the_interrupted_round_offers_the_withdr
         page.screenshot("faults_ruling_after")
         page.testid("withdraw-all").click()
         page.wait_text("message", "Your wagers were returned.")
-        after = ledger_balance(server.database, "demo")
+        after = site.ledger_balance("demo")
         assert after == before
         page.wait_text("balance", money(after))
         for watched in (page, dealer, pit):

@@ -363,6 +363,42 @@ const Punto = (() => {
     if (was !== live) for (const listener of liveListeners) listener(live);
   }
 
+  // What the rules did to the round that was on the screen when the
+  // connection dropped (the game's power failure clause: MBS 5.17.1
+  // withdrawal option, RWS 5.4 void, or play on), in words; `tails` adds a
+  // page's own sentence to a case (the player's choice, say).
+  function ruling(before, round, tails) {
+    const tail = (key) => (tails[key] ? ` ${tails[key]}` : "");
+    if (!before) return "Reconnected: the table is live again.";
+    if (!round || round.id !== before) return `Reconnected. Round ${before} ended while the connection was down.${tail("ended")}`;
+    if (round.void) return `Reconnected. Round ${round.id} was interrupted and is void: ${round.void.reason} (clause ${round.void.clause}).${tail("void")}`;
+    if (round.withdrawal) return `Reconnected. Round ${round.id} was interrupted: ${round.withdrawal.reason} (clause ${round.withdrawal.clause}).${tail("withdrawal")}`;
+    if (round.power_failed) return `Reconnected. Round ${round.id} was interrupted by a power failure; under the rules play goes on.`;
+    if (round.phase === "betting") return `Reconnected. Round ${round.id} is still taking bets.${tail("betting")}`;
+    return `Reconnected. Round ${round.id}: ${phaseText(round)}.`;
+  }
+
+  // For a page that follows a table: render() whenever it goes off or on
+  // line, and once it is live again after a loss, say() the ruling on the
+  // round it showed (currentRound(): the round on the screen), then after().
+  function onReconnect(currentRound, render, say, tails, after) {
+    let lost; // undefined: never lost; null: lost with no round on the screen
+    onLive((up) => {
+      if (!up) {
+        const round = currentRound();
+        lost = round ? round.id : null;
+        render();
+        return;
+      }
+      render();
+      if (lost === undefined) return;
+      const before = lost;
+      lost = undefined;
+      say(ruling(before, currentRound(), tails || {}), true);
+      if (after) after();
+    });
+  }
+
   // Calls onMessage(message) for each message; reconnects if the connection
   // drops, and is live again only once the new connection's first snapshot
   // (a `state` message) has arrived.  A connection that stays silent past
@@ -665,7 +701,7 @@ const Punto = (() => {
   }
 
   return {
-    $, $$, el, svg, api, send, unanswered, errorText, newKey, isLive, onLive, setLive, money, signed, cents, fromCents, card, cardName, words, eventWords,
+    $, $$, el, svg, api, send, unanswered, errorText, newKey, isLive, onLive, setLive, onReconnect, money, signed, cents, fromCents, card, cardName, words, eventWords,
     odds, paysLines, areaOutcome, areaSide, syncClock, secondsLeft, countdown, loginBox, isStaff, seesPit, connect,
     renderHands, handsMarkup, renderRoads, resultText, tableId, sayer, coalesced, phaseText, applyCard, SIDES,
   };

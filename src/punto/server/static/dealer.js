@@ -390,24 +390,8 @@
   }
 
   // After a reconnection: what the rules did to the round that was open.
-  let lostRound;
-  Punto.onLive((up) => {
-    if (!up) {
-      lostRound = state && state.round ? state.round.id : null;
-      render();
-      return;
-    }
-    render();
-    if (lostRound === undefined) return;
-    const round = state && state.round;
-    const before = lostRound;
-    lostRound = undefined;
-    if (!before) return say("Reconnected: the table is live again.", true);
-    if (!round || round.id !== before) return say(`Reconnected. Round ${before} ended while the connection was down.`, true);
-    if (round.void) return say(`Reconnected. Round ${round.id} was interrupted and is void: ${round.void.reason} (clause ${round.void.clause}).`, true);
-    if (round.withdrawal) return say(`Reconnected. Round ${round.id} was interrupted: ${round.withdrawal.reason} (clause ${round.withdrawal.clause}); the withdrawal option is open.`, true);
-    if (round.power_failed) return say(`Reconnected. Round ${round.id} was interrupted by a power failure; play goes on.`, true);
-    return say(`Reconnected. Round ${round.id}: ${Punto.phaseText(round)}.`, true);
+  Punto.onReconnect(() => state && state.round, render, say, {
+    withdrawal: "The withdrawal option is open.",
   });
 
   let socket = null;

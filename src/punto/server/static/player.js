@@ -503,34 +503,15 @@
   Punto.countdown($("#countdown"), bettingDeadline, () => state && state.table.betting_seconds, $("#timer-bar"));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
-  // What the rules did to the round on the screen while the connection was
-  // down (the game's power failure clause: MBS 5.17.1 withdrawal option,
-  // RWS 5.4 void, or play on), said once the fresh state is in.
-  function reconnectedText(before) {
-    const round = state && state.round;
-    if (!before) return "Reconnected: the table is live again.";
-    if (!round || round.id !== before) return `Reconnected. Round ${before} ended while the connection was down; your balance and bets shown are the server's.`;
-    if (round.void) return `Reconnected. Round ${round.id} was interrupted and is void: ${round.void.reason} (clause ${round.void.clause}). Every bet is returned.`;
-    if (round.withdrawal) return `Reconnected. Round ${round.id} was interrupted: ${round.withdrawal.reason} (clause ${round.withdrawal.clause}). You may withdraw all your wagers, or leave them to play on.`;
-    if (round.power_failed) return `Reconnected. Round ${round.id} was interrupted by a power failure; under the rules play goes on.`;
-    if (round.phase === "betting") return `Reconnected. Round ${round.id} is still taking bets; your bets and balance are the server's.`;
-    return `Reconnected. Round ${round.id}: ${Punto.phaseText(round)}.`;
-  }
-
-  let lostRound; // undefined: never lost; null: lost with no round on the screen
-  Punto.onLive((up) => {
-    if (!up) {
-      lostRound = state && state.round ? state.round.id : null;
-      render();
-      return;
-    }
-    render();
-    if (lostRound !== undefined) {
-      const text = reconnectedText(lostRound);
-      lostRound = undefined;
-      say(text, true);
-      if (unconfirmed.size) confirmUnsent();
-    }
+  // After a reconnection: what the rules did to the round on the screen, and
+  // the bets never answered asked again.
+  Punto.onReconnect(() => state && state.round, render, say, {
+    ended: "Your balance and bets shown are the server's.",
+    void: "Every bet is returned.",
+    withdrawal: "You may withdraw all your wagers, or leave them to play on.",
+    betting: "Your bets and balance are the server's.",
+  }, () => {
+    if (unconfirmed.size) confirmUnsent();
   });
 
   let socket = null;
