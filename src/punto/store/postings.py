@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from punto.money import format_units
 from punto.store.bounds import check_balance, check_ceiling
@@ -212,45 +212,48 @@ class ReturnBet(_Request):
 
 
 @dataclass(frozen=True)
-class EntryFee(_Request):
+class _PoolRequest(_Request):
+    """Money between a player's wallet and a tournament's pool: the fields of
+    an entry fee, a refund and a prize, which differ only in what they do."""
+
+    #: the request's name in its content (and so in its hash)
+    op: ClassVar[str]
+
+    wallet: str
+    tournament_id: str
+    amount: int
+    key: str
+    memo: str | None = None
+
+    def content(self) -> dict[str, Any]:
+        return {
+            "op": self.op,
+            "wallet": self.wallet,
+            "tournament": self.tournament_id,
+            "amount": self.amount,
+            "memo": self.memo,
+        }
+
+
+@dataclass(frozen=True)
+class EntryFee(_PoolRequest):
     """A tournament entry: ``amount`` from ``wallet`` into the tournament's pool."""
 
-    wallet: str
-    tournament_id: str
-    amount: int
-    key: str
-    memo: str | None = None
-
-    def content(self) -> dict[str, Any]:
-        return _pool_content("pay_entry_fee", self)
+    op = "pay_entry_fee"
 
 
 @dataclass(frozen=True)
-class Refund(_Request):
+class Refund(_PoolRequest):
     """An entry fee back from the tournament's pool into ``wallet``."""
 
-    wallet: str
-    tournament_id: str
-    amount: int
-    key: str
-    memo: str | None = None
-
-    def content(self) -> dict[str, Any]:
-        return _pool_content("refund_entry_fee", self)
+    op = "refund_entry_fee"
 
 
 @dataclass(frozen=True)
-class Prize(_Request):
+class Prize(_PoolRequest):
     """A prize into ``wallet``: from the pool as far as it goes, the rest from the house."""
 
-    wallet: str
-    tournament_id: str
-    amount: int
-    key: str
-    memo: str | None = None
-
-    def content(self) -> dict[str, Any]:
-        return _pool_content("pay_prize", self)
+    op = "pay_prize"
 
 
 @dataclass(frozen=True)
@@ -292,16 +295,6 @@ Request = (
     | PoolSurplus
     | Resettle
 )
-
-
-def _pool_content(op: str, request: PoolRequest) -> dict[str, Any]:
-    return {
-        "op": op,
-        "wallet": request.wallet,
-        "tournament": request.tournament_id,
-        "amount": request.amount,
-        "memo": request.memo,
-    }
 
 
 def holding_code(table_id: str) -> str:
