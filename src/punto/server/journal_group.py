@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from punto.money import CENT, format_money
@@ -46,6 +46,16 @@ from punto.table.events import Event, event_to_json
 ID_BLOCK = 1000
 
 PostingSpec = PlaceBet | SettleBet | ReturnBet
+
+# Built once: a statement built anew for every group costs more than its answer.
+_TAKEN = select(server_requests.c.key).where(
+    server_requests.c.key.in_(bindparam("keys", expanding=True))
+)
+_LAST_SEQ = (
+    select(table_events.c.table_id, func.max(table_events.c.seq))
+    .where(table_events.c.table_id.in_(bindparam("tables", expanding=True)))
+    .group_by(table_events.c.table_id)
+)
 
 
 class RequestKeyTakenError(IdempotencyConflictError):
@@ -167,21 +177,15 @@ class Group:
             and not u.payload.request.get("claimed")
         )
         for chunk in ledger_sql.chunks(requested):
-            found = conn.execute(
-                select(server_requests.c.key).where(server_requests.c.key.in_(chunk))
-            )
+            found = conn.execute(_TAKEN, {"keys": list(chunk)})
             self.request_keys.update(str(key) for key in found.scalars())
         tables = sorted(
             {u.payload.table_id for u in self.units if u.kind == "event"} - set(self.next_seq)
         )
         if tables:
-            last = dict(
-                conn.execute(
-                    select(table_events.c.table_id, func.max(table_events.c.seq))
-                    .where(table_events.c.table_id.in_(tables))
-                    .group_by(table_events.c.table_id)
-                ).all()
-            )
+            last: dict[str, int] = {
+                row[0]: row[1] for row in conn.execute(_LAST_SEQ, {"tables": tables})
+            }
             self.next_seq.update({t: int(last.get(t) or 0) + 1 for t in tables})
         # Transaction ids: PostgreSQL's sequence hands them out in blocks kept by the
         # journal (unique whoever else inserts); SQLite's come past the largest.

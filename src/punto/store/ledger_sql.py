@@ -24,7 +24,8 @@ processes posting against one wallet from stale reads can never overdraw it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -309,11 +310,13 @@ def write_plans(
         return
     if db.is_sqlite(conn):
         for part in parts:
-            rows = part.rows
-            if part.stamp is not None:
-                rows = [{**row, part.stamp: now} for row in rows]
-            conn.execute(_statement(part), rows if not part.keys else _keyed(part, rows))
-        shifted = conn.execute(_SHIFT, shifts).rowcount if shifts else 0
+            _many(
+                conn,
+                _statement(part),
+                part.rows if not part.keys else _keyed(part, part.rows),
+                None if part.stamp is None else {part.stamp: now},
+            )
+        shifted = _many(conn, _SHIFT, shifts) if shifts else 0
     else:
         statement, params = _together(parts, shifts, now)
         shifted = int(conn.execute(statement, params).scalar_one())
@@ -341,6 +344,80 @@ def _built(shape: tuple[str, tuple[str, ...], tuple[str, ...], str | None]) -> A
         .where(and_(*(table.c[k] == bindparam(f"k_{k}") for k in keys)))
         .values({c: bindparam(f"v_{c}") for c in columns if c not in keys})
     )
+
+
+@dataclass(frozen=True)
+class _Driver:
+    """A statement compiled once for the driver: its text, the parameter each
+    ``?`` takes, and the conversions the column types ask of a row's values."""
+
+    text: str
+    names: tuple[str, ...]
+    #: each ``?``'s value from a row (a C-level getter), if no value needs converting
+    plain: Callable[[Mapping[str, Any]], Any] | None
+    processors: tuple[Callable[[Any], Any] | None, ...]
+    #: the statement's own values (a literal in its WHERE, say)
+    fixed: Mapping[str, Any]
+
+
+_drivers: dict[tuple[int, tuple[str, ...], tuple[str, ...]], _Driver] = {}
+
+
+def _driver(
+    conn: Connection, statement: Any, names: tuple[str, ...], same: Mapping[str, Any]
+) -> _Driver:
+    key = (id(statement), names, tuple(same))
+    driver = _drivers.get(key)
+    if driver is None:
+        compiled = statement.compile(dialect=conn.dialect, column_keys=[*names, *same])
+        order = tuple(compiled.positiontup or ())
+        processors = tuple(compiled.binds[n].type.bind_processor(conn.dialect) for n in order)
+        fixed = {
+            n: compiled.binds[n].effective_value for n in order if n not in names and n not in same
+        }
+        converted = any(p is not None for n, p in zip(order, processors, strict=True) if n in names)
+        driver = _Driver(
+            compiled.string,
+            order,
+            None if converted or len(order) < 2 else operator.itemgetter(*order),
+            processors,
+            fixed,
+        )
+        _drivers[key] = driver
+    return driver
+
+
+def _many(
+    conn: Connection,
+    statement: Any,
+    rows: Sequence[Mapping[str, Any]],
+    same: Mapping[str, Any] | None = None,
+) -> int:
+    """SQLite: ``statement`` for each of ``rows`` (and the values ``same`` for
+    every row), handed to the driver as it is -- compiled once, a value
+    converted by its column's type only where the type asks -- : the group
+    commit's rows, many a transaction, without SQLAlchemy's work per row.
+    Returns the rows the statement changed."""
+    same = same or {}
+    driver = _driver(conn, statement, tuple(rows[0]), same)
+    once = {
+        n: v if convert is None else convert(v)
+        for n, convert in zip(driver.names, driver.processors, strict=True)
+        if n in same or n in driver.fixed
+        for v in [same[n] if n in same else driver.fixed[n]]
+    }
+    if driver.plain is not None:
+        pick = driver.plain
+        params = [pick({**row, **once}) for row in rows] if once else [pick(r) for r in rows]
+    else:
+        params = [
+            tuple(
+                once[n] if n in once else row[n] if convert is None else convert(row[n])
+                for n, convert in zip(driver.names, driver.processors, strict=True)
+            )
+            for row in rows
+        ]
+    return int(conn.exec_driver_sql(driver.text, params).rowcount)
 
 
 def _statement(part: Rows) -> Any:

@@ -24,6 +24,7 @@ import asyncio
 import functools
 import json
 import secrets
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from decimal import Decimal
@@ -40,7 +41,12 @@ from punto.table.round import Round
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
 
-__all__ = ["BetIntake"]
+__all__ = ["LOOKUP_SECONDS", "BetIntake"]
+
+#: For how long after a table comes to this process (its start, a takeover)
+#: each new bet request's key is looked up in the database before the bet is
+#: taken; see :meth:`BetIntake.place_bet_async`.
+LOOKUP_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,8 @@ class BetIntake:
         self._pending_keys: dict[str, _PendingBet] = {}
         #: (round id, player) -> the position of the player's first bet of the round
         self._positions: dict[tuple[str, str], int] = {}
+        #: until when a new key is looked up in the database before its bet is taken
+        self._lookups_until = time.monotonic() + LOOKUP_SECONDS
 
     def forget(self) -> None:
         """Lock held: the table was restored from its log."""
@@ -217,6 +225,7 @@ class BetIntake:
         only_in_flight: bool = False,
         notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None,
         claimed: bool = False,
+        looked_up: bool = True,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
         """Lock held: the bet into the round and its unit to the journal.  Returns
         the answer (written already), or the bet in flight (:meth:`_finish_bet`);
@@ -256,7 +265,9 @@ class BetIntake:
             }
             if bet is not None:  # the answer is stored with the bet (the journal adds the balance)
                 request["answer"] = {"table_id": self.rt.id, "round_id": r.round_id, "bet": bet}
-            if claimed:  # looked up already, and held in the journal while in flight
+            if (
+                claimed and looked_up
+            ):  # held in the journal while in flight, and not in the database
                 request["claimed"] = True
         stored = request is not None and "answer" in request
         # The stake, the reservation and the event: one unit (see the module's docstring).
@@ -369,16 +380,30 @@ class BetIntake:
         :meth:`place_bet` in a worker thread."""
         full_key = f"{user_id}:{key}" if key is not None else None
         quick: _PendingBet | tuple[int, dict[str, Any]] | None = None
+        # A key this process has not answered may still be in the database: a
+        # retry of a request made before the table came here.  Those come soon
+        # after, so only then is each new key looked up first; later the
+        # journal's own check in the group catches one (the bet is then undone
+        # and the retry answered as stored) at no cost to every other bet.
+        look_up = time.monotonic() < self._lookups_until
         new_key = full_key is None or (
             full_key not in self.rt.answers
             and full_key not in self._pending_keys
-            and await self.rt.journal.requests.find(full_key) is None
+            and (not look_up or await self.rt.journal.requests.find(full_key) is None)
         )
         waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         if new_key and self.rt.lock.acquire(blocking=False):
             try:
                 quick = self._quick_bet(
-                    user_id, username, wager, stake, position, full_key, waiter, round_id
+                    user_id,
+                    username,
+                    wager,
+                    stake,
+                    position,
+                    full_key,
+                    waiter,
+                    round_id,
+                    looked_up=look_up,
                 )
             finally:
                 self.rt.lock.release()
@@ -436,8 +461,11 @@ class BetIntake:
         full_key: str | None,
         waiter: asyncio.Future[Any],
         round_id: str | None = None,
+        *,
+        looked_up: bool = True,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
-        """Lock held, on the event loop: take the bet if nothing has to wait."""
+        """Lock held, on the event loop: take the bet if nothing has to wait
+        (``looked_up``: its key was looked up in the database already)."""
         r, insurance, where, request_hash = self._asked(username, wager, stake, position)
         if full_key is not None and (full_key in self.rt.answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
@@ -458,6 +486,7 @@ class BetIntake:
                 only_in_flight=True,
                 notify=(asyncio.get_running_loop(), waiter),
                 claimed=full_key is not None,
+                looked_up=looked_up,
             )
         except BaseException:
             if full_key is not None:
