@@ -280,6 +280,32 @@ class Servers:
             process.stop()
 
 
+def cpu_seconds(pids: list[int]) -> float | None:
+    """The CPU time (user + system) the processes ``pids`` have used so far;
+    None where /proc cannot say (not Linux, a process gone)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+async def _measure_cpu(servers: Servers, results: Results, warm: float, end: float) -> None:
+    """The servers' CPU time between the warm-up's end and the load's: a cost a
+    bet that a busy machine does not blur as it blurs the rates."""
+    await asyncio.sleep(max(0.0, warm - time.perf_counter()))
+    pids = [p.process.pid for p in servers.processes]
+    before = cpu_seconds(pids)
+    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    after = cpu_seconds(pids)
+    if before is not None and after is not None and servers.killed_at is None:
+        results.server_cpu = after - before
+
+
 def stop_server(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -342,6 +368,8 @@ class Results:
     unanswered: set[str] = field(default_factory=set)
     first_accept: float = 0.0
     last_accept: float = 0.0
+    #: the server processes' CPU seconds over the measured window (None: not read)
+    server_cpu: float | None = None
 
 
 async def _setup(ports: list[int], players: int, tables: int, betting_seconds: float) -> list[Any]:
@@ -625,6 +653,7 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
     tables = sorted({t for _, _, t, _ in players})
     gates = {table: asyncio.Event() for table in tables}
     watchers = [asyncio.create_task(_watch(ports, t, gates[t], end)) for t in tables]
+    cpu = asyncio.create_task(_measure_cpu(servers, results, start + args.warmup, end))
     killer = (
         asyncio.create_task(_kill_at(servers, start + args.kill_at, tables))
         if args.kill_at is not None
@@ -651,6 +680,7 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
         )
     )
     elapsed = time.perf_counter() - start
+    await cpu
     if killer is not None:
         await killer  # (a restart still under way is waited for)
     for watcher in watchers:
@@ -913,6 +943,12 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
             "p50": _percentile(results.accepted_latencies, 0.50) * ms,
             "p99": _percentile(results.accepted_latencies, 0.99) * ms,
         },
+        # CPU the server processes spent per bet accepted after the warm-up
+        "server_cpu_ms_per_bet": (
+            results.server_cpu * ms / accepted
+            if results.server_cpu is not None and accepted
+            else None
+        ),
         "timeline": _timeline(results.sent),
         "statuses": {str(k): v for k, v in sorted(results.statuses.items())},
         "refusals": dict(results.refusals),
@@ -943,7 +979,13 @@ def report(result: dict[str, Any]) -> str:
         f"({result['requests_per_second']:.0f}/s); latency p50 {lat['p50']:.1f} ms, "
         f"p90 {lat['p90']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
         f"(after {result['warmup_seconds']:g} s warm-up; with it p99 "
-        f"{result['latency_with_warmup_ms']['p99']:.1f} ms)\n"
+        f"{result['latency_with_warmup_ms']['p99']:.1f} ms)"
+        + (
+            f"; server CPU {result['server_cpu_ms_per_bet']:.2f} ms a bet"
+            if result.get("server_cpu_ms_per_bet") is not None
+            else ""
+        )
+        + "\n"
         f"{'':>12}statuses {result['statuses']}, refusals {result['refusals']}\n"
         f"{'':>12}checks: trial balance {c['trial_balance']}, audit "
         f"{'clean' if c['audit_ok'] else c['audit_problems']}, {c['acknowledged']} acknowledged / "
