@@ -14,8 +14,10 @@ process.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -27,8 +29,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from punto.server.hub import STAFF, Hub
 from punto.server.lease_settings import LeaseSettings
 from punto.server.notices import FRAME, Frames, frames
+from punto.server.relay import Relay
 from tests import test_server_support as support
 from tests.test_server_support import DEALER, PLAYER, PLAYER2, QUICK, live_server, login, make_app
 from tests.test_server_support import wait_for as _wait_for
@@ -294,3 +298,110 @@ def test_notice_frames_put_a_long_message_together_again() -> None:
     assert [joined.feed(p) for p in parts[1:3]] == [None, None]
     assert joined.feed(parts[3]) == ("host/1/ab", message)
     assert joined.feed("not a frame") is None
+
+
+def _sent(relay: Relay) -> list[dict[str, Any]]:
+    """What the relay has queued to send, taken off its queue."""
+    out = []
+    with contextlib.suppress(queue.Empty):
+        while True:
+            item = relay._out.get_nowait()
+            assert item is not None
+            out.append(json.loads(item))
+    return out
+
+
+def test_relay_gives_a_watcher_its_opening_then_what_follows_and_starts_again_at_a_gap() -> None:
+    async def scenario() -> None:
+        hub = Hub()
+        hub.bind(asyncio.get_running_loop())
+        relay = Relay(hub, {})
+        relay.me = "here/1/aa"
+        user = {"id": 7, "username": "ann", "role": "player"}
+        ann = hub.subscribe("t", "ann", False, watcher=True, ready=False, user=user)
+        relay.watch(ann)
+        [asked] = _sent(relay)
+        assert asked | {"w": None} == {
+            "k": "q", "f": "here/1/aa", "t": "t", "id": ann.id, "n": 0,
+            "u": "ann", "st": False, "w": None,
+        }  # fmt: skip
+        assert asked["w"] == {"*": 1, "ann": 1}
+
+        def relayed(sender: str, seq: int, kind: str = "m", **more: Any) -> None:
+            relay._received(sender, {"k": kind, "f": sender, "t": "t", "s": seq, **more})
+
+        messages: list[dict[str, Any]] = []
+
+        def got() -> list[Any]:
+            out = []
+            while not ann.queue.empty():
+                message = ann.queue.get_nowait()
+                assert message is not None
+                messages.append(message)
+                out.append(message["type"])
+            return out
+
+        relayed("owner/2/bb", 1, a="*", m={"type": "card"})  # before its opening: not its
+        opening = [{"type": "state"}, {"type": "scoreboard"}]
+        relayed("owner/2/bb", 2, "o", to="here/1/aa", id=ann.id, n=0, m=opening)
+        relayed("owner/2/bb", 3, a="*", m={"type": "card"})
+        relayed("owner/2/bb", 4, a="bob", m={"type": "me"})  # another player's
+        relayed("owner/2/bb", 5, a="@staff", m={"type": "staff"})
+        relayed("owner/2/bb", 6, a="ann", m={"type": "me"})
+        assert got() == ["state", "scoreboard", "card", "me"]
+        assert ann.ready
+        assert messages[0] == {"type": "state", "user": user}  # who is watching, added here
+        # A number skipped: it waits, and asks again (a fresh nonce).
+        relayed("owner/2/bb", 8, a="*", m={"type": "card"})
+        assert not ann.ready
+        [again] = _sent(relay)
+        assert (again["k"], again["n"]) == ("q", 1)
+        relayed("owner/2/bb", 9, "o", to="here/1/aa", id=ann.id, n=0, m=opening)  # stale
+        relayed("owner/2/bb", 10, a="*", m={"type": "card"})
+        assert got() == []
+        relayed("owner/2/bb", 11, "o", to="here/1/aa", id=ann.id, n=1, m=opening)
+        relayed("owner/2/bb", 12, a="*", m={"type": "results"})
+        assert got() == ["state", "scoreboard", "results"]
+        # Another process's stream (a take-over): it starts again there.
+        relayed("other/3/cc", 1, a="*", m={"type": "card"})
+        assert not ann.ready
+        assert [(m["k"], m["n"]) for m in _sent(relay)] == [("q", 2)]
+        assert got() == []
+        # ... as when a process says it now runs the table.
+        relayed("other/3/cc", 2, "o", to="here/1/aa", id=ann.id, n=2, m=opening)
+        assert got() == ["state", "scoreboard"]
+        relay._received("third/4/dd", {"k": "r", "f": "third/4/dd", "tables": ["t"]})
+        assert not ann.ready
+        assert [(m["k"], m["n"]) for m in _sent(relay)] == [("q", 3)]
+
+    asyncio.run(scenario())
+
+
+def test_relay_sends_only_what_a_process_elsewhere_watches_and_counts_it() -> None:
+    async def scenario() -> None:
+        hub = Hub()
+        hub.bind(asyncio.get_running_loop())
+        relay = Relay(hub, {})
+        relay.me = "owner/2/bb"
+        hub.beyond = relay
+        assert hub.count("t") == 0
+        relay._received("here/1/aa", {"k": "w", "f": "here/1/aa", "w": {"t": {"*": 2, "ann": 1}}})
+        assert (hub.count("t"), hub.count("t", "ann"), hub.count("t", STAFF)) == (2, 1, 0)
+        assert hub.count("other") == 0
+        hub.publish("t", {"type": "me", "me": {}}, "bob")
+        hub.publish("t", {"type": "staff", "staff": {}}, STAFF)
+        hub.publish("other", {"type": "card"})
+        assert _sent(relay) == []
+        hub.publish("t", {"type": "card"})
+        hub.publish("t", {"type": "me", "me": {"balance": "1.00"}}, "ann")
+        assert [(m["s"], m["a"], m["m"]["type"]) for m in _sent(relay)] == [
+            (1, "*", "card"),
+            (2, "ann", "me"),
+        ]
+        # Its next announcement says it watches less.
+        relay._received("here/1/aa", {"k": "w", "f": "here/1/aa", "w": {}})
+        assert hub.count("t") == 0
+        hub.publish("t", {"type": "card"})
+        assert _sent(relay) == []
+
+    asyncio.run(scenario())
