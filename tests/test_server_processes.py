@@ -10,6 +10,10 @@ resuming each interrupted round under the game's power failure clause (MBS
 ``test_server_fault``: every acknowledged bet in the log and the ledger once,
 the trial balance 0, the audit clean.
 
+A table's WebSocket watchers on the process that does not run it get its
+messages (relayed through the database), and keep their sockets when its
+process is killed: they go on with the process that takes it over.
+
 SQLite: a second process on the same file is refused (exit 2, one line), and
 a restart right after a SIGKILL starts.
 """
@@ -24,6 +28,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import httpx2
@@ -45,6 +50,7 @@ from tests.test_server_fault import (
     set_up,
 )
 from tests.test_server_support import PIT, free_port, healthy, login, wait_for
+from tests.test_server_watchers import Watcher, number, settled, watching
 
 db_url = db_fixtures.db_url
 
@@ -163,6 +169,77 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
         f"{len(load.lost)} unanswered; interrupted rounds: {expected}; "
         f"statuses {dict(load.statuses)}"
     )
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_watchers_on_the_other_process_follow_a_table_through_a_sigkill_of_its_owner(
+    db_url: str, tmp_path: Path
+) -> None:
+    first_port, second_port = free_port(), free_port()
+    first = _serve(db_url, first_port, tmp_path / "first.log", demo=True)
+    with _running(first, first_port) as one:
+        second = _serve(db_url, second_port, tmp_path / "second.log", demo=False)
+        with _running(second, second_port) as two:
+            players = set_up(one)  # every table run by the first
+            assert _running_here(two) == set()
+            (_, player), (_, other) = players[:2]
+            watchers = [Watcher(two, "busy", player), Watcher(two, "busy")]
+            with watching(*watchers):
+                mine, anyone = watchers
+                # A round dealt by the first, seen through the second, with a bet in it.
+                wait_for(lambda: mine.of("state"), timeout=30, step=0.05)
+                before = len(mine.of("betting_open"))  # a round opening now, not one gone by
+                opened = wait_for(lambda: mine.of("betting_open")[before:], timeout=30, step=0.02)
+                round_id = opened[0]["round_id"]
+                placed = [
+                    httpx2.post(
+                        f"{base}/api/tables/busy/bets",
+                        headers={**who, "Idempotency-Key": f"watch-{n}"},
+                        json={"wager": "banker", "stake": "10", "round_id": round_id},
+                        timeout=30,
+                    )
+                    for n, (base, who) in enumerate(((two, player), (one, other)))
+                ]
+                assert [a.status_code for a in placed] == [201, 201], [a.text for a in placed]
+                my_bet, other_bet = (a.json()["bet"]["bet_id"] for a in placed)
+                for watcher in watchers:
+                    wait_for(partial(settled, watcher, round_id), timeout=30, step=0.05)
+                cards = [m for m in mine.messages() if m["type"] == "card"]
+                assert any(m["round_id"] == round_id for m in cards)
+                first.send_signal(signal.SIGKILL)
+                first.wait(10)
+                killed = [len(w.messages()) for w in watchers]
+                last = max(number(m["round_id"]) for m in mine.of("betting_open"))
+                # The second takes the table over; its watchers go on, their sockets kept.
+                wait_for(lambda: "busy" in _running_here(two), timeout=60, step=0.2)
+
+                def later_round(watcher: Watcher, count: int) -> bool:
+                    since = watcher.messages()[count:]
+                    fresh = [m for m in since if m["type"] in ("betting_open", "results")]
+                    opened = {m["round_id"] for m in fresh if m["type"] == "betting_open"}
+                    return any(
+                        m["type"] == "results"
+                        and m["round_id"] in opened
+                        and number(m["round_id"]) > last
+                        for m in fresh
+                    )
+
+                for watcher, count in zip(watchers, killed, strict=True):
+                    wait_for(partial(later_round, watcher, count), timeout=60, step=0.1)
+                    assert not watcher.closed
+                    assert any(m["type"] == "state" for m in watcher.messages()[count:])
+                # Nobody saw another's bets or the staff's messages on the way.
+                seen = {
+                    bet["bet_id"]
+                    for m in mine.messages()
+                    for bet in [*(m.get("me") or {}).get("bets", ())]
+                }
+                assert my_bet in seen
+                assert other_bet not in seen
+                for watcher in watchers:
+                    kinds = {m["type"] for m in watcher.messages()}
+                    assert not kinds & {"event", "staff", "cards_held"}
+                assert not any(m["type"] == "me" or "me" in m for m in anyone.messages())
 
 
 def test_a_second_process_on_one_sqlite_file_is_refused_and_a_restart_after_a_kill_starts(

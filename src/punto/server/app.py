@@ -13,7 +13,8 @@ after the move each is making, and writes what is waiting.
 
 On SQLite one process serves every table; on PostgreSQL several share them,
 each table run by the holder of its lease (:mod:`punto.server.ownership`),
-a request for another's table forwarded to it (:mod:`punto.server.forwarding`).
+a request for another's table forwarded to it (:mod:`punto.server.forwarding`),
+its watchers on any process (:mod:`punto.server.relay`).
 Everything the tables write goes through
 one :class:`punto.server.journal.Journal` (group commits: a bet is durable,
 with its stake on the ledger, before it is acknowledged); the most frequent
@@ -48,7 +49,9 @@ from punto.server.forwarding import Forward, Forwarding
 from punto.server.hub import Hub
 from punto.server.journal import Journal
 from punto.server.lease_settings import LeaseSettings
+from punto.server.notices import Notices
 from punto.server.ownership import Ownership, lease_settings
+from punto.server.relay import Relay
 from punto.server.services import Server
 from punto.server.tournaments import routes as live
 from punto.store import db
@@ -145,8 +148,12 @@ def create_app(
             await asyncio.to_thread(create_demo, server, **(demo_options or {}))
         app.state.server = server
         await server.start()
-        if ownership is not None and not db.is_sqlite(engine):  # LISTEN/NOTIFY: PostgreSQL
-            await forwarding.start(engine, ownership)
+        notices = Notices()  # LISTEN/NOTIFY (PostgreSQL): requests and watchers elsewhere
+        relay = Relay(hub, server.tables)
+        if ownership is not None and not db.is_sqlite(engine):
+            await forwarding.start(engine, ownership, notices)
+            await relay.start(engine, ownership.owner, notices)
+            notices.start(engine)
         await live.start(app)  # the live tournaments' clocks, as the dealers above
         collector = asyncio.create_task(_keep_collections_short())
         if on_ready is not None:
@@ -155,7 +162,9 @@ def create_app(
             yield
         finally:
             collector.cancel()
+            await relay.stop()
             await forwarding.stop()
+            await asyncio.to_thread(notices.stop)
             await live.stop(app)
             await server.stop()
             engine.dispose()

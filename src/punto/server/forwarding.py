@@ -25,7 +25,6 @@ import contextlib
 import json
 import logging
 import re
-import threading
 from typing import Any
 from urllib.parse import unquote
 
@@ -36,6 +35,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from punto.server.errors import error_body, replaying
+from punto.server.notices import Notices
 from punto.server.ownership import Ownership
 from punto.store import db
 from punto.store.leases import db_now, table_requests
@@ -68,25 +68,23 @@ class Forwarding:
         self._wake: asyncio.Event | None = None
         self._waiting: dict[int, asyncio.Future[None]] = {}
         self._task: asyncio.Task[None] | None = None
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
         self._answering: set[asyncio.Task[None]] = set()
 
     @property
     def on(self) -> bool:
         return self._task is not None
 
-    async def start(self, engine: Engine, ownership: Ownership) -> None:
-        """Listen for requests and answers (PostgreSQL only)."""
+    async def start(self, engine: Engine, ownership: Ownership, notices: Notices) -> None:
+        """Listen for requests and answers (PostgreSQL only; ``notices`` is
+        started after)."""
         self.engine, self.ownership = engine, ownership
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
-        self._thread = threading.Thread(target=self._listen, name="punto-forwarding", daemon=True)
-        self._thread.start()
+        notices.listen(REQUESTS, lambda payload: self._noticed(REQUESTS, payload))
+        notices.listen(ANSWERS, lambda payload: self._noticed(ANSWERS, payload))
         self._task = self._loop.create_task(self._serve(), name="punto-forwarding")
 
     async def stop(self) -> None:
-        self._stopping.set()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -95,8 +93,6 @@ class Forwarding:
         for answering in list(self._answering):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(answering, 10)
-        if self._thread is not None:
-            await asyncio.to_thread(self._thread.join, 5)
 
     # -- the process that got the request -------------------------------------------------------
 
@@ -178,28 +174,6 @@ class Forwarding:
         return int(data["status"]), data["headers"], base64.b64decode(data["body"])
 
     # -- the process that runs the table ---------------------------------------------------------
-
-    def _listen(self) -> None:
-        """The notices, on a connection of their own (a worker thread)."""
-        assert self.engine is not None
-        while not self._stopping.is_set():
-            try:
-                raw = self.engine.raw_connection()
-                try:
-                    pg: Any = raw.driver_connection
-                    pg.autocommit = True
-                    pg.execute(f"LISTEN {REQUESTS}")
-                    pg.execute(f"LISTEN {ANSWERS}")
-                    while not self._stopping.is_set():
-                        for notice in pg.notifies(timeout=POLL_SECONDS):
-                            self._noticed(notice.channel, notice.payload)
-                finally:
-                    raw.invalidate()  # never back to the pool: it listens
-            except Exception:
-                if self._stopping.is_set():
-                    return
-                log.warning("forwarding: listening failed; again shortly", exc_info=True)
-                self._stopping.wait(POLL_SECONDS)
 
     def _noticed(self, channel: str, payload: str) -> None:
         loop = self._loop

@@ -17,6 +17,12 @@ the token is no good (it keeps watching as before).  Never a token in the
 URL: URLs are written to access logs.  A page may send ``{"type": "ping"}``;
 the answer is ``{"type": "pong"}``.
 
+Watchers on any process: on PostgreSQL a table is run by one server process
+(its lease), and a socket for it may be opened on any of them; one opened
+on another process gets the same messages in the same order, relayed
+through the database (:mod:`punto.server.relay`), and keeps its connection
+when another process takes the table over (it gets a fresh ``state``).
+
 Refusals: an unknown (or stopped) table is accepted and closed at once with
 code 4404 and the reason; a handshake from a page of another origin is
 refused with HTTP 403, and one over the cap of WebSockets per client address
@@ -32,7 +38,11 @@ from fastapi import APIRouter, WebSocket
 
 from punto.errors import PuntoError
 from punto.server.auth import is_staff, optional_user
+from punto.server.config import UnknownTableError
 from punto.server.hub import Subscriber
+from punto.server.ownership import TableElsewhereError
+from punto.server.relay import table_opening
+from punto.server.runtime import TableRuntime
 from punto.server.services import Server
 from punto.server.streams import Opening, refuse, stream
 from punto.store.accounts import User, UserRole
@@ -40,28 +50,56 @@ from punto.store.accounts import User, UserRole
 router = APIRouter()
 
 
+async def _nothing() -> list[dict[str, Any]]:
+    return []  # the opening comes from the process that runs the table
+
+
+def _active(server: Server, table_id: str) -> bool:
+    return server.store.exists(table_id) and server.store.get(table_id).active
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     server: Server = websocket.app.state.server
     user = await asyncio.to_thread(optional_user, server.accounts, websocket, server.sessions)
-    try:
-        runtime = server.table(table_id)
-    except PuntoError as error:
-        await refuse(websocket, error)
-        return
+    beyond = server.hub.beyond  # the other processes (PostgreSQL), or None
+    runtime: TableRuntime | None = server.tables.get(table_id)
+    if runtime is None:
+        try:
+            runtime = await asyncio.to_thread(server.table, table_id)
+        except TableElsewhereError as error:  # another process runs it
+            if beyond is None:
+                await refuse(websocket, error)
+                return
+        except UnknownTableError as error:  # or none does yet (a take-over to come)
+            if beyond is None or not await asyncio.to_thread(_active, server, table_id):
+                await refuse(websocket, error)
+                return
+        except PuntoError as error:
+            await refuse(websocket, error)
+            return
     await websocket.accept()
 
     def watch(who: User | None) -> tuple[Subscriber, Opening]:
         staff = is_staff(who)
         player = who.username if who is not None and who.role is UserRole.PLAYER else None
-        subscriber = server.hub.subscribe(table_id, player, staff)
+        me = (
+            None
+            if who is None
+            else {"id": who.id, "username": who.username, "role": who.role.value}
+        )
+        here = server.tables.get(table_id) or (runtime if beyond is None else None)
+        if here is None:
+            assert beyond is not None
+            subscriber = server.hub.subscribe(
+                table_id, player, staff, watcher=True, ready=False, user=me
+            )
+            beyond.watch(subscriber)
+            return subscriber, _nothing
+        subscriber = server.hub.subscribe(table_id, player, staff, watcher=True, user=me)
 
         async def opening() -> list[dict[str, Any]]:
-            state = await asyncio.to_thread(runtime.state, player, staff=staff)
-            if who is not None:
-                state["user"] = {"id": who.id, "username": who.username, "role": who.role.value}
-            board = await asyncio.to_thread(lambda: dict(runtime.snapshot().scoreboard))
-            return [state, {"type": "scoreboard", "scoreboard": board}]
+            return await asyncio.to_thread(table_opening, here, player, staff, me)
 
         return subscriber, opening
 
