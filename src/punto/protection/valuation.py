@@ -160,4 +160,3 @@ def insurance_value(
         clause="4.1.15",
         hint="an Insurance Plus bet is valued on the offer it took",
     )
-

@@ -51,6 +51,7 @@ from punto.server.lease_settings import LeaseSettings
 from punto.server.ownership import Ownership, lease_settings
 from punto.server.services import Server
 from punto.server.tournaments import routes as live
+from punto.server.valuation import Valuation
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
 from punto.store.bounds import MoneyBounds
@@ -140,6 +141,7 @@ def create_app(
             auto_dealers=auto_dealers,
             money_bounds=money_bounds or MoneyBounds(),
             ownership=ownership,
+            valuation=Valuation(journal),
         )
         if demo:
             await asyncio.to_thread(create_demo, server, **(demo_options or {}))
