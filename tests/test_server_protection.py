@@ -129,7 +129,7 @@ def test_a_virtual_shoe_is_valued_from_the_cards_dealt_never_its_order(
     seen: list[Card] = []
     pit = login(client, PIT)
     for _ in range(3):
-        round_id, ids = play_round(client, table_id, [(player, "big_tiger", "10")])
+        round_id, _ = play_round(client, table_id, [(player, "big_tiger", "10")])
         (value,) = valued(client, table_id, round_id, 1).values()
         rt = server_of(client).table(table_id)
         left = Composition.of_decks(8).without(*seen) if seen else Composition.of_decks(8)
