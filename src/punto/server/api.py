@@ -32,7 +32,7 @@ from punto.server.models import (
     WalletOut,
     documented,
 )
-from punto.server.routes import bets, dealer, pit, tables
+from punto.server.routes import bets, dealer, pit, protection, tables
 from punto.server.routes.common import (
     DepositIn,
     UserIn,
@@ -241,3 +241,4 @@ router.include_router(tables.router)
 router.include_router(bets.router)
 router.include_router(dealer.router)
 router.include_router(pit.router)
+router.include_router(protection.router)  # ratings and alerts (issue 15)
