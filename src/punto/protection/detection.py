@@ -1,0 +1,241 @@
+"""Advantage-play detection: a CUSUM, per player, of the value they take
+against the value a player staking the same amounts at random rounds would.
+
+Every round the player plays, each watched wager on offer has an exact value
+at placement (its return per unit, from the cards seen; never the undealt
+order).  The reference for a wager is the table's own distribution of those
+values over the rounds observed -- bet or not -- so its mean is what a bettor
+who ignores the cards takes on average, and its spread scales the score.  A
+bet scores ``(stake / mean stake) * (value - mean) / spread``, clipped to
+``[-cap, cap]`` so one lucky bet cannot raise an alert alone; the CUSUM adds
+``score - drift`` and never falls below zero, and an alert is raised when it
+reaches ``limit``.  Under random timing the scores average zero and the
+statistic keeps falling back to zero; a counter's bets all score high.
+
+The false-alarm rate of each preset is measured by
+``benchmarks/bench_protection.py`` on flat bettors (docs/protection.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Context, Decimal
+from fractions import Fraction
+
+from punto.errors import PuntoError
+
+#: Enough digits that the statistic does not depend on rounding in practice;
+#: fixed, so every detector computes the same figures from the same bets.
+_CONTEXT = Context(prec=34)
+
+
+class DetectionError(PuntoError, ValueError):
+    """Detection parameters or observations that cannot be used."""
+
+
+def to_decimal(value: Fraction) -> Decimal:
+    """``value`` to 34 significant digits (the detector's arithmetic)."""
+    return _CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One watched wager on offer in a round the player played: its exact
+    return per unit at placement and the stake taken (0 when not taken)."""
+
+    round_id: str
+    wager: str
+    value: Fraction
+    stake: int
+
+    @property
+    def taken(self) -> bool:
+        return self.stake > 0
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The test's parameters for one table.
+
+    ``limit``: the statistic at which an alert is raised; ``drift``: what each
+    bet's score must exceed to add to it; ``cap``: the most one bet can score;
+    ``warmup``: observations of a wager before its reference is trusted (bets
+    before then are scored when it is); ``false_alarm_rate``: how often a
+    player betting at random rounds is flagged, as measured.
+    """
+
+    limit: Decimal = Decimal(8)
+    drift: Decimal = Decimal("0.5")
+    cap: Decimal = Decimal(3)
+    warmup: int = 150
+    false_alarm_rate: str = "not measured (custom thresholds; see THRESHOLD_PRESETS)"
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        if self.limit <= 0 or self.drift < 0 or self.cap <= 0:
+            raise DetectionError(
+                f"thresholds limit={self.limit}, drift={self.drift}, cap={self.cap} "
+                "cannot make a test",
+                hint="limit and cap above zero, drift zero or above",
+            )
+        if self.warmup < 2:
+            raise DetectionError(
+                f"a warm-up of {self.warmup} observations cannot give a spread",
+                hint="at least 2 (150 is about two shoes)",
+            )
+
+
+@dataclass(frozen=True)
+class Score:
+    """How one bet was scored: the reference it was measured against."""
+
+    observation: Observation
+    mean: Decimal
+    spread: Decimal
+    mean_stake: Decimal
+    score: Decimal
+    statistic: Decimal  # the CUSUM after this bet
+
+
+@dataclass(frozen=True)
+class Alert:
+    """A player flagged: the statistic, the threshold it reached, the rate at
+    which that threshold flags random bettors, and the bets that raised it."""
+
+    statistic: Decimal
+    threshold: Decimal
+    false_alarm_rate: str
+    evidence: tuple[Observation, ...]
+    scores: tuple[Score, ...] = field(default=())
+
+
+@dataclass
+class _Reference:
+    """A wager's values over every round observed, and the stakes taken."""
+
+    count: int = 0
+    total: Decimal = Decimal(0)
+    squares: Decimal = Decimal(0)
+    bets: int = 0
+    staked: int = 0
+
+    def add(self, value: Decimal) -> None:
+        self.count += 1
+        self.total = _CONTEXT.add(self.total, value)
+        self.squares = _CONTEXT.add(self.squares, _CONTEXT.multiply(value, value))
+
+    @property
+    def mean(self) -> Decimal:
+        return _CONTEXT.divide(self.total, Decimal(self.count))
+
+    @property
+    def spread(self) -> Decimal:
+        """Standard deviation of the values (population)."""
+        mean = self.mean
+        var = _CONTEXT.subtract(
+            _CONTEXT.divide(self.squares, Decimal(self.count)), _CONTEXT.multiply(mean, mean)
+        )
+        return _CONTEXT.sqrt(var) if var > 0 else Decimal(0)
+
+
+class Detector:
+    """The sequential test for one player (feed it every round they play)."""
+
+    def __init__(self, thresholds: Thresholds | None = None) -> None:
+        self.thresholds = thresholds if thresholds is not None else DEFAULT_THRESHOLDS
+        self._refs: dict[str, _Reference] = {}
+        self._pending: dict[str, list[Observation]] = {}
+        self._statistic = Decimal(0)
+        self._run: list[Score] = []
+        self.bets_scored = 0
+        self.alerts = 0
+
+    @property
+    def statistic(self) -> Decimal:
+        """The CUSUM now (0 after an alert: a new alert needs new evidence)."""
+        return self._statistic
+
+    def observe(self, round_observations: Sequence[Observation]) -> Alert | None:
+        """Take one round's observations; an alert when the statistic reaches
+        the limit.  Every round the player plays must be fed, bet or not: the
+        rounds not bet are the reference."""
+        values = [(o, to_decimal(o.value)) for o in round_observations]
+        for o, v in values:
+            if o.stake < 0:
+                raise DetectionError(
+                    f"a stake of {o.stake} on {o.wager} in round {o.round_id}",
+                    hint="stakes are 0 (not taken) or more",
+                )
+            self._refs.setdefault(o.wager, _Reference()).add(v)
+        alert: Alert | None = None
+        for o, _ in values:
+            if not o.taken:
+                continue
+            ref = self._refs[o.wager]
+            ref.bets += 1
+            ref.staked += o.stake
+            pending = self._pending.setdefault(o.wager, [])
+            pending.append(o)
+            if ref.count < self.thresholds.warmup:
+                continue
+            for held in pending:
+                alert = self._score(held, ref) or alert
+            pending.clear()
+        return alert
+
+    def _score(self, o: Observation, ref: _Reference) -> Alert | None:
+        spread = ref.spread
+        if spread == 0:
+            return None  # every value alike: timing cannot matter
+        t = self.thresholds
+        mean = ref.mean
+        mean_stake = _CONTEXT.divide(Decimal(ref.staked), Decimal(ref.bets))
+        raw = _CONTEXT.multiply(
+            _CONTEXT.divide(Decimal(o.stake), mean_stake),
+            _CONTEXT.divide(_CONTEXT.subtract(to_decimal(o.value), mean), spread),
+        )
+        score = max(-t.cap, min(t.cap, raw))
+        stat = max(Decimal(0), _CONTEXT.add(self._statistic, _CONTEXT.subtract(score, t.drift)))
+        self.bets_scored += 1
+        self._statistic = stat
+        if stat == 0:
+            self._run = []
+            return None
+        self._run.append(Score(o, mean, spread, mean_stake, score, stat))
+        if stat < t.limit:
+            return None
+        run = tuple(self._run)
+        self._run = []
+        self._statistic = Decimal(0)
+        self.alerts += 1
+        return Alert(
+            statistic=stat,
+            threshold=t.limit,
+            false_alarm_rate=t.false_alarm_rate,
+            evidence=tuple(s.observation for s in run),
+            scores=run,
+        )
+
+
+#: The presets a table chooses among; each states its measured false-alarm
+#: rate (benchmarks/README.md, "Advantage-play detection").
+THRESHOLD_PRESETS: dict[str, Thresholds] = {
+    "sensitive": Thresholds(
+        limit=Decimal(5),
+        false_alarm_rate="not yet measured (benchmarks/bench_protection.py)",
+        name="sensitive",
+    ),
+    "standard": Thresholds(
+        limit=Decimal(8),
+        false_alarm_rate="not yet measured (benchmarks/bench_protection.py)",
+        name="standard",
+    ),
+    "strict": Thresholds(
+        limit=Decimal(12),
+        false_alarm_rate="not yet measured (benchmarks/bench_protection.py)",
+        name="strict",
+    ),
+}
+
+DEFAULT_THRESHOLDS = THRESHOLD_PRESETS["standard"]
