@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
 from punto.cards import Card
+from punto.server.advantage import AdvantageWatch
 from punto.store.protection import StoredValue, round_values
 from tests import test_server_support as support
 from tests.test_server_support import (
@@ -155,3 +156,99 @@ def test_the_players_history_shows_each_bets_value_at_placement(client: TestClie
             Fraction(shown["expected_value"]) == value.expected_value == 1000 * value.return_exact
         )
         assert shown["wager"] == "tie"
+
+
+# -- advantage-play detection through the server ----------------------------------------------
+
+#: The published Big Tiger count (advancedadvantageplay.com; docs/interpretations.md,
+#: "Counting Big Tiger"): tags by point value A, 2, ..., 9, then ten-value cards.
+BIG_TIGER_TAGS = (0, 0, -1, -1, -1, -2, 1, 2, 2, 0)
+
+
+def tag(card: Card) -> int:
+    return BIG_TIGER_TAGS[card.rank - 1] if card.rank < 10 else BIG_TIGER_TAGS[9]
+
+
+def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestClient) -> None:
+    """A bounded run at a virtual-shoe table with a fixed seed: both players
+    bet Banker every round; the counter adds Big Tiger at true count +8 or
+    more (the published tags), the flat bettor at random rounds about as
+    often.  The counter is flagged, with the evidence of its bets; the flat
+    bettor is not."""
+    import random
+    from decimal import Decimal
+
+    from tests.test_server_support import new_table
+
+    table_id = new_table(client, id="counted", game="tiger-baccarat", seed="protection-ci")
+    server = server_of(client)
+    pit = login(client, PIT)
+    assert server.advantage is not None
+    chosen = client.put(
+        f"/api/pit/protection/thresholds/{table_id}", headers=pit, json={"preset": "sensitive"}
+    )
+    assert chosen.status_code == 200, chosen.text
+    counter, flat = (server.accounts.find_user(name) for name in ("demo", "demo2"))
+    assert counter is not None
+    assert flat is not None
+    rt = server.table(table_id)
+    draw = random.Random(15)
+    unit = Decimal(10)
+    shoe, running, seen, counter_bets, flat_bets = "", 0, 0, 0, 0
+
+    def flagged() -> set[str]:
+        alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
+        return {a["player"] for a in alerts if a["table_id"] == table_id}
+
+    for _played in range(8 * 80):  # at most about eight shoes
+        r = rt.open_round()
+        if rt.table.shoe_id != shoe:
+            shoe, running, seen = rt.table.shoe_id, 0, 0
+        true_count = 52 * running // (416 - seen)
+        rt.place_bet(counter.id, counter.username, "banker", unit)
+        rt.place_bet(flat.id, flat.username, "banker", unit)
+        if true_count >= 8:
+            rt.place_bet(counter.id, counter.username, "big_tiger", unit)
+            counter_bets += 1
+        if draw.random() < 0.04:
+            rt.place_bet(flat.id, flat.username, "big_tiger", unit)
+            flat_bets += 1
+        rt.close_betting()
+        while not rt.round.deal.is_complete:  # type: ignore[union-attr]
+            rt.deal()
+        rt.settle()
+        cards = rt.round.deal.cards  # type: ignore[union-attr]
+        running += sum(tag(c) for c in cards)
+        seen += len(cards)
+        assert r["round_id"] == rt.round.round_id  # type: ignore[union-attr]
+        if server.advantage.raised:
+            server.valuation.drain()  # type: ignore[union-attr]
+            if "demo" in wait_for(flagged, timeout=30):
+                break
+    server.valuation.drain()  # type: ignore[union-attr]
+    who = wait_for(flagged, timeout=30)
+    assert who == {"demo"}, (who, counter_bets, flat_bets)
+    assert flat_bets > 0
+    (alert,) = [
+        a
+        for a in client.get("/api/pit/alerts", headers=pit).json()["alerts"]
+        if a["player"] == "demo"
+    ][:1]
+    assert Decimal(alert["statistic"]) >= Decimal(alert["threshold"])
+    assert alert["false_alarm_rate"]
+    evidence = alert["evidence"]
+    assert evidence
+    assert all(e["wager"] == "big_tiger" for e in evidence)
+    for e in evidence:
+        stored = round_values(server.engine, table_id, e["round_id"])
+        (bet,) = [v for v in stored.values() if v.player == "demo" and v.wager == "big_tiger"]
+        assert Fraction(e["value"]) == bet.return_exact
+        assert tuple(e["composition"]) == bet.composition
+        assert e["stake"] == "10.00"
+    # A restart: the detectors rebuilt from bet_values reach the same statistics.
+    server.journal.barrier()
+    fresh = AdvantageWatch(server.engine, server.journal)
+    fresh.rebuild(table_id, rt.game, rt.table.layout, rt.table.pair_rule)
+    for name in ("demo", "demo2"):
+        assert fresh.statistic(table_id, name) == server.advantage.statistic(table_id, name)
+    assert fresh.statistic(table_id, "demo2") is not None

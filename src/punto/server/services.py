@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.engine import Engine
 
 from punto.errors import PuntoError
+from punto.server.advantage import AdvantageWatch
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableError
 from punto.server.dealer import AutoDealer
@@ -52,6 +53,8 @@ class Server:
     ownership: Ownership | None = None
     #: values every bet when betting closes, off the tables' path (None: not valued)
     valuation: Valuation | None = None
+    #: the players' advantage-play detectors, fed by the valuation
+    advantage: AdvantageWatch | None = None
 
     def table(self, table_id: str) -> TableRuntime:
         runtime = self.tables.get(table_id)

@@ -498,7 +498,7 @@ table_requests = Table(
 Index("ix_table_requests_table_id_taken_by", table_requests.c.table_id, table_requests.c.taken_by)
 
 #: Each bet's value at placement and the pit's alerts (:mod:`punto.store.protection`, 0013).
-bet_values, protection_alerts = protection_tables(metadata)
+bet_values, protection_alerts, protection_thresholds = protection_tables(metadata)
 
 
 # --- migrations ----------------------------------------------------------------------

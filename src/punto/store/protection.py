@@ -26,6 +26,7 @@ from punto.store.db import (
     ledger_entries,
     ledger_transactions,
     protection_alerts,
+    protection_thresholds,
     read_transaction,
 )
 
@@ -35,10 +36,12 @@ __all__ = [
     "StoredValue",
     "rated_bets",
     "read_alerts",
+    "read_presets",
     "round_values",
     "table_values",
     "values_of_bets",
     "write_alert",
+    "write_preset",
     "write_values",
 ]
 
@@ -286,3 +289,15 @@ def read_alerts(engine: Engine, *, limit: int = 100) -> list[StoredAlert]:
             )
             for r in conn.execute(query)
         ]
+
+
+def read_presets(engine: Engine) -> dict[str, str]:
+    """Each table's detection thresholds preset that was set."""
+    with read_transaction(engine) as conn:
+        return {r.table_id: r.preset for r in conn.execute(select(protection_thresholds))}
+
+
+def write_preset(conn: Connection, table_id: str, preset: str) -> None:
+    """Set a table's detection thresholds preset."""
+    conn.execute(protection_thresholds.delete().where(protection_thresholds.c.table_id == table_id))
+    conn.execute(protection_thresholds.insert().values(table_id=table_id, preset=preset))

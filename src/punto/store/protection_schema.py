@@ -22,8 +22,8 @@ from sqlalchemy import (
 from punto.store.columns import ID, UTCDateTime
 
 
-def protection_tables(metadata: MetaData) -> tuple[Table, Table]:
-    """``bet_values`` and ``protection_alerts`` on ``metadata``."""
+def protection_tables(metadata: MetaData) -> tuple[Table, Table, Table]:
+    """``bet_values``, ``protection_alerts`` and ``protection_thresholds`` on ``metadata``."""
     # One row per bet valued: the ledger's bet reference (table, bet id), whose
     # it was, and its exact value when it was placed (fractions as "num/den").
     bet_values = Table(
@@ -61,4 +61,11 @@ def protection_tables(metadata: MetaData) -> tuple[Table, Table]:
         Column("evidence", Text, nullable=False),  # JSON: the observations
     )
     Index("ix_protection_alerts_table_id_player", alerts.c.table_id, alerts.c.player)
-    return bet_values, alerts
+    # The detection thresholds preset each table uses (the standard one if none).
+    thresholds = Table(
+        "protection_thresholds",
+        metadata,
+        Column("table_id", String(200), primary_key=True),
+        Column("preset", String(32), nullable=False),
+    )
+    return bet_values, alerts, thresholds

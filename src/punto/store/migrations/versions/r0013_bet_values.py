@@ -13,7 +13,8 @@ units), the exact return per unit and expected value (fractions as text,
 counts, Ace to King), and when it was computed.  ``protection_alerts``: an
 advantage-play alert on a player at a table, its statistic and threshold
 (exact decimals as text), the false-alarm rate the threshold gives, and the
-evidence (the observations, JSON).
+evidence (the observations, JSON).  ``protection_thresholds``: the detection
+thresholds preset each table uses.
 """
 
 from __future__ import annotations
@@ -69,8 +70,15 @@ def upgrade() -> None:
         "protection_alerts",
         ["table_id", "player"],
     )
+    op.create_table(
+        "protection_thresholds",
+        sa.Column("table_id", sa.String(200), nullable=False),
+        sa.Column("preset", sa.String(32), nullable=False),
+        sa.PrimaryKeyConstraint("table_id", name=op.f("pk_protection_thresholds")),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("protection_thresholds")
     op.drop_table("protection_alerts")
     op.drop_table("bet_values")
