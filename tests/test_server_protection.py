@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
 from punto.cards import Card
+from punto.games import get_game
 from punto.server.advantage import AdvantageWatch
 from punto.store.protection import StoredValue, round_values
 from tests import test_server_support as support
@@ -252,3 +253,29 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
     for name in ("demo", "demo2"):
         assert fresh.statistic(table_id, name) == server.advantage.statistic(table_id, name)
     assert fresh.statistic(table_id, "demo2") is not None
+
+
+def test_tiger_buffalo_4_1_15_insurance_plus_valued_when_taken_on_the_cards_on_the_table(
+    client: TestClient,
+) -> None:
+    from punto.analysis.insurance_values import deal_values
+
+    table = new_table(client, id="ins", game="tiger-buffalo", layout="A", card_source="device")
+    dealer, player = login(client, DEALER), login(client, PLAYER)
+    round_id = client.post(f"/api/tables/{table}/round/open", headers=dealer).json()["round_id"]
+    player_bet = bet(client, player, table, "player", "100")
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    deal_cards(client, dealer, table, "3H 4C 2D KS")  # Player 5 v Banker 4
+    insured = bet(client, player, table, "player_insurance", "50")
+    deal_cards(client, dealer, table, "3S 5D")
+    client.post(f"/api/tables/{table}/round/settle", headers=dealer)
+    values = valued(client, table, round_id, 2)
+    on_table = [Card.parse(c) for c in ["3H", "4C", "2D", "KS"]]
+    (offer,) = deal_values(get_game("tiger-buffalo"), Composition.of_decks(8), on_table)
+    assert values[insured].return_exact == offer.value
+    assert values[insured].moment == "four_cards"
+    assert values[insured].expected_value == 5000 * offer.value
+    assert values[insured].cards_seen == 0  # the shoe before the round; the four are taken out
+    rt = server_of(client).table(table)
+    main = odds_table(rt.game, Composition.of_decks(8), "A", rt.table.pair_rule).wagers
+    assert values[player_bet].return_exact == main["player"].return_exact
