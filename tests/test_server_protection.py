@@ -279,3 +279,31 @@ def test_tiger_buffalo_4_1_15_insurance_plus_valued_when_taken_on_the_cards_on_t
     rt = server_of(client).table(table)
     main = odds_table(rt.game, Composition.of_decks(8), "A", rt.table.pair_rule).wagers
     assert values[player_bet].return_exact == main["player"].return_exact
+
+
+def test_a_round_closed_before_a_restart_is_valued_again_and_keeps_its_first_value(
+    db_url: str,
+) -> None:
+    """Betting closed, then the server stops mid-round: after the restart the
+    round is scanned again at its next action, and the value stored first is
+    kept (a bet is valued once)."""
+    with TestClient(support.make_app(db_url)) as first:
+        physical_shoe(first, "dragon")
+        dealer, player = login(first, DEALER), login(first, PLAYER)
+        round_id = first.post("/api/tables/dragon/round/open", headers=dealer).json()["round_id"]
+        bet_id = bet(first, player, "dragon", "big_tiger", "10")
+        assert first.post("/api/tables/dragon/round/close", headers=dealer).status_code == 200
+        before = valued(first, "dragon", round_id, 1)[bet_id]
+    with TestClient(support.make_app(db_url)) as second:
+        dealer = login(second, DEALER)
+        # interrupted after No more bets: the withdrawal option (power failure rules)
+        closed = second.post("/api/tables/dragon/round/withdrawal/close", headers=dealer)
+        assert closed.status_code == 200, closed.text
+        deal_cards(second, dealer, "dragon", "9H KC 9D QS")
+        assert second.post("/api/tables/dragon/round/settle", headers=dealer).status_code == 200
+        valuation = server_of(second).valuation
+        assert valuation is not None
+        wait_for(lambda: valuation.stats.rounds >= 1, timeout=30)  # valued again ...
+        server_of(second).journal.barrier()
+        after = round_values(server_of(second).engine, "dragon", round_id)
+        assert after == {bet_id: before}  # ... and the first value kept

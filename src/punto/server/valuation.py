@@ -38,6 +38,7 @@ from punto.server.journal import Journal
 from punto.server.tables.forms import cents, money
 from punto.store.protection import StoredValue, write_values
 from punto.table.events import BetsClosed, InsurancePlaced
+from punto.table.round import Round
 from punto.table.round_state import TableBet
 from punto.wagers import PairRule
 
@@ -104,8 +105,9 @@ class Valuation:
         #: told of each round valued (the detection), in the worker thread
         self.on_valued = on_valued
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="punto-valuation")
-        #: each table's round and how many of its events were scanned
-        self._scanned: dict[str, tuple[str, int]] = {}
+        #: each table's round (the object: a table restored from its log has new
+        #: ones) and how many of its events were scanned
+        self._scanned: dict[str, tuple[Round | None, int]] = {}
         self.stats = _Stats()
         self._closed = False
 
@@ -116,13 +118,13 @@ class Valuation:
         r = rt.round
         if r is None or self._closed:
             return
-        round_id, start = self._scanned.get(rt.id, ("", 0))
-        if round_id != r.round_id:
+        scanned, start = self._scanned.get(rt.id, (None, 0))
+        if scanned is not r:  # a new round, or the table restored from its log (resync)
             start = 0
         events = r.events
         if len(events) <= start:
             return
-        self._scanned[rt.id] = (r.round_id, len(events))
+        self._scanned[rt.id] = (r, len(events))
         closed = False
         insured: list[InsurancePlaced] = []
         for event in events[start:]:
