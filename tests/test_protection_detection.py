@@ -3,10 +3,15 @@ counter flagged where a flat bettor is not."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +145,54 @@ def test_detector_flags_the_big_tiger_counter_and_not_flat_bettors() -> None:
     assert first[0] is not None, "the counter was not flagged in 12 shoes"
     assert first[1:] == [None, None], f"a flat bettor was flagged ({bets} bets)"
     assert all(b > 0 for b in bets)
+
+
+BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_protection.py"
+
+
+def test_benchmark_poisson_interval_is_garwoods() -> None:
+    spec = importlib.util.spec_from_file_location("bench_protection", BENCHMARK)
+    assert spec is not None
+    assert spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        del sys.modules[spec.name]
+    # chi-square quantiles / 2: k = 0 -> (0, 3.689); k = 10 -> (4.795, 18.390)
+    low, high = bench.poisson_interval(0)
+    assert (low, round(high, 3)) == (0.0, 3.689)
+    low, high = bench.poisson_interval(10)
+    assert (round(low, 3), round(high, 3)) == (4.795, 18.390)
+
+
+def test_benchmark_runs_every_player_at_every_preset() -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, str(BENCHMARK), "--careers", "1", "--shoes", "3"),
+            *("--flats", "1", "--rates", "0.25", "--json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    result = json.loads(done.stdout)
+    assert result["shoes"] == 3
+    assert result["coups"] > 3 * 60
+    players = {p["player"]: p for p in result["players"]}
+    assert set(players) == {
+        "big-tiger-counter",
+        "dragon-tiger-counter",
+        "insurance-player",
+        "flat big_tiger",
+        "flat dragon_tiger",
+        "flat banker_insurance",
+    }
+    for p in players.values():
+        assert p["bets"] > 0
+        for name in THRESHOLD_PRESETS:
+            figures = p[name]
+            assert figures["careers"] == 1
+            assert figures["per_100_shoes"][0] == 100 * figures["alerts"] / 3

@@ -1,16 +1,15 @@
-"""Advantage-play detection: a CUSUM, per player, of the value they take
-against the value a player staking the same amounts at random rounds would.
+"""Advantage-play detection: a CUSUM, per player, of whether they stake more
+when a wager is worth more than usual.
 
 Every round the player plays, each watched wager on offer has an exact value
 at placement (its return per unit, from the cards seen; never the undealt
-order).  The reference for a wager is the table's own distribution of those
-values over the rounds observed -- bet or not -- so its mean is what a bettor
-who ignores the cards takes on average, and its spread scales the score.  A
-bet scores ``(stake / mean stake) * (value - mean) / spread``, clipped to
-``[-cap, cap]`` so one lucky bet cannot raise an alert alone; the CUSUM adds
-``score - drift`` and never falls below zero, and an alert is raised when it
-reaches ``limit``.  Under random timing the scores average zero and the
-statistic keeps falling back to zero; a counter's bets all score high.
+order) and a stake (0 when not taken).  The reference is the table's own:
+the mean and spread of the wager's values, and of the player's stakes on it,
+over the rounds observed.  Each observation scores standardized stake times
+standardized value, clipped to ``[-cap, cap]``; the mean score is the
+correlation of stake and value, zero for a player who ignores the cards,
+however the values drift within a shoe.  The CUSUM adds ``score - drift``,
+never falls below zero, and raises an alert at ``limit``.
 
 The false-alarm rate of each preset is measured by
 ``benchmarks/bench_protection.py`` on flat bettors (docs/protection.md).
@@ -59,7 +58,8 @@ class Thresholds:
     """The test's parameters for one table.
 
     ``limit``: the statistic at which an alert is raised; ``drift``: what each
-    bet's score must exceed to add to it; ``cap``: the most one bet can score;
+    observation's score must exceed to add to it; ``cap``: the most one
+    observation can score;
     ``warmup``: observations of a wager before its reference is trusted (bets
     before then are scored when it is); ``false_alarm_rate``: how often a
     player betting at random rounds is flagged, as measured.
