@@ -13,6 +13,7 @@ from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
 from punto.cards import Card
 from punto.games import get_game
+from punto.protection.players import Counter, FlatBettor, ShoeView, big_tiger_counter
 from punto.server.advantage import AdvantageWatch
 from punto.store.protection import StoredValue, round_values
 from tests import test_server_support as support
@@ -161,22 +162,13 @@ def test_the_players_history_shows_each_bets_value_at_placement(client: TestClie
 
 # -- advantage-play detection through the server ----------------------------------------------
 
-#: The published Big Tiger count (advancedadvantageplay.com; docs/interpretations.md,
-#: "Counting Big Tiger"): tags by point value A, 2, ..., 9, then ten-value cards.
-BIG_TIGER_TAGS = (0, 0, -1, -1, -1, -2, 1, 2, 2, 0)
-
-
-def tag(card: Card) -> int:
-    return BIG_TIGER_TAGS[card.rank - 1] if card.rank < 10 else BIG_TIGER_TAGS[9]
-
 
 def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestClient) -> None:
     """A bounded run at a virtual-shoe table with a fixed seed: both players
-    bet Banker every round; the counter adds Big Tiger at true count +8 or
-    more (the published tags), the flat bettor at random rounds about as
-    often.  The counter is flagged, with the evidence of its bets; the flat
-    bettor is not."""
-    import random
+    bet Banker every round; the counter (punto.protection.players, the
+    published tags) adds Big Tiger at true count +8 or more, the flat bettor
+    at random rounds about as often.  The counter is flagged, with the
+    evidence of its bets; the flat bettor is not."""
     from decimal import Decimal
 
     from tests.test_server_support import new_table
@@ -189,47 +181,44 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
         f"/api/pit/protection/thresholds/{table_id}", headers=pit, json={"preset": "sensitive"}
     )
     assert chosen.status_code == 200, chosen.text
-    counter, flat = (server.accounts.find_user(name) for name in ("demo", "demo2"))
-    assert counter is not None
-    assert flat is not None
+    users = {name: server.accounts.find_user(name) for name in ("demo", "demo2")}
+    players: dict[str, Counter | FlatBettor] = {
+        "demo": big_tiger_counter(stake=1000),
+        "demo2": FlatBettor("flat", ("big_tiger",), 0.04, seed=15, stake=1000),
+    }
     rt = server.table(table_id)
-    draw = random.Random(15)
-    unit = Decimal(10)
-    shoe, running, seen, counter_bets, flat_bets = "", 0, 0, 0, 0
+    shoe, view = "", ShoeView(8)
+    taken = dict.fromkeys(players, 0)
 
     def flagged() -> set[str]:
         alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
         return {a["player"] for a in alerts if a["table_id"] == table_id}
 
     for _played in range(8 * 80):  # at most about eight shoes
-        r = rt.open_round()
+        rt.open_round()
         if rt.table.shoe_id != shoe:
-            shoe, running, seen = rt.table.shoe_id, 0, 0
-        true_count = 52 * running // (416 - seen)
-        rt.place_bet(counter.id, counter.username, "banker", unit)
-        rt.place_bet(flat.id, flat.username, "banker", unit)
-        if true_count >= 8:
-            rt.place_bet(counter.id, counter.username, "big_tiger", unit)
-            counter_bets += 1
-        if draw.random() < 0.04:
-            rt.place_bet(flat.id, flat.username, "big_tiger", unit)
-            flat_bets += 1
+            shoe, view = rt.table.shoe_id, ShoeView(8)
+        for name, player in players.items():
+            user = users[name]
+            assert user is not None
+            rt.place_bet(user.id, name, "banker", Decimal(10))
+            for wager, stake in player.bets(view).items():
+                if stake:
+                    rt.place_bet(user.id, name, wager, Decimal(stake) / 100)
+                    taken[name] += 1
         rt.close_betting()
         while not rt.round.deal.is_complete:  # type: ignore[union-attr]
             rt.deal()
         rt.settle()
-        cards = rt.round.deal.cards  # type: ignore[union-attr]
-        running += sum(tag(c) for c in cards)
-        seen += len(cards)
-        assert r["round_id"] == rt.round.round_id  # type: ignore[union-attr]
+        view.show(rt.round.deal.cards)  # type: ignore[union-attr]
         if server.advantage.raised:
             server.valuation.drain()  # type: ignore[union-attr]
             if "demo" in wait_for(flagged, timeout=30):
                 break
     server.valuation.drain()  # type: ignore[union-attr]
     who = wait_for(flagged, timeout=30)
-    assert who == {"demo"}, (who, counter_bets, flat_bets)
-    assert flat_bets > 0
+    assert who == {"demo"}, (who, _played, taken)
+    assert taken["demo2"] > 0
     (alert,) = [
         a
         for a in client.get("/api/pit/alerts", headers=pit).json()["alerts"]
