@@ -247,18 +247,35 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
 def test_tiger_buffalo_4_1_15_insurance_plus_valued_when_taken_on_the_cards_on_the_table(
     client: TestClient,
 ) -> None:
+    """The Insurance Plus bet is valued on the cards on the table when taken;
+    once the moment passes, every player the offer was open to (an Original
+    Bet on the insured hand, 3.11) is observed on it, taken or not."""
     from punto.analysis.insurance_values import deal_values
+    from punto.server.valuation import OfferValues
 
     table = new_table(client, id="ins", game="tiger-buffalo", layout="A", card_source="device")
-    dealer, player = login(client, DEALER), login(client, PLAYER)
+    dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    valuation = server_of(client).valuation
+    assert valuation is not None
+    told: list[OfferValues] = []
+    detect = valuation.on_offers
+    assert detect is not None
+
+    def spy(ov: OfferValues) -> None:
+        told.append(ov)
+        detect(ov)
+
+    valuation.on_offers = spy
     round_id = client.post(f"/api/tables/{table}/round/open", headers=dealer).json()["round_id"]
     player_bet = bet(client, player, table, "player", "100")
+    bet(client, player2, table, "player", "50")
+    bet(client, player2, table, "banker", "10")  # no Original Bet on the Player: not offered
     assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
     deal_cards(client, dealer, table, "3H 4C 2D KS")  # Player 5 v Banker 4
     insured = bet(client, player, table, "player_insurance", "50")
     deal_cards(client, dealer, table, "3S 5D")
     client.post(f"/api/tables/{table}/round/settle", headers=dealer)
-    values = valued(client, table, round_id, 2)
+    values = valued(client, table, round_id, 4)
     on_table = [Card.parse(c) for c in ["3H", "4C", "2D", "KS"]]
     (offer,) = deal_values(get_game("tiger-buffalo"), Composition.of_decks(8), on_table)
     assert values[insured].return_exact == offer.value
@@ -268,6 +285,23 @@ def test_tiger_buffalo_4_1_15_insurance_plus_valued_when_taken_on_the_cards_on_t
     rt = server_of(client).table(table)
     main = odds_table(rt.game, Composition.of_decks(8), "A", rt.table.pair_rule).wagers
     assert values[player_bet].return_exact == main["player"].return_exact
+    valuation.drain()
+    four, five = told  # after four cards, and again after the Player's third card
+    assert four.job.round_id == five.job.round_id == round_id
+
+    def observed(ov: OfferValues) -> dict[str, list[tuple[str, Fraction, int]]]:
+        return {p: [(o.wager, o.value, o.stake) for o in obs] for p, obs in ov.observations.items()}
+
+    assert observed(four) == {
+        "demo": [("player_insurance", offer.value, 5000)],
+        "demo2": [("player_insurance", offer.value, 0)],
+    }
+    cards = [*on_table, Card.parse("3S")]
+    (later,) = deal_values(get_game("tiger-buffalo"), Composition.of_decks(8), cards)
+    assert observed(five) == {
+        "demo": [("player_insurance", later.value, 0)],
+        "demo2": [("player_insurance", later.value, 0)],
+    }
 
 
 def test_a_round_closed_before_a_restart_is_valued_again_and_keeps_its_first_value(

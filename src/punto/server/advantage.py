@@ -8,10 +8,15 @@ stake on it (0 when not taken).  An alert is stored through the journal
 (``protection_alerts``, with the evidence: the bets, their values and the
 shoe's composition unseen at placement) and told to the table's staff.
 
+Insurance Plus: once an offer's moment has passed, every player it was open
+to (an Original Bet on the insured hand) is observed on it: its exact value
+for the cards on the table, and the stake taken or 0.
+
 A table's detectors are rebuilt from ``bet_values`` the first time one of
-its rounds is valued in this process (after a restart): the same rounds fed
-in the same order give the same statistic; alerts raised again on the way
-were stored the first time and are not stored twice.
+its rounds is valued in this process (after a restart): the same side-bet
+rounds fed in the same order give the same statistic (offers not taken are
+not stored, so the Insurance Plus observations are not rebuilt); alerts
+raised again on the way were stored the first time and are not stored twice.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from punto.protection.valuation import round_observations, wager_returns, watche
 from punto.server.hub import STAFF, Hub
 from punto.server.journal import Journal
 from punto.server.tables.forms import money
-from punto.server.valuation import RoundValues
+from punto.server.valuation import OfferValues, RoundValues
 from punto.store.protection import (
     StoredAlert,
     StoredValue,
@@ -76,14 +81,15 @@ class AdvantageWatch:
         self._compositions: dict[str, OrderedDict[str, tuple[int, ...]]] = {}
         self._rebuilt: set[str] = set()
         self._lock = threading.Lock()
-        #: alerts raised in this process (for the curious and the tests)
+        #: alerts raised in this process, Insurance Plus offers observed (for the tests)
         self.raised = 0
+        self.offers_observed = 0
 
     def valued(self, rv: RoundValues) -> None:
         """A round valued (the valuation worker's thread)."""
         job = rv.job
         if job.insurance:
-            return  # Insurance Plus takes are valued and stored, not yet tested
+            return  # a take: observed with its offers once the moment passes (offered)
         with self._lock:
             if job.table_id not in self._rebuilt:
                 self._rebuild(job.table_id, job.game, job.layout, job.pair_rule, job.round_id)
@@ -127,6 +133,20 @@ class AdvantageWatch:
                 if table == table_id:
                     detector.thresholds = thresholds
         return thresholds
+
+    def offered(self, ov: OfferValues) -> None:
+        """An Insurance Plus moment passed (the valuation worker's thread): each
+        player it was open to observed on its offers, taken or not."""
+        job = ov.job
+        with self._lock:
+            if job.table_id not in self._rebuilt:
+                self._rebuild(job.table_id, job.game, job.layout, job.pair_rule, job.round_id)
+            self._keep(job.table_id, job.round_id, ov.composition)
+            self.offers_observed += sum(len(o) for o in ov.observations.values())
+            for player, observations in ov.observations.items():
+                alert = self._detector(job.table_id, player).observe(observations)
+                if alert is not None:
+                    self._raise(job.table_id, player, alert)
 
     def rebuild(self, table_id: str, game: Game, layout: str | None, rule: PairRule) -> None:
         """Feed the detectors of a table not seen yet in this process every

@@ -143,7 +143,7 @@ def create_app(
             auto_dealers=auto_dealers,
             money_bounds=money_bounds or MoneyBounds(),
             ownership=ownership,
-            valuation=Valuation(journal, on_valued=advantage.valued),
+            valuation=Valuation(journal, on_valued=advantage.valued, on_offers=advantage.offered),
             advantage=advantage,
         )
         if demo:

@@ -33,6 +33,7 @@ from punto.cards import Card
 from punto.errors import PuntoError
 from punto.game import Game
 from punto.insurance import Moment
+from punto.protection.detection import Observation
 from punto.protection.valuation import insurance_value, unseen, wager_returns
 from punto.server.journal import Journal
 from punto.server.tables.forms import cents, money
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("punto.server.valuation")
 
-__all__ = ["RoundValues", "Valuation", "ValuationJob"]
+__all__ = ["OfferValues", "RoundValues", "Valuation", "ValuationJob"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,26 @@ class RoundValues:
     values: tuple[StoredValue, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class OfferValues:
+    """One Insurance Plus moment passed: the offers' observations per player
+    it was open to (the value of the offer, the stake taken or 0)."""
+
+    job: ValuationJob
+    composition: tuple[int, ...]
+    observations: dict[str, list[Observation]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Offered:
+    """Offers open on a round's cards: the moment, (player, wager) open to, and the job."""
+
+    round: Round
+    moment: Moment
+    eligible: tuple[tuple[str, str], ...]
+    job: ValuationJob
+
+
 @dataclass
 class _Stats:
     rounds: int = 0
@@ -100,10 +121,15 @@ class Valuation:
         journal: Journal,
         *,
         on_valued: Callable[[RoundValues], None] | None = None,
+        on_offers: Callable[[OfferValues], None] | None = None,
     ) -> None:
         self.journal = journal
         #: told of each round valued (the detection), in the worker thread
         self.on_valued = on_valued
+        #: told of each Insurance Plus moment passed, its offers valued (the detection)
+        self.on_offers = on_offers
+        #: each table's Insurance Plus offers open now, not yet observed
+        self._offers: dict[str, _Offered] = {}
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="punto-valuation")
         #: each table's round (the object: a table restored from its log has new
         #: ones) and how many of its events were scanned
@@ -132,27 +158,12 @@ class Valuation:
                 closed = True
             elif isinstance(event, InsurancePlaced):
                 insured.append(event)
+        self._track_offers(rt, r)
         if not closed and not insured:
             return
-        table = rt.table
-        if not table.cards.started or table.cards.decks <= 0:
+        base = _base(rt, r)
+        if base is None:
             return
-        held = Counter(table.held)  # drawn, not dealt into a coup yet: unseen
-        seen = Counter(table.discards())
-        seen.subtract(held)
-        base = ValuationJob(
-            rt.id,
-            r.round_id,
-            table.shoe_id,
-            rt.game,
-            table.layout,
-            table.pair_rule,
-            table.cards.decks,
-            tuple(seen.elements()),
-            (),
-            (),
-            time.monotonic(),
-        )
         if closed:
             bets = tuple(_bet(b) for b in r.active_bets if b.moment is None)
             if bets:
@@ -161,6 +172,37 @@ class Valuation:
             bet = next((b for b in r.bets if b.bet_id == event.bet_id), None)
             if bet is not None:
                 self._submit(replace(base, bets=(_bet(bet),), cards=r.deal.cards, insurance=True))
+
+    def _track_offers(self, rt: TableRuntime, r: Round) -> None:
+        """Insurance Plus offers open now: noted with the players they are open
+        to (an Original Bet on the insured hand, 3.11); once the moment has
+        passed, each becomes an observation per player, taken or not."""
+        noted = self._offers.get(rt.id)
+        offers = r.insurance_offers()
+        if noted is not None and (
+            noted.round is not r or len(r.deal.cards) != len(noted.job.cards) or not offers
+        ):
+            del self._offers[rt.id]
+            takes: Counter[tuple[str, str]] = Counter()
+            for b in noted.round.bets:
+                if b.moment is noted.moment and b.status != "withdrawn":
+                    takes[(b.player, b.wager)] += cents(b.stake)
+            offered = tuple((p, w, takes[(p, w)]) for p, w in noted.eligible)
+            with contextlib.suppress(RuntimeError):
+                self._executor.submit(self._value_offers, noted.job, noted.moment, offered)
+        if offers and rt.id not in self._offers:
+            eligible = sorted(
+                {
+                    (p, f"{o.insures.value}_insurance")
+                    for o in offers
+                    for p in r.players
+                    if r.original_bet(p, o.insures) > 0
+                }
+            )
+            base = _base(rt, r)
+            if eligible and base is not None:
+                job = replace(base, cards=r.deal.cards, insurance=True)
+                self._offers[rt.id] = _Offered(r, offers[0].moment, tuple(eligible), job)
 
     def _submit(self, job: ValuationJob) -> None:
         with contextlib.suppress(RuntimeError):  # shut down meanwhile
@@ -191,6 +233,29 @@ class Valuation:
             except Exception:
                 log.exception("table %s round %s: detection failed", job.table_id, job.round_id)
 
+    def _value_offers(
+        self, job: ValuationJob, moment: Moment, offered: tuple[tuple[str, str, int], ...]
+    ) -> None:
+        """The worker: the offers of one moment valued, an observation each."""
+        try:
+            composition = unseen(job.decks, job.seen)
+            values = {}
+            for wager in {w for _, w, _ in offered}:
+                values[wager] = insurance_value(job.game, composition, job.cards, wager, moment)
+        except PuntoError as error:
+            log.info("table %s round %s: offers not valued: %s", job.table_id, job.round_id, error)
+            return
+        seen: dict[str, list[Observation]] = {}
+        for player, wager, stake in offered:
+            seen.setdefault(player, []).append(
+                Observation(job.round_id, wager, values[wager], stake)
+            )
+        if self.on_offers is not None:
+            try:
+                self.on_offers(OfferValues(job, composition.counts, seen))
+            except Exception:
+                log.exception("table %s round %s: detection failed", job.table_id, job.round_id)
+
     def drain(self, timeout: float = 30.0) -> None:
         """Wait until what was submitted so far is valued (and handed to the journal)."""
         self._executor.submit(lambda: None).result(timeout)
@@ -199,6 +264,30 @@ class Valuation:
         """Value what is waiting, then stop (before the journal closes)."""
         self._closed = True
         self._executor.shutdown(wait=True)
+
+
+def _base(rt: TableRuntime, r: Round) -> ValuationJob | None:
+    """A job for the round in play with the cards seen before it (lock held);
+    None when the table has no shoe to value against."""
+    table = rt.table
+    if not table.cards.started or table.cards.decks <= 0:
+        return None
+    held = Counter(table.held)  # drawn, not dealt into a coup yet: unseen
+    seen = Counter(table.discards())
+    seen.subtract(held)
+    return ValuationJob(
+        rt.id,
+        r.round_id,
+        table.shoe_id,
+        rt.game,
+        table.layout,
+        table.pair_rule,
+        table.cards.decks,
+        tuple(seen.elements()),
+        (),
+        (),
+        time.monotonic(),
+    )
 
 
 def _bet(bet: TableBet) -> tuple[str, str, str, int, Moment | None]:
