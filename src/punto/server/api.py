@@ -32,7 +32,7 @@ from punto.server.models import (
     WalletOut,
     documented,
 )
-from punto.server.routes import bets, dealer, pit, tables
+from punto.server.routes import bets, dealer, pit, protection, tables
 from punto.server.routes.common import (
     DepositIn,
     UserIn,
@@ -43,12 +43,14 @@ from punto.server.routes.common import (
 from punto.server.runtime import (
     money,
 )
+from punto.server.valuation import value_json
 from punto.store import db
 from punto.store.accounts import (
     PermissionDeniedError,
     UserRole,
 )
 from punto.store.ledger import LedgerError
+from punto.store.protection import StoredValue, values_of_bets
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
 router.include_router(card_handling.router)  # card handling, MBS 3.9-3.12
@@ -124,6 +126,10 @@ def wallet(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 20) ->
         history = server.ledger.history(code)[-limit:]
     except LedgerError:
         balance, history = 0, []
+    # each bet's exact value when it was placed, beside its postings
+    valued = values_of_bets(
+        server.engine, ((p.table_id, p.bet_id) for p in history if p.table_id and p.bet_id)
+    )
     return {
         "balance": money(balance),
         "postings": [
@@ -134,10 +140,18 @@ def wallet(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 20) ->
                 "round_id": p.round_id,
                 "bet_id": p.bet_id,
                 "at": p.created_at.isoformat(),
+                "value_at_placement": _value_of(valued, p.table_id, p.bet_id),
             }
             for p in reversed(history)
         ],
     }
+
+
+def _value_of(
+    valued: dict[tuple[str, str], StoredValue], table_id: str | None, bet_id: str | None
+) -> dict[str, Any] | None:
+    value = valued.get((table_id or "", bet_id or ""))
+    return None if value is None else value_json(value)
 
 
 @router.post("/users", tags=["accounts"], status_code=201, **documented(UserOut, 201))
@@ -227,3 +241,4 @@ router.include_router(tables.router)
 router.include_router(bets.router)
 router.include_router(dealer.router)
 router.include_router(pit.router)
+router.include_router(protection.router)  # ratings and alerts (issue 15)

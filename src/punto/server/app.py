@@ -41,6 +41,7 @@ import anyio
 from fastapi import FastAPI
 
 from punto.server import admin, api, errors, guard, limits, logins, logs, pages, ws
+from punto.server.advantage import AdvantageWatch
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableStore
 from punto.server.demo import create_demo
@@ -54,6 +55,7 @@ from punto.server.ownership import Ownership, lease_settings
 from punto.server.relay import Relay
 from punto.server.services import Server
 from punto.server.tournaments import routes as live
+from punto.server.valuation import Valuation
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
 from punto.store.bounds import MoneyBounds
@@ -131,6 +133,7 @@ def create_app(
         settings = lease_settings(leases, sqlite=db.is_sqlite(engine))
         ownership = Ownership(engine, settings) if settings is not None else None
         journal = Journal(engine, checks=ownership.check if ownership else None)
+        advantage = AdvantageWatch(engine, journal, hub)
         server = Server(
             engine=engine,
             accounts=Accounts(engine, hasher=hasher),
@@ -143,6 +146,8 @@ def create_app(
             auto_dealers=auto_dealers,
             money_bounds=money_bounds or MoneyBounds(),
             ownership=ownership,
+            valuation=Valuation(journal, on_valued=advantage.valued, on_offers=advantage.offered),
+            advantage=advantage,
         )
         if demo:
             await asyncio.to_thread(create_demo, server, **(demo_options or {}))

@@ -61,6 +61,8 @@ class PostingOut(Out):
     round_id: str | None
     bet_id: str | None
     at: str
+    #: the bet's exact value when it was placed (punto.server.valuation.value_json)
+    value_at_placement: dict[str, Any] | None = None
 
 
 class WalletOut(Out):

@@ -114,6 +114,8 @@ class TableRuntime:
         self.next_round_at: float | None = None
         #: called after every action (the automatic dealer wakes up)
         self.on_change: Callable[[], None] | None = None
+        #: told of every action, lock held, to value the bets (punto.server.valuation)
+        self.on_events: Callable[[TableRuntime], None] | None = None
         self.scoreboard = self.rebuild_scoreboard()
         self._results_cache: dict[str, list[BetSettlement]] = {}
         #: the parts the runtime coordinates (each in its own module of punto.server.tables)

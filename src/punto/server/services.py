@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.engine import Engine
 
 from punto.errors import PuntoError
+from punto.server.advantage import AdvantageWatch
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableError
 from punto.server.dealer import AutoDealer
@@ -22,6 +23,7 @@ from punto.server.journal import Journal
 from punto.server.login_guard import LoginGuard
 from punto.server.ownership import Ownership, TableElsewhereError, elsewhere
 from punto.server.runtime import TableRuntime
+from punto.server.valuation import Valuation
 from punto.store.accounts import Accounts, UserRole
 from punto.store.bounds import MoneyBounds
 from punto.store.ledger import Ledger
@@ -49,6 +51,10 @@ class Server:
     dealers: dict[str, AutoDealer] = field(default_factory=dict)
     #: this process's table leases (PostgreSQL: several processes; None: it runs all)
     ownership: Ownership | None = None
+    #: values every bet when betting closes, off the tables' path (None: not valued)
+    valuation: Valuation | None = None
+    #: the players' advantage-play detectors, fed by the valuation
+    advantage: AdvantageWatch | None = None
 
     def table(self, table_id: str) -> TableRuntime:
         runtime = self.tables.get(table_id)
@@ -69,6 +75,8 @@ class Server:
         runtime = TableRuntime(
             config, engine=self.engine, ledger=self.ledger, hub=self.hub, journal=self.journal
         )
+        if self.valuation is not None:
+            runtime.on_events = self.valuation.changed
         self.tables[config.id] = runtime
         return runtime
 
@@ -146,6 +154,8 @@ class Server:
         self.hub.close_all()
         await asyncio.to_thread(self.sessions.stop)
         self.logins.close()
+        if self.valuation is not None:  # its last values go to the journal first
+            await asyncio.to_thread(self.valuation.close)
         await asyncio.to_thread(self.journal.close)  # what is waiting is written
         if self.ownership is not None:  # only then: another process may take them at once
             await asyncio.to_thread(self.ownership.release)

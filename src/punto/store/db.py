@@ -80,6 +80,7 @@ from punto.store.columns import WALLET_KINDS as WALLET_KINDS
 from punto.store.columns import UTCDateTime as UTCDateTime
 from punto.store.columns import utc_now as utc_now
 from punto.store.errors import StoreError
+from punto.store.protection_schema import protection_tables
 from punto.table.events import Event, event_from_json, event_to_json
 from punto.table.log import StoredEvent
 
@@ -495,6 +496,9 @@ table_requests = Table(
 )
 
 Index("ix_table_requests_table_id_taken_by", table_requests.c.table_id, table_requests.c.taken_by)
+
+#: Each bet's value at placement and the pit's alerts (:mod:`punto.store.protection`, 0013).
+bet_values, protection_alerts, protection_thresholds = protection_tables(metadata)
 
 
 # --- migrations ----------------------------------------------------------------------

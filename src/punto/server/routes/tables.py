@@ -27,10 +27,12 @@ from punto.server.routes.common import (
 from punto.server.runtime import (
     TableRuntime,
 )
+from punto.server.valuation import value_json
 from punto.store.accounts import (
     PermissionDeniedError,
     UserRole,
 )
+from punto.store.protection import StoredValue, round_values
 from punto.table.roles import Role
 
 if TYPE_CHECKING:
@@ -228,4 +230,16 @@ def round_detail(table_id: str, round_id: str, request: Request) -> dict[str, An
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "see a round's events")
-    return server.table(table_id).round_detail(round_id)
+    detail = server.table(table_id).round_detail(round_id)
+    if detail.get("results"):
+        # each bet's exact value when it was placed, beside its result
+        valued = round_values(server.engine, table_id, round_id)
+        detail["results"] = [
+            {**s, "value_at_placement": _value(valued.get(s.get("bet_id", "")))}
+            for s in detail["results"]
+        ]
+    return detail
+
+
+def _value(value: StoredValue | None) -> dict[str, Any] | None:
+    return None if value is None else value_json(value)

@@ -98,6 +98,8 @@ class Publisher:
             self._dirty_users.clear()
             if not coalesce:  # a table action (not a bet): its snapshot at once, for the readers
                 self.rt.views.rebuild()
+        if self.rt.on_events is not None:
+            self.rt.on_events(self.rt)
         if self.rt.on_change is not None:
             self.rt.on_change()
 

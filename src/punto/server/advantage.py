@@ -1,0 +1,238 @@
+"""Advantage-play detection wired to the valued rounds.
+
+Every round the valuation worker values (:mod:`punto.server.valuation`) is
+fed, per player who played it, into that player's
+:class:`~punto.protection.detection.Detector` at that table: every watched
+wager on offer (the side bets) with its exact value then, and the player's
+stake on it (0 when not taken).  An alert is stored through the journal
+(``protection_alerts``, with the evidence: the bets, their values and the
+shoe's composition unseen at placement) and told to the table's staff.
+
+Insurance Plus: once an offer's moment has passed, every player it was open
+to (an Original Bet on the insured hand) is observed on it: its exact value
+for the cards on the table, and the stake taken or 0.
+
+A table's detectors are rebuilt from ``bet_values`` the first time one of
+its rounds is valued in this process (after a restart): the same side-bet
+rounds fed in the same order give the same statistic (offers not taken are
+not stored, so the Insurance Plus observations are not rebuilt); alerts
+raised again on the way were stored the first time and are not stored twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from punto.analysis.composition import Composition
+from punto.game import Game
+from punto.protection.detection import (
+    DEFAULT_THRESHOLDS,
+    THRESHOLD_PRESETS,
+    Alert,
+    DetectionError,
+    Detector,
+    Thresholds,
+)
+from punto.protection.valuation import round_observations, wager_returns, watched_wagers
+from punto.server.hub import STAFF, Hub
+from punto.server.journal import Journal
+from punto.server.tables.forms import money
+from punto.server.valuation import OfferValues, RoundValues
+from punto.store.protection import (
+    StoredAlert,
+    StoredValue,
+    read_presets,
+    table_values,
+    write_alert,
+    write_preset,
+)
+from punto.wagers import PairRule
+
+log = logging.getLogger("punto.server.advantage")
+
+__all__ = ["AdvantageWatch"]
+
+#: Rounds per table whose composition is kept for the evidence of an alert.
+KEEP_ROUNDS = 2000
+
+
+class AdvantageWatch:
+    """Every player's detector at every table (fed by the valuation worker)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        journal: Journal,
+        hub: Hub | None = None,
+    ) -> None:
+        self.engine = engine
+        self.journal = journal
+        self.hub = hub
+        #: each table's thresholds preset (the standard one unless set), read once
+        self._presets: dict[str, str] | None = None
+        self._detectors: dict[tuple[str, str], Detector] = {}
+        self._compositions: dict[str, OrderedDict[str, tuple[int, ...]]] = {}
+        self._rebuilt: set[str] = set()
+        self._lock = threading.Lock()
+        #: alerts raised in this process, Insurance Plus offers observed (for the tests)
+        self.raised = 0
+        self.offers_observed = 0
+
+    def valued(self, rv: RoundValues) -> None:
+        """A round valued (the valuation worker's thread)."""
+        job = rv.job
+        if job.insurance:
+            return  # a take: observed with its offers once the moment passes (offered)
+        with self._lock:
+            if job.table_id not in self._rebuilt:
+                self._rebuild(job.table_id, job.game, job.layout, job.pair_rule, job.round_id)
+            self._keep(job.table_id, job.round_id, rv.composition)
+            watched = watched_wagers(job.game, job.layout)
+            bets = [(p, w, s) for _, p, w, s, m in job.bets if m is None]
+            seen = round_observations(job.round_id, rv.returns, watched, bets)
+            for player, observations in seen.items():
+                alert = self._detector(job.table_id, player).observe(observations)
+                if alert is not None:
+                    self._raise(job.table_id, player, alert)
+
+    def thresholds(self, table_id: str) -> Thresholds:
+        """The table's thresholds (:data:`THRESHOLD_PRESETS`; the standard one unless set)."""
+        if self._presets is None:
+            self._presets = read_presets(self.engine)
+        return THRESHOLD_PRESETS.get(self._presets.get(table_id, ""), DEFAULT_THRESHOLDS)
+
+    def presets(self) -> dict[str, str]:
+        """Each table's preset that was set."""
+        with self._lock:
+            if self._presets is None:
+                self._presets = read_presets(self.engine)
+            return dict(self._presets)
+
+    def set_preset(self, table_id: str, preset: str) -> Thresholds:
+        """Use the preset ``preset`` at the table from now on (stored through the
+        journal); its players' statistics so far are kept."""
+        thresholds = THRESHOLD_PRESETS.get(preset)
+        if thresholds is None:
+            raise DetectionError(
+                f"there is no thresholds preset {preset!r}",
+                hint=f"one of {', '.join(THRESHOLD_PRESETS)}",
+            )
+        self.journal.run(lambda conn: write_preset(conn, table_id, preset))
+        with self._lock:
+            if self._presets is None:
+                self._presets = read_presets(self.engine)
+            self._presets[table_id] = preset
+            for (table, _), detector in self._detectors.items():
+                if table == table_id:
+                    detector.thresholds = thresholds
+        return thresholds
+
+    def offered(self, ov: OfferValues) -> None:
+        """An Insurance Plus moment passed (the valuation worker's thread): each
+        player it was open to observed on its offers, taken or not."""
+        job = ov.job
+        with self._lock:
+            if job.table_id not in self._rebuilt:
+                self._rebuild(job.table_id, job.game, job.layout, job.pair_rule, job.round_id)
+            self._keep(job.table_id, job.round_id, ov.composition)
+            self.offers_observed += sum(len(o) for o in ov.observations.values())
+            for player, observations in ov.observations.items():
+                alert = self._detector(job.table_id, player).observe(observations)
+                if alert is not None:
+                    self._raise(job.table_id, player, alert)
+
+    def rebuild(self, table_id: str, game: Game, layout: str | None, rule: PairRule) -> None:
+        """Feed the detectors of a table not seen yet in this process every
+        round of it in ``bet_values`` (done by itself at the table's first
+        valued round)."""
+        with self._lock:
+            if table_id not in self._rebuilt:
+                self._rebuild(table_id, game, layout, rule, "")
+
+    def statistic(self, table_id: str, player: str) -> Decimal | None:
+        """A player's statistic at a table now (None: never observed)."""
+        with self._lock:
+            detector = self._detectors.get((table_id, player))
+            return None if detector is None else detector.statistic
+
+    def _detector(self, table_id: str, player: str) -> Detector:
+        key = (table_id, player)
+        detector = self._detectors.get(key)
+        if detector is None:
+            detector = self._detectors[key] = Detector(self.thresholds(table_id))
+        return detector
+
+    def _keep(self, table_id: str, round_id: str, composition: tuple[int, ...]) -> None:
+        kept = self._compositions.setdefault(table_id, OrderedDict())
+        kept[round_id] = composition
+        while len(kept) > KEEP_ROUNDS:
+            kept.popitem(last=False)
+
+    def _rebuild(
+        self, table_id: str, game: Game, layout: str | None, rule: PairRule, now: str
+    ) -> None:
+        """Feed the detectors the table's rounds valued before (a restart)."""
+        self._rebuilt.add(table_id)
+        rounds: OrderedDict[str, list[StoredValue]] = OrderedDict()
+        for value in table_values(self.engine, table_id):
+            if value.moment is None and value.round_id != now:
+                rounds.setdefault(value.round_id, []).append(value)
+        watched = watched_wagers(game, layout)
+        for round_id, values in rounds.items():
+            composition = values[0].composition
+            returns = wager_returns(game, layout, rule, Composition(composition))
+            self._keep(table_id, round_id, composition)
+            bets = [(v.player, v.wager, v.stake) for v in values]
+            for player, observations in round_observations(
+                round_id, returns, watched, bets
+            ).items():
+                self._detector(table_id, player).observe(observations)
+        if rounds:
+            log.info("table %s: detectors rebuilt from %d rounds", table_id, len(rounds))
+
+    def _raise(self, table_id: str, player: str, alert: Alert) -> None:
+        kept = self._compositions.get(table_id, OrderedDict())
+        evidence = tuple(
+            {
+                "round_id": o.round_id,
+                "wager": o.wager,
+                "stake": money(o.stake),
+                "value": str(o.value),
+                "composition": list(kept.get(o.round_id, ())),
+            }
+            for o in alert.evidence
+        )
+        stored = StoredAlert(
+            None,
+            table_id,
+            player,
+            datetime.now(UTC),
+            str(alert.statistic),
+            str(alert.threshold),
+            alert.false_alarm_rate,
+            evidence,
+        )
+        self.raised += 1
+        self.journal.run(lambda conn: write_alert(conn, stored), wait=False)
+        if self.hub is not None:
+            self.hub.publish(table_id, alert_message(stored), STAFF)
+
+
+def alert_message(alert: StoredAlert) -> dict[str, Any]:
+    """An alert as the staff's pages are told of it."""
+    return {
+        "type": "protection_alert",
+        "player": alert.player,
+        "table_id": alert.table_id,
+        "statistic": alert.statistic,
+        "threshold": alert.threshold,
+        "false_alarm_rate": alert.false_alarm_rate,
+        "bets": len(alert.evidence),
+    }
