@@ -196,3 +196,14 @@ def test_benchmark_runs_every_player_at_every_preset() -> None:
             figures = p[name]
             assert figures["careers"] == 1
             assert figures["per_100_shoes"][0] == 100 * figures["alerts"] / 3
+
+
+def test_detector_fed_only_the_rounds_bet_cannot_score() -> None:
+    """A counter seen only on the rounds it bets (every observation a stake of
+    one unit) gives the test nothing to compare: the rounds not bet must be
+    fed too (docs/protection.md)."""
+    d = Detector(HAND)
+    for n in range(50):
+        assert d.observe(_obs(f"r{n}", Fraction(n % 7, 50), 1)) is None
+    assert d.statistic == 0
+    assert d.scored == 0
