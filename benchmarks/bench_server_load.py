@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/bench_server_load.py --database sqlite --seconds 10
     .venv/bin/python benchmarks/bench_server_load.py --rate 0          # flat out: saturation
     .venv/bin/python benchmarks/bench_server_load.py --players 200 --bets 3 --json   # CI size
+    .venv/bin/python benchmarks/bench_server_load.py --bettors counter,flat   # + automated side bettors
 
 The server runs in its own process (``create_app`` under uvicorn, as ``punto
 serve`` runs it: uvloop and httptools, one process) on 127.0.0.1, with the
@@ -28,6 +29,13 @@ event log exactly once and in the ledger exactly once with its stake; no
 other bet is held; every retried key got its first bet back; the trial
 balance is 0 and the ledger audit is clean (no negative balance, every
 posting balanced, each table's holding equal to its open bets).
+
+With ``--bettors counter,flat`` the first players at each Tiger Baccarat and
+Dragon Tiger table are automated side bettors (:mod:`punto.protection.players`):
+a counter (Big Tiger, or Dragon Tiger) and a flat bettor betting its wager at
+5% of rounds at random.  Each decides once per betting window from the cards
+its table's WebSocket has shown (and the cards left, from each state), and
+its bets are checked with the others.  Without the option nothing changes.
 
 Everything stays on loopback, every loop is bounded in count and in time,
 and the server process is stopped at the end.
@@ -94,6 +102,11 @@ FUNDS = "1000000.00"
 RETRY_SHARE = 0.02
 #: The longest the whole run may take, whatever the options (seconds).
 HARD_LIMIT = 600.0
+#: --bettors: the side bet an automated bettor (punto.protection.players)
+#: plays at a table of each game that has a counter.
+SIDE_BETS = {"tiger-baccarat": "big_tiger", "dragon-tiger": "dragon_tiger"}
+#: --bettors: the share of rounds a flat bettor bets at random.
+FLAT_RATE = 0.05
 
 
 # -- a small keep-alive HTTP/1.1 client (the load generator must be cheaper than the server) --
@@ -370,6 +383,11 @@ class Results:
     last_accept: float = 0.0
     #: the server processes' CPU seconds over the measured window (None: not read)
     server_cpu: float | None = None
+    #: --bettors: per kind, the betting windows seen and the bets made
+    side_bettors: dict[str, Counter[str]] = field(default_factory=dict)
+    #: --bettors: per table, the cards its bettors saw in the shoe in use, and
+    #: the cards gone from it by the server's count (equal without a burn)
+    seen: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 async def _setup(ports: list[int], players: int, tables: int, betting_seconds: float) -> list[Any]:
@@ -444,7 +462,51 @@ async def _setup(ports: list[int], players: int, tables: int, betting_seconds: f
     return out
 
 
-async def _watch(ports: list[int], table: str, gate: asyncio.Event, end: float) -> None:
+class TableEyes:
+    """What a seat sees of a table's shoe, from its watcher's messages (--bettors):
+    the cards dealt face up, and from each state the shoe and the cards left in it."""
+
+    def __init__(self) -> None:
+        from punto.protection.players import ShoeView
+
+        self._view_class = ShoeView
+        self.view: ShoeView | None = None
+        self.shoe_id: Any = None
+        self.seen: set[tuple[str, int]] = set()
+        self.windows = 0  # betting windows opened since watching
+
+    def message(self, message: dict[str, Any]) -> None:
+        from punto.cards import parse_cards
+
+        kind = message["type"]
+        if kind == "state":
+            shoe = message.get("shoe") or {}
+            decks = int((message.get("table") or {}).get("decks") or 8)
+            if self.view is None or shoe.get("id") != self.shoe_id:
+                self.shoe_id = shoe.get("id")
+                self.view = self._view_class(decks)
+                self.seen.clear()
+            # the server's count of the cards gone is the authority (a burn,
+            # or the cards dealt before this seat was watching)
+            self.view.gone = decks * 52 - int(shoe.get("cards_left") or 0)
+            if (message.get("round") or {}).get("phase") == "betting":
+                self.windows = max(self.windows, 1)
+        elif kind == "card" and self.view is not None:
+            key = (str(message["round_id"]), int(message["index"]))
+            if key not in self.seen:
+                self.seen.add(key)
+                self.view.show(parse_cards(message["card"]))
+        elif kind == "betting_open":
+            self.windows += 1
+
+
+async def _watch(
+    ports: list[int],
+    table: str,
+    gate: asyncio.Event,
+    end: float,
+    eyes: TableEyes | None = None,
+) -> None:
     """A page watching the table over the WebSocket: opens ``gate`` while betting is open.
     A process that does not run the table (or is gone) closes: the next is tried."""
     from websockets.asyncio.client import connect
@@ -462,6 +524,8 @@ async def _watch(ports: list[int], table: str, gate: asyncio.Event, end: float) 
                     except TimeoutError:
                         continue
                     kind = message["type"]
+                    if eyes is not None:
+                        eyes.message(message)
                     if kind == "state":
                         betting = (message["round"] or {}).get("phase") == "betting"
                         if betting:
@@ -481,6 +545,22 @@ def _position(name: str, table: str, tables: int) -> int:
     """The player's playing position: the players of a table in turn over its positions."""
     game, _ = GAMES[int(table.rsplit("-", 1)[1]) % len(GAMES)]
     return int(name[1:]) // tables % POSITIONS[game] + 1
+
+
+def _game(table: str) -> str:
+    return GAMES[int(table.rsplit("-", 1)[1]) % len(GAMES)][0]
+
+
+def _side_seats(players: list[Any], kinds: list[str]) -> dict[str, tuple[str, str, str, int]]:
+    """--bettors: at each table of a game with a counter, its first players
+    take the kinds asked for, one each: name -> (kind, token, table, process)."""
+    out: dict[str, tuple[str, str, str, int]] = {}
+    taken: Counter[str] = Counter()
+    for name, token, table, home in players:
+        if _game(table) in SIDE_BETS and taken[table] < len(kinds):
+            out[name] = (kinds[taken[table]], token, table, home)
+            taken[table] += 1
+    return out
 
 
 async def _player(
@@ -574,6 +654,84 @@ async def _player(
         await conn.close()
 
 
+async def _side_bettor(
+    ports: list[int],
+    home: int,
+    name: str,
+    token: str,
+    table: str,
+    *,
+    kind: str,
+    game: str,
+    position: int,
+    bets: int,
+    end: float,
+    results: Results,
+    gate: asyncio.Event,
+    eyes: TableEyes,
+    seed: str,
+    warm: float,
+) -> None:
+    """An automated side bettor (--bettors): once per betting window, decides
+    from the cards its table has shown whether to bet, and bets one unit."""
+    from punto.games import get_game
+    from punto.protection.players import FlatBettor, big_tiger_counter, dragon_tiger_counter
+
+    wager = SIDE_BETS[game]
+    player: Any
+    if kind == "flat":
+        player = FlatBettor(
+            name, (wager,), FLAT_RATE, random.Random(f"{seed}-{name}").getrandbits(32)
+        )
+    elif game == "tiger-baccarat":
+        player = big_tiger_counter()
+    else:
+        player = dragon_tiger_counter(get_game(game))
+    tally = results.side_bettors.setdefault(kind, Counter())
+    conn = Connection(ports[home])
+    auth = {"Authorization": f"Bearer {token}"}
+    path = f"/api/tables/{table}/bets"
+    decided = 0
+    made = 0
+    try:
+        while made < bets and time.perf_counter() < end:
+            if not gate.is_set() or eyes.view is None or eyes.windows == decided:
+                await asyncio.sleep(0.02)
+                continue
+            decided = eyes.windows
+            tally["windows"] += 1
+            stake = player.bets(eyes.view)[wager]
+            if not stake:
+                continue
+            key = f"{name}-{made}"  # refused, it goes again as it was
+            body = {"wager": wager, "stake": str(stake), "position": position}
+            started = time.perf_counter()
+            try:
+                status, answer = await conn.request(
+                    "POST", path, body, {**auth, "Idempotency-Key": key}
+                )
+            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+                await conn.close()
+                results.refusals[f"connection {type(error).__name__}"] += 1
+                results.unanswered.add(key)
+                conn = Connection(ports[home])
+                continue
+            finished = time.perf_counter()
+            results.all_latencies.append(finished - started)
+            results.sent.append((started, finished - started))
+            if started >= warm:
+                results.latencies.append(finished - started)
+                results.statuses[status] += 1
+            if status == 201:
+                made += 1
+                tally["bets"] += 1
+                results.acknowledged[key] = (table, answer["bet"]["bet_id"], stake * 100)
+            else:
+                results.refusals[f"{status} {answer['error']['type']}"] += 1
+    finally:
+        await conn.close()
+
+
 async def _settle_all(port: int, tables: list[str], timeout: float) -> None:
     """Wait until every table's round in play (at the end of the load) is settled."""
     conn = Connection(port)
@@ -652,8 +810,11 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
     end = start + args.seconds
     tables = sorted({t for _, _, t, _ in players})
     gates = {table: asyncio.Event() for table in tables}
-    watchers = [asyncio.create_task(_watch(ports, t, gates[t], end)) for t in tables]
     cpu = asyncio.create_task(_measure_cpu(servers, results, start + args.warmup, end))
+    kinds = [k for k in (args.bettors or "").split(",") if k]
+    side = _side_seats(players, kinds)
+    eyes = {t: TableEyes() for _, _, t, _ in side.values()} if side else {}
+    watchers = [asyncio.create_task(_watch(ports, t, gates[t], end, eyes.get(t))) for t in tables]
     killer = (
         asyncio.create_task(_kill_at(servers, start + args.kill_at, tables))
         if args.kill_at is not None
@@ -677,12 +838,39 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
                 warm=start + args.warmup,
             )
             for name, token, table, home in players
-        )
+            if name not in side
+        ),
+        *(
+            _side_bettor(
+                ports,
+                home,
+                name,
+                token,
+                table,
+                kind=kind,
+                game=_game(table),
+                position=_position(name, table, args.tables),
+                bets=args.bets,
+                end=end,
+                results=results,
+                gate=gates[table],
+                eyes=eyes[table],
+                seed=args.seed,
+                warm=start + args.warmup,
+            )
+            for name, (kind, token, table, home) in side.items()
+        ),
     )
     elapsed = time.perf_counter() - start
     await cpu
     if killer is not None:
         await killer  # (a restart still under way is waited for)
+    for table, seat in eyes.items():
+        if seat.view is not None:
+            results.seen[table] = {
+                "cards_seen": sum(seat.view.shown),
+                "cards_gone": seat.view.gone,
+            }
     for watcher in watchers:
         watcher.cancel()
     await asyncio.gather(*watchers, return_exceptions=True)
@@ -952,6 +1140,14 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
         "timeline": _timeline(results.sent),
         "statuses": {str(k): v for k, v in sorted(results.statuses.items())},
         "refusals": dict(results.refusals),
+        **(
+            {
+                "side_bettors": {k: dict(v) for k, v in results.side_bettors.items()},
+                "side_bettor_tables": results.seen,
+            }
+            if results.side_bettors
+            else {}
+        ),
         **timing,
         "checks": checks,
         "ok": ok,
@@ -1044,6 +1240,13 @@ def main(argv: list[str] | None = None) -> int:
         help="server processes on the one database (PostgreSQL), players and tables "
         "spread over them",
     )
+    parser.add_argument(
+        "--bettors",
+        metavar="KINDS",
+        help="automated side bettors, e.g. counter,flat: at each Tiger Baccarat and Dragon "
+        "Tiger table the first players are a counter (punto.protection.players) and a "
+        "flat bettor on its wager, one of each kind listed (default: none)",
+    )
     parser.add_argument("--seed", default="punto")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
@@ -1055,6 +1258,8 @@ def main(argv: list[str] | None = None) -> int:
     args.seconds = min(args.seconds, HARD_LIMIT / 2)
     if args.processes < 1:
         parser.error("--processes must be 1 or more")
+    if args.bettors and set(args.bettors.split(",")) - {"counter", "flat"}:
+        parser.error("--bettors takes counter and flat, e.g. --bettors counter,flat")
     kinds = args.database or ["sqlite", "postgresql"]
     import tempfile
 

@@ -22,6 +22,7 @@ from punto.cards import DECK
 from punto.games import get_game
 from punto.protection.detection import (
     DEFAULT_THRESHOLDS,
+    EVIDENCE_LIMIT,
     THRESHOLD_PRESETS,
     Alert,
     DetectionError,
@@ -196,3 +197,30 @@ def test_benchmark_runs_every_player_at_every_preset() -> None:
             figures = p[name]
             assert figures["careers"] == 1
             assert figures["per_100_shoes"][0] == 100 * figures["alerts"] / 3
+
+
+def test_detector_fed_only_the_rounds_bet_cannot_score() -> None:
+    """A counter seen only on the rounds it bets (every observation a stake of
+    one unit) gives the test nothing to compare: the rounds not bet must be
+    fed too (docs/protection.md)."""
+    d = Detector(HAND)
+    for n in range(50):
+        assert d.observe(_obs(f"r{n}", Fraction(n % 7, 50), 1)) is None
+    assert d.statistic == 0
+    assert d.scored == 0
+
+
+def test_alert_evidence_keeps_the_latest_bets_of_a_long_run() -> None:
+    thresholds = Thresholds(limit=Decimal(1200), drift=Decimal(0), cap=Decimal(3), warmup=2)
+    d = Detector(thresholds)
+    alert = None
+    n = 0
+    while alert is None:
+        # a bet on every rich round, none on the poor: each pair scores 1 + 1
+        alert = d.observe(_obs(f"r{n}", Fraction(1, 5), 1)) or d.observe(
+            _obs(f"s{n}", Fraction(0), 0)
+        )
+        n += 1
+    assert len(alert.evidence) == EVIDENCE_LIMIT
+    assert alert.evidence[-1].round_id == f"r{n - 1}"
+    assert alert.observations > EVIDENCE_LIMIT

@@ -3,9 +3,12 @@ cards seen, and the Insurance Plus player takes exactly the positive offers."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 from punto.analysis.insurance_values import deal_values
 from punto.cards import DECK, parse_cards
@@ -149,3 +152,45 @@ def test_insurance_player_takes_exactly_the_positive_banker_offers() -> None:
     assert taken
     assert all(v > 0 for v in taken)
     assert declined > len(taken)  # most offers favour the house
+
+
+def test_load_generator_eyes_follow_the_shoe_from_the_table_messages() -> None:
+    """bench_server_load --bettors: a seat's view of the shoe from its
+    watcher's messages (cards once each, the cards gone from each state, a
+    new shoe a fresh view)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_server_load.py"
+    spec = importlib.util.spec_from_file_location("bench_server_load", path)
+    assert spec is not None
+    assert spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        del sys.modules[spec.name]
+    eyes = bench.TableEyes()
+
+    def state(shoe: str, left: int, phase: str = "dealing") -> dict[str, object]:
+        return {
+            "type": "state",
+            "table": {"decks": 8},
+            "shoe": {"id": shoe, "cards_left": left},
+            "round": {"phase": phase},
+        }
+
+    eyes.message(state("s1", 410))  # six cards dealt before this seat watched
+    assert eyes.view.gone == 6
+    assert sum(eyes.view.shown) == 0
+    for index, card in enumerate(("8S", "8H", "9C", "9D")):
+        message = {"type": "card", "round_id": "r2", "index": index, "card": card}
+        eyes.message(message)
+        eyes.message(message)  # the same card again is not seen twice
+    assert eyes.view.shown[7] == 2
+    assert eyes.view.shown[8] == 2
+    assert eyes.view.gone == 10
+    eyes.message({"type": "betting_open", "round_id": "r3"})
+    assert eyes.windows == 1
+    assert big_tiger_counter().running_count(eyes.view) == 8
+    eyes.message(state("s2", 416, "betting"))  # a new shoe
+    assert sum(eyes.view.shown) == 0
+    assert eyes.view.gone == 0

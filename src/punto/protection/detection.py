@@ -17,6 +17,7 @@ The false-alarm rate of each preset is measured by
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal
@@ -27,6 +28,11 @@ from punto.errors import PuntoError
 #: Enough digits that the statistic does not depend on rounding in practice;
 #: fixed, so every detector computes the same figures from the same bets.
 _CONTEXT = Context(prec=34)
+
+
+#: The most bets an alert carries as evidence: the latest of its run (a weak
+#: edge can keep the statistic above zero for thousands of rounds).
+EVIDENCE_LIMIT = 500
 
 
 class DetectionError(PuntoError, ValueError):
@@ -152,7 +158,7 @@ class Detector:
         self._refs: dict[str, _Reference] = {}
         self._pending: dict[str, list[Observation]] = {}
         self._statistic = Decimal(0)
-        self._run: list[Score] = []
+        self._run: deque[Score] = deque(maxlen=EVIDENCE_LIMIT)
         self._run_rounds = 0
         self.scored = 0
         self.alerts = 0
@@ -209,7 +215,7 @@ class Detector:
         self.scored += 1
         self._statistic = stat
         if stat == 0:
-            self._run = []
+            self._run.clear()
             self._run_rounds = 0
             return None
         self._run_rounds += 1
@@ -219,7 +225,7 @@ class Detector:
             return None
         run = tuple(self._run)
         rounds = self._run_rounds
-        self._run = []
+        self._run.clear()
         self._run_rounds = 0
         self._statistic = Decimal(0)
         self.alerts += 1
