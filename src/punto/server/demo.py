@@ -26,7 +26,7 @@ DEMO_USERS = (
 #: Who confirms, as the operator, the demo tables' wagers that favour the
 #: player (Tiger Pair under the literal reading of Tiger Baccarat 1.1.14): the
 #: person who starts ``punto serve --demo`` (docs/interpretations.md).
-DEMO_OPERATOR = "punto serve --demo (the operator)"
+DEMO_OPERATOR = "punto serve --demo"
 #: What each demo player starts with.
 DEMO_FUNDS = Decimal("10000.00")
 
