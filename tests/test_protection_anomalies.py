@@ -22,6 +22,7 @@ from punto.protection.anomalies import (
     ALPHA,
     AUTOMATIC,
     CSV_COLUMNS,
+    LogFolder,
     TableSetting,
     binomial_upper_tail,
     off_the_top,
@@ -237,3 +238,25 @@ def test_the_csv_export_has_the_json_figures() -> None:
     assert (ann["kind"], ann["name"], ann["rounds"]) == ("dealer", j["name"], str(j["rounds"]))
     assert ann["staked"] == j["hold"]["staked"] == "200.00"
     assert ann["theoretical_win"] == j["hold"]["theoretical_win"]
+
+
+def test_a_log_fed_in_pieces_folds_as_the_whole_and_a_late_void_is_a_resettlement() -> None:
+    void = RoundVoided("extra cards", "5.2")
+    log = log_of(
+        ("r1", a_round("r1")),
+        ("r2", a_round("r2", source="keyed")),
+        ("r3", a_round("r3", after=[void])),
+        ("r4", a_round("r4")),
+    )
+    whole = round_facts("t", log, {"r2": "dana"})
+    folder = LogFolder("t")
+    cut = next(
+        i for i, s in enumerate(log) if s.round_id == "r3" and isinstance(s.event, RoundSettled)
+    )
+    folder.feed(log[: cut + 1], {"r2": "dana"})
+    # r3 settled, not yet voided: counted as it stands, no resettlement yet
+    assert [f.resettled for f in folder.facts({})] == [False, False, False]
+    folder.feed(log[cut + 1 :], {"r2": "dana"})
+    assert folder.seq == log[-1].seq
+    assert folder.facts({"r2": "dana"}) == whole
+    assert [f.resettled for f in whole] == [False, False, True, False]

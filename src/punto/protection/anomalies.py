@@ -145,6 +145,74 @@ def _setting(event: TableConfigured) -> tuple[TableSetting, dict[str, Any]]:
     return setting, options
 
 
+class LogFolder:
+    """One table's log folded into its finished rounds, fed as it grows (so a
+    server reads only the events it has not seen).
+
+    A round is taken as finished for good when the next one opens (until then
+    a settled round may still be voided, and so resettled); :meth:`facts`
+    adds the last round if it is settled or void as it stands.  Each round is
+    replayed under the configuration in force when it opened.
+    """
+
+    def __init__(self, table_id: str, edge: EdgeFunction = off_the_top) -> None:
+        self.table_id = table_id
+        self.edge = edge
+        #: the sequence number of the last event fed
+        self.seq = 0
+        self._done: list[RoundFacts] = []
+        self._configured: tuple[TableSetting, dict[str, Any]] | None = None
+        self._opened_under: tuple[TableSetting, dict[str, Any]] | None = None
+        self._under_minimum: set[str] = set()
+        self._current: list[Event] = []
+        self._current_id = ""
+
+    def feed(self, stored: Iterable[StoredEvent], dealers: Mapping[str, str]) -> None:
+        """The next events of the log, in order."""
+        for item in stored:
+            self.seq = max(self.seq, item.seq)
+            event = item.event
+            if isinstance(event, TableConfigured):
+                self._configured = _setting(event)
+                continue
+            if isinstance(event, ShoeStarted) or (
+                isinstance(event, HandlingEvent) and not item.round_id
+            ):
+                continue
+            if isinstance(event, RoundOpened):
+                done = self._fold(dealers)
+                if done is not None:
+                    self._done.append(done)
+                self._current, self._current_id = [], item.round_id
+                self._opened_under = self._configured
+            if self._current_id:
+                self._current.append(event)
+
+    def facts(self, dealers: Mapping[str, str]) -> list[RoundFacts]:
+        """Every finished round so far, in order."""
+        last = self._fold(dealers, keep=False)
+        return [*self._done, last] if last is not None else list(self._done)
+
+    def _fold(self, dealers: Mapping[str, str], keep: bool = True) -> RoundFacts | None:
+        if not self._current or self._opened_under is None:
+            return None
+        setting, options = self._opened_under
+        r = Round.replay(
+            get_game(setting.game),
+            self._current,
+            **options,
+            under_minimum_settled=frozenset(self._under_minimum),
+            round_id=self._current_id,
+        )
+        if r.phase is Phase.SETTLED:
+            if keep:
+                self._under_minimum.update(r.newly_under_minimum())
+        elif r.phase is not Phase.VOID:
+            return None  # not finished: nothing to count yet
+        dealer = dealers.get(self._current_id, AUTOMATIC)
+        return _facts(self.table_id, self._current_id, dealer, r, setting, self.edge)
+
+
 def round_facts(
     table_id: str,
     stored: Iterable[StoredEvent],
@@ -153,48 +221,9 @@ def round_facts(
 ) -> list[RoundFacts]:
     """The finished rounds of one table's log, in order; ``dealers`` maps a
     round id to who dealt it (missing: :data:`AUTOMATIC`)."""
-    dealers = dealers or {}
-    out: list[RoundFacts] = []
-    setting: TableSetting | None = None
-    options: dict[str, Any] = {}
-    under_minimum: set[str] = set()
-    current: list[Event] = []
-    current_id = ""
-
-    def finish() -> None:
-        if not current or setting is None:
-            return
-        r = Round.replay(
-            get_game(setting.game),
-            current,
-            **options,
-            under_minimum_settled=frozenset(under_minimum),
-            round_id=current_id,
-        )
-        if r.phase is Phase.SETTLED:
-            under_minimum.update(r.newly_under_minimum())
-        elif r.phase is not Phase.VOID:
-            return  # not finished: nothing to count yet
-        out.append(
-            _facts(table_id, current_id, dealers.get(current_id, AUTOMATIC), r, setting, edge)
-        )
-
-    for item in stored:
-        event = item.event
-        if isinstance(event, TableConfigured):
-            setting, options = _setting(event)
-            continue
-        if isinstance(event, ShoeStarted) or (
-            isinstance(event, HandlingEvent) and not item.round_id
-        ):
-            continue
-        if isinstance(event, RoundOpened):
-            finish()
-            current, current_id = [], item.round_id
-        if current_id:
-            current.append(event)
-    finish()
-    return out
+    folder = LogFolder(table_id, edge)
+    folder.feed(stored, dealers or {})
+    return folder.facts(dealers or {})
 
 
 def _facts(

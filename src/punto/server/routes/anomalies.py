@@ -3,6 +3,8 @@ anomalies (issue 15, items 4 and 5), as JSON and CSV."""
 
 from __future__ import annotations
 
+import json
+import threading
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -13,17 +15,19 @@ from punto.protection.anomalies import (
     ALPHA,
     MIN_BETS,
     AnomalyReport,
+    LogFolder,
     report,
     report_csv,
     report_json,
-    round_facts,
 )
 from punto.protection.edges import table_edges
 from punto.server.auth import table_role
 from punto.server.routes.common import server_of, user_of
 from punto.server.schema import server_audit
-from punto.store import db
 from punto.store.accounts import User, UserRole
+from punto.store.db import table_events
+from punto.table.events import event_from_json
+from punto.table.log import StoredEvent
 from punto.table.roles import Role
 
 if TYPE_CHECKING:
@@ -31,6 +35,8 @@ if TYPE_CHECKING:
 
 router = APIRouter()
 
+#: Guards the first report of an application setting up its folders.
+_SETUP = threading.Lock()
 #: The audited actions that are a dealer's at a round: whoever first took one dealt it.
 DEALING = ("open", "close", "key_card", "settle")
 
@@ -55,13 +61,37 @@ def dealers(server: Server) -> dict[str, dict[str, str]]:
     return out
 
 
-def pit_report(server: Server, alpha: float, min_bets: int) -> AnomalyReport:
-    """Every table's finished rounds, from its event log, tested against the pit."""
+def _new_events(server: Server, table_id: str, after: int) -> list[StoredEvent]:
+    """A table's events after sequence number ``after``, in order."""
+    query = (
+        select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
+        .where(table_events.c.table_id == table_id, table_events.c.seq > after)
+        .order_by(table_events.c.seq)
+    )
+    with server.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return [StoredEvent(int(q), str(r), event_from_json(json.loads(b))) for q, r, b in rows]
+
+
+def pit_report(request: Request, alpha: float, min_bets: int) -> AnomalyReport:
+    """Every table's finished rounds, from its event log, tested against the
+    pit.  Each table's log is folded once: the folders are kept with the
+    application, and each report reads only the events written since the last."""
+    server = server_of(request)
+    state = request.app.state
+    with _SETUP:
+        if not hasattr(state, "anomaly_folders"):
+            state.anomaly_folders = {}
+            state.anomaly_lock = threading.Lock()
+    folders: dict[str, LogFolder] = state.anomaly_folders
     dealt = dealers(server)
     facts = []
-    for config in server.store.all():
-        stored = db.read_table_events(server.engine, config.id)
-        facts += round_facts(config.id, stored, dealt.get(config.id, {}))
+    with state.anomaly_lock:  # one report folds at a time: the folders are shared
+        for config in server.store.all():
+            folder = folders.setdefault(config.id, LogFolder(config.id))
+            by_round = dealt.get(config.id, {})
+            folder.feed(_new_events(server, config.id, folder.seq), by_round)
+            facts += folder.facts(by_round)
     return report(facts, alpha=alpha, min_bets=min_bets)
 
 
@@ -86,18 +116,16 @@ def anomalies(
     irregularities per hundred rounds, actual hold against theoretical, and
     the alerts of the tests (stated in ``tests``; pit supervisor or higher, or
     the admin)."""
-    server = server_of(request)
     _pit_only(user_of(request), "see the anomalies")
-    return report_json(pit_report(server, alpha, min_bets))
+    return report_json(pit_report(request, alpha, min_bets))
 
 
 @router.get("/pit/anomalies.csv", tags=["pit"], response_class=Response)
 def anomalies_csv(request: Request, alpha: Alpha = ALPHA, min_bets: MinBets = MIN_BETS) -> Response:
     """:func:`anomalies` as CSV, one row per dealer and per table."""
-    server = server_of(request)
     _pit_only(user_of(request), "export the anomalies")
     return Response(
-        report_csv(pit_report(server, alpha, min_bets)),
+        report_csv(pit_report(request, alpha, min_bets)),
         media_type="text/csv",
         headers={"Content-Disposition": 'attachment; filename="anomalies.csv"'},
     )
