@@ -22,6 +22,7 @@ from punto.protection.anomalies import (
     ALPHA,
     AUTOMATIC,
     CSV_COLUMNS,
+    AnomalyTestError,
     LogFolder,
     TableSetting,
     binomial_upper_tail,
@@ -260,3 +261,10 @@ def test_a_log_fed_in_pieces_folds_as_the_whole_and_a_late_void_is_a_resettlemen
     assert folder.seq == log[-1].seq
     assert folder.facts({"r2": "dana"}) == whole
     assert [f.resettled for f in whole] == [False, False, True, False]
+
+
+@pytest.mark.parametrize("alpha", [5e-324, 0.0, 0.5, 1.0, float("nan")])
+def test_a_false_alarm_rate_that_cannot_be_tested_is_refused(alpha: float) -> None:
+    with pytest.raises(AnomalyTestError, match="cannot be tested") as refused:
+        report([], alpha=alpha)
+    assert refused.value.hint == "give alpha from 1e-12 to 0.2"

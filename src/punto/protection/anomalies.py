@@ -38,6 +38,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
+from punto.errors import PuntoError
 from punto.games import get_game
 from punto.money import format_money
 from punto.protection.edges import WagerEdge, edge_of
@@ -68,6 +69,9 @@ from punto.wagers import PairRule
 AUTOMATIC = "automatic"
 #: The chance of a false alarm each test allows (per statistic, dealer or table).
 ALPHA = 0.001
+#: The false-alarm rates a test may be asked for: below, the normal bound of the
+#: hold test is beyond what a float tells apart from 1; above, an alert means little.
+MIN_ALPHA, MAX_ALPHA = 1e-12, 0.2
 #: The fewest bets a hold test is made on (the normal approximation).
 MIN_BETS = 100
 #: The events that are an irregularity or a decision taken on one (a void is counted apart).
@@ -88,6 +92,10 @@ OUTSIDE = frozenset({"keyed", "device"})
 PLAYED = frozenset({"win", "lose", "push"})
 #: The counted statistics, in the order shown.
 COUNTS = ("keyed_cards", "voids", "resettlements", "irregularities")
+
+
+class AnomalyTestError(PuntoError, ValueError):
+    """A test asked for with parameters it cannot have."""
 
 
 @dataclass(frozen=True)
@@ -435,6 +443,13 @@ def report(
     facts: Iterable[RoundFacts], *, alpha: float = ALPHA, min_bets: int = MIN_BETS
 ) -> AnomalyReport:
     """Every dealer's and table's statistics and tests, against the pit (all of ``facts``)."""
+    if not MIN_ALPHA <= alpha <= MAX_ALPHA:
+        raise AnomalyTestError(
+            f"a false-alarm rate of {alpha!r} cannot be tested",
+            hint=f"give alpha from {MIN_ALPHA:g} to {MAX_ALPHA:g}",
+        )
+    if min_bets < 1:
+        raise AnomalyTestError("a hold test needs at least one bet", hint="give min_bets >= 1")
     every = list(facts)
     pit: dict[str, Fraction] = {}
     for statistic in COUNTS:

@@ -13,6 +13,8 @@ from sqlalchemy import select
 from punto.games import get_game
 from punto.protection.anomalies import (
     ALPHA,
+    MAX_ALPHA,
+    MIN_ALPHA,
     MIN_BETS,
     AnomalyReport,
     LogFolder,
@@ -95,7 +97,9 @@ def pit_report(request: Request, alpha: float, min_bets: int) -> AnomalyReport:
     return report(facts, alpha=alpha, min_bets=min_bets)
 
 
-Alpha = Annotated[float, Query(gt=0, lt=0.5, description="the false-alarm rate of each test")]
+Alpha = Annotated[
+    float, Query(ge=MIN_ALPHA, le=MAX_ALPHA, description="the false-alarm rate of each test")
+]
 MinBets = Annotated[int, Query(ge=1, le=1_000_000, description="the fewest bets a hold test uses")]
 
 
