@@ -11,6 +11,7 @@ from fractions import Fraction
 from fastapi.testclient import TestClient
 
 from punto.protection.edges import table_edges
+from punto.server.config import TableConfig
 from punto.server.demo import DEMO_OPERATOR
 from tests import test_server_support as support
 from tests.test_server_support import (
@@ -112,6 +113,26 @@ def test_tiger_baccarat_1_1_14_a_pit_managers_confirmation_is_recorded_and_warne
     six = {"decks": 6, "confirm_player_favoured": ["tiger_pair"]}
     assert client.patch("/api/tables/tp", headers=pit, json=six).status_code == 200
     assert Fraction(str(warnings(client)[("tp", "tiger_pair")]["house_edge"])) == tiger_pair_edge(6)
+
+
+def test_tiger_baccarat_1_1_14_an_unconfirmed_table_closes_freely_and_reopens_confirmed(
+    client: TestClient,
+) -> None:
+    """A table set up before confirmations were kept (the store alone, as an
+    older database holds it) is warned of as unconfirmed; closing it needs
+    nothing, opening it again needs the pit manager's confirmation."""
+    server = server_of(client)
+    server.store.create(TableConfig(id="old", game="tiger-baccarat", mode="dealer"))
+    assert warnings(client)[("old", "tiger_pair")]["confirmation"] is None
+    pit = login(client, PIT)
+    closed = client.patch("/api/tables/old", headers=pit, json={"active": False})
+    assert closed.status_code == 200, closed.text
+    refused = client.patch("/api/tables/old", headers=pit, json={"active": True})
+    assert refused.status_code == 422
+    assert error_of(refused)["type"] == "PlayerFavouredError"
+    body = {"active": True, "confirm_player_favoured": ["tiger_pair"]}
+    assert client.patch("/api/tables/old", headers=pit, json=body).status_code == 200
+    assert warnings(client)[("old", "tiger_pair")]["confirmation"] is not None
 
 
 def test_a_table_whose_wagers_all_favour_the_house_needs_no_confirmation(

@@ -37,6 +37,10 @@ def confirm_edges(
         raise ConfigError(f"{CONFIRM} is a list of wager ids")
     settings = {k: v for k, v in body.items() if k != CONFIRM}
     config = TableConfig.from_json(settings, base=old)
+    if not config.active and not asked:
+        # A closed table offers nothing: closing one (or setting one up closed)
+        # needs no confirmation; opening it again does.
+        return config, ()
     confirmations = check_confirmed(
         config.edges,
         config.confirmations,
