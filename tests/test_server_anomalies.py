@@ -127,6 +127,7 @@ def test_tiger_baccarat_1_1_14_an_unconfirmed_table_closes_freely_and_reopens_co
     pit = login(client, PIT)
     closed = client.patch("/api/tables/old", headers=pit, json={"active": False})
     assert closed.status_code == 200, closed.text
+    assert ("old", "tiger_pair") not in warnings(client)  # closed, it offers nothing
     refused = client.patch("/api/tables/old", headers=pit, json={"active": True})
     assert refused.status_code == 422
     assert error_of(refused)["type"] == "PlayerFavouredError"

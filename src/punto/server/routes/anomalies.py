@@ -105,11 +105,12 @@ MinBets = Annotated[int, Query(ge=1, le=1_000_000, description="the fewest bets 
 
 @router.get("/pit/warnings", tags=["pit"])
 def warnings(request: Request) -> list[dict[str, Any]]:
-    """Every wager a table offers that favours the player: its exact house
-    edge, its clause and who confirmed it (pit supervisor or higher, or the admin)."""
+    """Every wager an open table offers that favours the player: its exact
+    house edge, its clause and who confirmed it (pit supervisor or higher, or the admin)."""
     server = server_of(request)
     _pit_only(user_of(request), "see the pit's warnings")
-    return [w for config in server.store.all() for w in config.warnings_json()]
+    # a closed table offers nothing: its warning returns when it opens again
+    return [w for config in server.store.all() if config.active for w in config.warnings_json()]
 
 
 @router.get("/pit/anomalies", tags=["pit"])
