@@ -63,6 +63,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from punto.protection.edges import favoured, table_edges
+
 HOST = "127.0.0.1"
 #: The games of the load tables, in turn (Tiger Buffalo on its layout A).
 GAMES = (
@@ -420,6 +422,9 @@ async def _setup(ports: list[int], players: int, tables: int, betting_seconds: f
             "insurance_seconds": 0.2,
             "result_seconds": 0.1,
             "limits": {"minimum": "1", "maximum": "1000000"},
+            # the pit manager confirms the wagers that favour the player (Tiger
+            # Pair under the literal 1.1.14; the Baccarat Tournament's Banker)
+            "confirm_player_favoured": [e.wager for e in favoured(table_edges(game, layout, 8))],
         }
         setup = Connection(ports[i % len(ports)])
         status, body = await setup.request("POST", "/api/tables", config, pit_auth)

@@ -37,7 +37,16 @@ from playwright.sync_api import Page as PlaywrightPage
 from punto.store.db import connect as db_connect
 from punto.store.ledger import Ledger
 from tests.browser import browser, screenshot_path
-from tests.test_server_support import DEALER, PIT, PLAYER, PLAYER2, live_server, login, make_app
+from tests.test_server_support import (
+    DEALER,
+    PIT,
+    PLAYER,
+    PLAYER2,
+    live_server,
+    login,
+    make_app,
+    player_favoured,
+)
 
 __all__ = [
     "DEALER",
@@ -82,6 +91,8 @@ class Site:
             "game": game,
             "mode": "dealer",
             "limits": {"minimum": "10", "maximum": "1000"},
+            # the pit manager confirms any wager favouring the player (Tiger Pair)
+            "confirm_player_favoured": player_favoured(game, layout, extra.get("decks", 8)),
             **extra,
         }
         if layout is not None:

@@ -495,6 +495,7 @@ def test_tiger_baccarat_5_18_running_automatic_dealer_waits_for_the_pit_without_
             "id": "held",
             "game": "tiger-baccarat",
             "mode": "auto",
+            "confirm_player_favoured": ["tiger_pair"],  # the literal reading of 1.1.14
             "limits": DIFFERENTIAL,
             **QUICK,
             "betting_seconds": 2.0,

@@ -157,6 +157,7 @@ def set_up(base: str, elsewhere: Mapping[str, str] = {}) -> list[tuple[str, dict
                 "insurance_seconds": window,
                 "result_seconds": 0.1,
                 "seed": f"fault-{table}",
+                "confirm_player_favoured": support.player_favoured(game, layout),
             }
             at = elsewhere.get(table)
             created = (

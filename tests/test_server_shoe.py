@@ -24,6 +24,7 @@ def _table(client: TestClient, table_id: str, **config: Any) -> None:
         "game": "tiger-baccarat",
         "mode": "dealer",
         "limits": {"minimum": "10", "maximum": "1000"},
+        "confirm_player_favoured": ["tiger_pair"],  # the literal reading of 1.1.14
         **config,
     }
     made = client.post("/api/tables", headers=login(client, PIT), json=body)
@@ -139,7 +140,13 @@ def test_hlga_is_a_table_setting_only_where_the_rules_have_3_22_1(client: TestCl
     made = client.post(
         "/api/tables",
         headers=pit,
-        json={"id": "hlga", "game": "tiger-baccarat", "mode": "dealer", "hlga": True},
+        json={
+            "id": "hlga",
+            "game": "tiger-baccarat",
+            "mode": "dealer",
+            "hlga": True,
+            "confirm_player_favoured": ["tiger_pair"],  # the literal reading of 1.1.14
+        },
     )
     assert made.status_code == 201, made.text
     assert made.json()["hlga"] is True

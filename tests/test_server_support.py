@@ -27,6 +27,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from punto.protection.edges import favoured, table_edges
 from punto.server.app import create_app
 from punto.server.services import Server
 from tests import db_fixtures
@@ -71,10 +72,25 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield client
 
 
+def player_favoured(game: str, layout: str | None = None, decks: int = 8) -> list[str]:
+    """The wagers a table of ``game`` offers that favour the player, which the
+    pit manager confirms when opening it (Tiger Pair under Tiger Baccarat's
+    literal reading of 1.1.14; docs/interpretations.md)."""
+    return [e.wager for e in favoured(table_edges(game, layout and layout.upper(), decks))]
+
+
 def new_table(client: TestClient, **config: Any) -> str:
     """A dealer-driven table (limits 10 to 1,000 unless ``config`` says
-    otherwise) made by the pit manager; its id."""
-    body = {"mode": "dealer", "limits": {"minimum": "10", "maximum": "1000"}, **config}
+    otherwise) made by the pit manager, who confirms any wager favouring the
+    player; its id."""
+    body = {
+        "mode": "dealer",
+        "limits": {"minimum": "10", "maximum": "1000"},
+        "confirm_player_favoured": player_favoured(
+            config["game"], config.get("layout"), config.get("decks", 8)
+        ),
+        **config,
+    }
     response = client.post("/api/tables", headers=login(client, PIT), json=body)
     assert response.status_code == 201, response.text
     table_id: str = response.json()["id"]

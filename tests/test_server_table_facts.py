@@ -111,7 +111,13 @@ def test_tiger_baccarat_5_9_server_tables_deal_from_an_electronic_device(
     made = client.post(
         "/api/tables",
         headers=pit,
-        json={"id": "tb", "game": "tiger-baccarat", "mode": "dealer", "card_source": "device"},
+        json={
+            "id": "tb",
+            "game": "tiger-baccarat",
+            "mode": "dealer",
+            "card_source": "device",
+            "confirm_player_favoured": ["tiger_pair"],  # the literal reading of 1.1.14
+        },
     )
     assert made.status_code == 201, made.text
     assert made.json()["electronic_device"] is True

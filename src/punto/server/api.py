@@ -32,7 +32,7 @@ from punto.server.models import (
     WalletOut,
     documented,
 )
-from punto.server.routes import bets, dealer, pit, protection, tables
+from punto.server.routes import anomalies, bets, dealer, pit, protection, tables
 from punto.server.routes.common import (
     DepositIn,
     UserIn,
@@ -242,3 +242,4 @@ router.include_router(bets.router)
 router.include_router(dealer.router)
 router.include_router(pit.router)
 router.include_router(protection.router)  # ratings and alerts (issue 15)
+router.include_router(anomalies.router)  # the pit's protection (issue 15)

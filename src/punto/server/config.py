@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, Engine, RowMapping
 from punto.errors import LimitError, PuntoError
 from punto.game import Game
 from punto.games import get_game
+from punto.protection.edges import EdgeConfirmation, WagerEdge, favoured, table_edges
 from punto.server.card_source import physical
 from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
@@ -112,6 +113,9 @@ class TableConfig:
     #: the cards are dealt face down: a card dealt face up is the irregularity
     #: of RWS 5.10 (set by a pit manager between rounds; logged)
     face_down: bool = False
+    #: the pit manager's confirmations of the wagers offered here that favour
+    #: the player (issue 15; :func:`punto.protection.edges.check_confirmed`)
+    confirmations: tuple[EdgeConfirmation, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _TABLE_ID.fullmatch(self.id):
@@ -157,6 +161,32 @@ class TableConfig:
     @property
     def game_(self) -> Game:
         return get_game(self.game)
+
+    @property
+    def edges(self) -> tuple[WagerEdge, ...]:
+        """The exact house edge off the top of every wager this table offers."""
+        return table_edges(self.game, self.layout, self.decks)
+
+    def warnings_json(self) -> list[dict[str, Any]]:
+        """The wagers offered here that favour the player, each with its
+        edge and who confirmed it (the pit page's standing warning)."""
+        confirmed = {c.wager: c for c in self.confirmations}
+        out = []
+        for edge in favoured(self.edges):
+            c = confirmed.get(edge.wager)
+            out.append(
+                {
+                    "table_id": self.id,
+                    "table_name": self.name,
+                    "game": self.game,
+                    "layout": self.layout,
+                    "decks": self.decks,
+                    "pair_rule": self.game_.pair_rule.value,
+                    **edge.to_json(),
+                    "confirmation": None if c is None else c.to_json(),
+                }
+            )
+        return out
 
     def live_table(
         self, log: EventLog, *, limits: TableLimits | None = None, recover: bool = True
@@ -301,6 +331,9 @@ def _row_to_config(row: RowMapping) -> TableConfig:
         hlga=bool(row["hlga"]),
         insurance_offered=bool(row["insurance_offered"]),
         face_down=bool(row["face_down"]),
+        confirmations=tuple(
+            EdgeConfirmation.from_json(c) for c in json.loads(row["edge_confirmations"])
+        ),
     )
 
 
@@ -357,6 +390,9 @@ class TableStore:
             "hlga": config.hlga,
             "insurance_offered": config.insurance_offered,
             "face_down": config.face_down,
+            "edge_confirmations": json.dumps(
+                [c.to_json() for c in config.confirmations], sort_keys=True
+            ),
             "updated_at": db.utc_now(),
         }
 

@@ -4,9 +4,11 @@ of each kind, created once (running it again changes nothing)."""
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from punto.protection.edges import operator_confirmations
 from punto.server.config import TableConfig, limits_from_json
 from punto.store.accounts import UserExistsError, UserRole
 
@@ -21,6 +23,10 @@ DEMO_USERS = (
     ("pit", "pit-password", UserRole.PIT_MANAGER),
     ("admin", "admin-password", UserRole.ADMIN),
 )
+#: Who confirms, as the operator, the demo tables' wagers that favour the
+#: player (Tiger Pair under the literal reading of Tiger Baccarat 1.1.14): the
+#: person who starts ``punto serve --demo`` (docs/interpretations.md).
+DEMO_OPERATOR = "punto serve --demo"
 #: What each demo player starts with.
 DEMO_FUNDS = Decimal("10000.00")
 
@@ -57,8 +63,21 @@ def demo_tables(**options: Any) -> list[TableConfig]:
 
 
 def create_demo(server: Server, **options: Any) -> None:
-    for config in demo_tables(**options):
-        server.store.create(config, if_missing=True)
+    for plain in demo_tables(**options):
+        # Set up by the operator who starts the demo, not by a pit manager: the
+        # confirmation says so, and the pit page shows it with the warning.
+        config = replace(plain, confirmations=operator_confirmations(plain.edges, DEMO_OPERATOR))
+        if server.store.create(config, if_missing=True):
+            for c in config.confirmations:
+                server.audit.record(
+                    "confirm_player_favoured",
+                    table_id=config.id,
+                    by=c.by,
+                    role=c.role,
+                    wager=c.wager,
+                    house_edge=c.edge,
+                    at=c.at,
+                )
     for username, password, role in DEMO_USERS:
         with contextlib.suppress(UserExistsError):
             server.accounts.create_user(username, password, role)

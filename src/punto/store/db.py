@@ -334,6 +334,9 @@ server_tables = Table(
     Column("insurance_offered", Boolean, nullable=False, server_default=true()),
     #: the cards are dealt face down (revision 0009_face_down; RWS 5.10 applies only there)
     Column("face_down", Boolean, nullable=False, server_default=false()),
+    #: a pit manager's confirmations of the wagers offered that favour the
+    #: player, as JSON (revision 0014; punto.protection.edges.EdgeConfirmation)
+    Column("edge_confirmations", Text, nullable=False, server_default="[]"),
     CheckConstraint("mode IN ('auto', 'dealer')", name="mode"),
     CheckConstraint("card_source IN ('virtual', 'device')", name="card_source"),
 )

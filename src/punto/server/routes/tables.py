@@ -15,6 +15,7 @@ from punto.server.auth import (
 )
 from punto.server.card_source import check_change_role
 from punto.server.config import ConfigError, TableConfig
+from punto.server.edge_checks import confirm_edges, record_confirmations
 from punto.server.models import (
     DeviceTokenOut,
     documented,
@@ -65,17 +66,21 @@ def tables(request: Request) -> list[dict[str, Any]]:
 async def create_table(request: Request, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """A new table (pit manager or higher, or the admin): ``{"id", "game",
     "layout"?, "mode": "auto"|"dealer", "card_source": "virtual"|"device",
-    "limits": {"minimum", "maximum", "differential"?, "wagers"?}, ...}``."""
+    "limits": {"minimum", "maximum", "differential"?, "wagers"?}, ...}``;
+    ``"confirm_player_favoured": [wager, ...]``: a pit manager's confirmation
+    of the wagers offered that favour the player (without it such a table is
+    refused, 422, naming the wager, its exact edge and its clause)."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     require_manager_or_admin(user, "set up tables")
-    config = TableConfig.from_json(body)
+    config, confirming = confirm_edges(body, None, user)
     await asyncio.to_thread(server.store.create, config)
     runtime = await asyncio.to_thread(server.start_table, config)
     await server.run_dealer(runtime)
     await asyncio.to_thread(
         server.audit.record, "create_table", user=user, table_id=config.id, config=config.to_json()
     )
+    await asyncio.to_thread(record_confirmations, server, user, (), config, confirming)
     return runtime.config.to_json()
 
 
@@ -93,7 +98,12 @@ async def update_table(
     and layout never change, and the decks and seed only before the first
     round: open a new table instead.  ``card_source`` changes only between
     shoes (3.22), by a pit manager or higher at the table (not the admin),
-    and is audited as ``card_source``."""
+    and is audited as ``card_source``.
+
+    A table offering a wager whose house edge is negative for its shoe
+    (e.g. Tiger Pair under the literal reading of 1.1.14) is set up or
+    changed only with ``"confirm_player_favoured": [wager, ...]`` from a pit
+    manager or higher; the confirmation is audited and kept with the table."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     old = await asyncio.to_thread(server.store.get, table_id)
@@ -103,7 +113,7 @@ async def update_table(
         if "insurance_offered" in body:  # the House's discretion (RWS 4.2.2)
             refused.clause = old.game_.clause("no_insurance_notice") or refused.clause
         raise
-    config = TableConfig.from_json(body, base=old)
+    config, confirming = confirm_edges(body, old, user)
     if config.card_source != old.card_source:
         check_change_role(user)  # a pit manager's decision (MBS 6.2), not the admin's
     await server.stop_dealer(table_id)  # no automatic move while the table changes
@@ -117,6 +127,9 @@ async def update_table(
         await asyncio.to_thread(runtime.changed)
     await asyncio.to_thread(
         server.audit.record, "update_table", user=user, table_id=table_id, changes=body
+    )
+    await asyncio.to_thread(
+        record_confirmations, server, user, old.confirmations, config, confirming
     )
     if config.card_source != old.card_source:
         await asyncio.to_thread(

@@ -271,6 +271,7 @@
       limits: { minimum: $("#new-minimum").value.trim(), maximum: $("#new-maximum").value.trim() },
     };
     if ($("#new-layout").value) body.layout = $("#new-layout").value;
+    if ($("#new-confirm").value === "true") body.confirm_player_favoured = await PuntoProtection.favoured(body.game, body.layout); // anomalies.js
     const result = await api("POST", "/api/tables", body);
     say(result.ok ? `Table ${result.data.id} is open.` : errorText(result), result.ok);
     if (result.ok) $("#new-id").value = "";

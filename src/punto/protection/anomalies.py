@@ -1,0 +1,577 @@
+"""Dealer and table anomalies, from the tables' event logs (issue 15, item 5).
+
+Per dealer and per table: keyed cards, voids, resettlements and
+irregularities per hundred rounds, and the actual hold (house win over the
+amount staked) against the theoretical hold of the bets taken (each bet's
+stake times its wager's exact house edge off the top: :mod:`.edges`, or any
+``edge`` function given).  A statistic that is improbable for the pit gives an
+alert that states its test:
+
+* counts: the rounds of a dealer or table *with* a keyed card (or a void, a
+  resettlement, an irregularity), against the pit's pooled proportion, by the
+  exact binomial upper tail; an alert when it is below ``alpha``.  Counting
+  rounds rather than cards keeps one round keyed card by card from looking
+  like six independent events.  Under the hypothesis that the dealer or table
+  has the pit's rate, the chance of an alert is at most ``alpha``.
+* hold: ``z = (house win - theoretical win) / sd``, the standard deviation
+  from each wager's exact variance (stakes on one wager in one round added
+  first: they win or lose together; different wagers of a round taken as
+  independent); an alert when ``|z|`` reaches the two-sided normal bound of
+  ``alpha`` and there are at least ``min_bets`` bets (the normal
+  approximation needs them).
+
+Pure: no database, no server; the dealer of each round is given by the caller
+(from the audit log), "automatic" when no person dealt it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any
+
+from punto.errors import PuntoError
+from punto.games import get_game
+from punto.money import format_money
+from punto.protection.edges import WagerEdge, edge_of
+from punto.table.events import (
+    BetReturned,
+    BettingReopened,
+    CardDealt,
+    CardsHeld,
+    CardsReconstructed,
+    Event,
+    HandlingEvent,
+    InsuranceReoffered,
+    IrregularityNoted,
+    PowerFailed,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+    ShoeStarted,
+    TableConfigured,
+)
+from punto.table.limits import TableLimits
+from punto.table.log import StoredEvent
+from punto.table.round import Round
+from punto.table.round_state import Phase
+from punto.wagers import PairRule
+
+#: The dealer of a round no person dealt (an automatic dealer).
+AUTOMATIC = "automatic"
+#: The chance of a false alarm each test allows (per statistic, dealer or table).
+ALPHA = 0.001
+#: The false-alarm rates a test may be asked for: below, the normal bound of the
+#: hold test is beyond what a float tells apart from 1; above, an alert means little.
+MIN_ALPHA, MAX_ALPHA = 1e-12, 0.2
+#: The fewest bets a hold test is made on (the normal approximation).
+MIN_BETS = 100
+#: The events that are an irregularity or a decision taken on one (a void is counted apart).
+IRREGULAR = (
+    IrregularityNoted,
+    CardsReconstructed,
+    CardsHeld,
+    PowerFailed,
+    BetReturned,
+    InsuranceReoffered,
+    BettingReopened,
+)
+#: The events that move a settled round's money again (a resettlement).
+RESETTLING = (RoundVoided, BetReturned, CardsReconstructed)
+#: Where a card came from when it was not the server's own shoe.
+OUTSIDE = frozenset({"keyed", "device"})
+#: The outcomes of a bet that was played (won, lost or pushed).
+PLAYED = frozenset({"win", "lose", "push"})
+#: The counted statistics, in the order shown.
+COUNTS = ("keyed_cards", "voids", "resettlements", "irregularities")
+
+
+class AnomalyTestError(PuntoError, ValueError):
+    """A test asked for with parameters it cannot have."""
+
+
+@dataclass(frozen=True)
+class TableSetting:
+    """What a wager's edge depends on: the table's game, layout, pairs and decks."""
+
+    game: str
+    layout: str | None
+    pair_rule: PairRule
+    decks: int
+
+
+EdgeFunction = Callable[[TableSetting, str], WagerEdge | None]
+
+
+def off_the_top(setting: TableSetting, wager: str) -> WagerEdge | None:
+    """The wager's exact edge off the top of the table's shoe (the default)."""
+    return edge_of(setting.game, setting.layout, setting.decks, wager, setting.pair_rule)
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """What one finished round (settled or void) tells about its dealer and table."""
+
+    table_id: str
+    round_id: str
+    dealer: str
+    #: cards keyed in by hand (``CardDealt`` source ``keyed``)
+    keyed_cards: int
+    #: any card came from a physical shoe (read or keyed): keyed cards were possible
+    physical: bool
+    voided: bool
+    #: a settled round's money moved again (voided, a bet returned, cards
+    #: reconstructed after "settled")
+    resettled: bool
+    irregularities: int
+    bets: int
+    staked: Decimal
+    house_win: Decimal
+    theoretical_win: Fraction
+    #: the variance of the house's result on the bets with a known edge
+    variance: Fraction
+
+
+def _setting(event: TableConfigured) -> tuple[TableSetting, dict[str, Any]]:
+    setting = TableSetting(event.game, event.layout, PairRule(event.pair_rule), event.decks)
+    options = {
+        "limits": TableLimits.from_json(json.loads(event.limits)),
+        "layout": event.layout,
+        "pair_rule": setting.pair_rule,
+        "insurance_offered": event.insurance_offered,
+        "electronic_device": event.electronic_device,
+        "face_down": event.face_down,
+    }
+    return setting, options
+
+
+class LogFolder:
+    """One table's log folded into its finished rounds, fed as it grows (so a
+    server reads only the events it has not seen).
+
+    A round is taken as finished for good when the next one opens (until then
+    a settled round may still be voided, and so resettled); :meth:`facts`
+    adds the last round if it is settled or void as it stands.  Each round is
+    replayed under the configuration in force when it opened.
+    """
+
+    def __init__(self, table_id: str, edge: EdgeFunction = off_the_top) -> None:
+        self.table_id = table_id
+        self.edge = edge
+        #: the sequence number of the last event fed
+        self.seq = 0
+        self._done: list[RoundFacts] = []
+        self._configured: tuple[TableSetting, dict[str, Any]] | None = None
+        self._opened_under: tuple[TableSetting, dict[str, Any]] | None = None
+        self._under_minimum: set[str] = set()
+        self._current: list[Event] = []
+        self._current_id = ""
+
+    def feed(self, stored: Iterable[StoredEvent], dealers: Mapping[str, str]) -> None:
+        """The next events of the log, in order."""
+        for item in stored:
+            self.seq = max(self.seq, item.seq)
+            event = item.event
+            if isinstance(event, TableConfigured):
+                self._configured = _setting(event)
+                continue
+            if isinstance(event, ShoeStarted) or (
+                isinstance(event, HandlingEvent) and not item.round_id
+            ):
+                continue
+            if isinstance(event, RoundOpened):
+                done = self._fold(dealers)
+                if done is not None:
+                    self._done.append(done)
+                self._current, self._current_id = [], item.round_id
+                self._opened_under = self._configured
+            if self._current_id:
+                self._current.append(event)
+
+    def facts(self, dealers: Mapping[str, str]) -> list[RoundFacts]:
+        """Every finished round so far, in order."""
+        last = self._fold(dealers, keep=False)
+        return [*self._done, last] if last is not None else list(self._done)
+
+    def _fold(self, dealers: Mapping[str, str], keep: bool = True) -> RoundFacts | None:
+        if not self._current or self._opened_under is None:
+            return None
+        setting, options = self._opened_under
+        r = Round.replay(
+            get_game(setting.game),
+            self._current,
+            **options,
+            under_minimum_settled=frozenset(self._under_minimum),
+            round_id=self._current_id,
+        )
+        if r.phase is Phase.SETTLED:
+            if keep:
+                self._under_minimum.update(r.newly_under_minimum())
+        elif r.phase is not Phase.VOID:
+            return None  # not finished: nothing to count yet
+        dealer = dealers.get(self._current_id, AUTOMATIC)
+        return _facts(self.table_id, self._current_id, dealer, r, setting, self.edge)
+
+
+def round_facts(
+    table_id: str,
+    stored: Iterable[StoredEvent],
+    dealers: Mapping[str, str] | None = None,
+    edge: EdgeFunction = off_the_top,
+) -> list[RoundFacts]:
+    """The finished rounds of one table's log, in order; ``dealers`` maps a
+    round id to who dealt it (missing: :data:`AUTOMATIC`)."""
+    folder = LogFolder(table_id, edge)
+    folder.feed(stored, dealers or {})
+    return folder.facts(dealers or {})
+
+
+def _facts(
+    table_id: str, round_id: str, dealer: str, r: Round, setting: TableSetting, edge: EdgeFunction
+) -> RoundFacts:
+    events = r.events
+    settled_at = next((i for i, e in enumerate(events) if isinstance(e, RoundSettled)), None)
+    resettled = settled_at is not None and any(
+        isinstance(e, RESETTLING) for e in events[settled_at + 1 :]
+    )
+    cards = [e for e in events if isinstance(e, CardDealt)]
+    staked = house = Decimal(0)
+    theoretical = variance = Fraction(0)
+    bets = 0
+    by_wager: dict[str, Decimal] = defaultdict(Decimal)
+    edges: dict[str, WagerEdge] = {}
+    for s in r.results():
+        found = edge(setting, s.bet.wager)
+        if s.outcome not in PLAYED or found is None:
+            continue  # returned, withdrawn, void; or Insurance Plus (no edge off the top)
+        bets += 1
+        staked += s.settled_stake
+        house -= s.net
+        theoretical += Fraction(s.settled_stake) * found.edge
+        by_wager[s.bet.wager] += s.settled_stake
+        edges[s.bet.wager] = found
+    for wager, stake in by_wager.items():
+        variance += Fraction(stake) ** 2 * edges[wager].variance
+    return RoundFacts(
+        table_id=table_id,
+        round_id=round_id,
+        dealer=dealer,
+        keyed_cards=sum(1 for c in cards if c.source == "keyed"),
+        physical=any(c.source in OUTSIDE for c in cards),
+        voided=any(isinstance(e, RoundVoided) for e in events),
+        resettled=resettled,
+        irregularities=sum(1 for e in events if isinstance(e, IRREGULAR)),
+        bets=bets,
+        staked=staked,
+        house_win=house,
+        theoretical_win=theoretical,
+        variance=variance,
+    )
+
+
+# -- the statistics and their tests ---------------------------------------------------------
+
+
+def binomial_upper_tail(k: int, n: int, p: Fraction) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), summed in logarithms (no overflow).
+
+    >>> round(binomial_upper_tail(3, 10, Fraction(1, 10)), 6)
+    0.070191
+    >>> binomial_upper_tail(0, 10, Fraction(1, 2)), binomial_upper_tail(11, 10, Fraction(1, 2))
+    (1.0, 0.0)
+    """
+    if k <= 0:
+        return 1.0
+    if k > n or p == 0:
+        return 0.0
+    if p == 1:
+        return 1.0
+    lp, lq = math.log(p), math.log(1 - p)
+    terms = [
+        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
+        for i in range(k, n + 1)
+    ]
+    top = max(terms)
+    return min(1.0, math.exp(top) * math.fsum(math.exp(t - top) for t in terms))
+
+
+@dataclass(frozen=True)
+class CountTest:
+    """One counted statistic of a dealer or table, and its test against the pit."""
+
+    statistic: str
+    #: the events counted (cards keyed, voids, ...) and per hundred rounds
+    count: int
+    per_hundred: float
+    #: the rounds with one, out of the rounds where one could happen
+    rounds_with: int
+    rounds: int
+    #: the pit's pooled proportion of rounds with one, exactly
+    pit_rate: Fraction
+    p_value: float
+    alert: bool
+
+
+@dataclass(frozen=True)
+class HoldTest:
+    """Actual hold against theoretical, on the bets with an exact edge."""
+
+    bets: int
+    staked: Decimal
+    house_win: Decimal
+    theoretical_win: Fraction
+    sd: float
+    z: float | None
+    bound: float
+    alert: bool
+
+    @property
+    def actual_hold(self) -> float | None:
+        return None if not self.staked else float(self.house_win / self.staked)
+
+    @property
+    def theoretical_hold(self) -> float | None:
+        return None if not self.staked else float(self.theoretical_win / Fraction(self.staked))
+
+
+@dataclass(frozen=True)
+class Anomalies:
+    """One dealer's or one table's statistics and tests."""
+
+    kind: str  # "dealer" or "table"
+    name: str
+    rounds: int
+    counts: tuple[CountTest, ...]
+    hold: HoldTest
+
+    @property
+    def alerts(self) -> list[str]:
+        """What is improbable, in words."""
+        out = [
+            f"{c.statistic.replace('_', ' ')}: {c.rounds_with} of {c.rounds} rounds "
+            f"(pit {float(c.pit_rate):.2%}), p = {c.p_value:.2g} < {ALPHA}"
+            for c in self.counts
+            if c.alert
+        ]
+        if self.hold.alert and self.hold.z is not None:
+            out.append(f"hold: z = {self.hold.z:+.2f}, beyond ±{self.hold.bound:.2f}")
+        return out
+
+
+@dataclass(frozen=True)
+class AnomalyReport:
+    """Every dealer and table of the pit, with the tests' parameters."""
+
+    dealers: tuple[Anomalies, ...]
+    tables: tuple[Anomalies, ...]
+    rounds: int
+    alpha: float = ALPHA
+    min_bets: int = MIN_BETS
+    tests: Mapping[str, str] = field(default_factory=dict)
+
+
+def _count_of(facts: RoundFacts, statistic: str) -> int:
+    if statistic == "keyed_cards":
+        return facts.keyed_cards
+    if statistic == "voids":
+        return int(facts.voided)
+    if statistic == "resettlements":
+        return int(facts.resettled)
+    return facts.irregularities
+
+
+def _eligible(facts: RoundFacts, statistic: str) -> bool:
+    # keyed cards happen only where a physical shoe deals: the server's own shoe takes none
+    return facts.physical if statistic == "keyed_cards" else True
+
+
+def _anomalies(
+    kind: str,
+    name: str,
+    rounds: Sequence[RoundFacts],
+    pit: Mapping[str, Fraction],
+    alpha: float,
+    min_bets: int,
+) -> Anomalies:
+    counts = []
+    for statistic in COUNTS:
+        eligible = [f for f in rounds if _eligible(f, statistic)]
+        count = sum(_count_of(f, statistic) for f in rounds)
+        with_one = sum(1 for f in eligible if _count_of(f, statistic) > 0)
+        p_value = binomial_upper_tail(with_one, len(eligible), pit[statistic])
+        counts.append(
+            CountTest(
+                statistic,
+                count,
+                100 * count / len(rounds) if rounds else 0.0,
+                with_one,
+                len(eligible),
+                pit[statistic],
+                p_value,
+                with_one > 0 and p_value < alpha,
+            )
+        )
+    bets = sum(f.bets for f in rounds)
+    staked = sum((f.staked for f in rounds), Decimal(0))
+    house = sum((f.house_win for f in rounds), Decimal(0))
+    theoretical = sum((f.theoretical_win for f in rounds), Fraction(0))
+    sd = math.sqrt(sum((f.variance for f in rounds), Fraction(0)))
+    bound = NormalDist().inv_cdf(1 - alpha / 2)
+    z = None if sd == 0 else float((Fraction(house) - theoretical) / Fraction(sd))
+    hold = HoldTest(
+        bets,
+        staked,
+        house,
+        theoretical,
+        sd,
+        z,
+        bound,
+        z is not None and bets >= min_bets and abs(z) >= bound,
+    )
+    return Anomalies(kind, name, len(rounds), tuple(counts), hold)
+
+
+def report(
+    facts: Iterable[RoundFacts], *, alpha: float = ALPHA, min_bets: int = MIN_BETS
+) -> AnomalyReport:
+    """Every dealer's and table's statistics and tests, against the pit (all of ``facts``)."""
+    if not MIN_ALPHA <= alpha <= MAX_ALPHA:
+        raise AnomalyTestError(
+            f"a false-alarm rate of {alpha!r} cannot be tested",
+            hint=f"give alpha from {MIN_ALPHA:g} to {MAX_ALPHA:g}",
+        )
+    if min_bets < 1:
+        raise AnomalyTestError("a hold test needs at least one bet", hint="give min_bets >= 1")
+    every = list(facts)
+    pit: dict[str, Fraction] = {}
+    for statistic in COUNTS:
+        eligible = [f for f in every if _eligible(f, statistic)]
+        with_one = sum(1 for f in eligible if _count_of(f, statistic) > 0)
+        pit[statistic] = Fraction(with_one, len(eligible)) if eligible else Fraction(0)
+    by_dealer: dict[str, list[RoundFacts]] = defaultdict(list)
+    by_table: dict[str, list[RoundFacts]] = defaultdict(list)
+    for f in every:
+        by_dealer[f.dealer].append(f)
+        by_table[f.table_id].append(f)
+    bound = NormalDist().inv_cdf(1 - alpha / 2)
+    return AnomalyReport(
+        dealers=tuple(
+            _anomalies("dealer", d, rs, pit, alpha, min_bets) for d, rs in sorted(by_dealer.items())
+        ),
+        tables=tuple(
+            _anomalies("table", t, rs, pit, alpha, min_bets) for t, rs in sorted(by_table.items())
+        ),
+        rounds=len(every),
+        alpha=alpha,
+        min_bets=min_bets,
+        tests={
+            "counts": "exact binomial upper tail of the rounds with one, against the pit's "
+            f"pooled proportion; alert when p < {alpha} (false-alarm rate at most {alpha} "
+            "per statistic per dealer or table)",
+            "hold": f"z of the house win against the theoretical win, sd from each wager's "
+            f"exact variance; alert when |z| >= {bound:.2f} with at least {min_bets} bets "
+            f"(two-sided normal approximation: false-alarm rate about {alpha})",
+        },
+    )
+
+
+# -- JSON and CSV ----------------------------------------------------------------------------
+
+
+def _fraction_money(value: Fraction) -> str:
+    return format_money(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def anomalies_json(a: Anomalies) -> dict[str, Any]:
+    h = a.hold
+    return {
+        "kind": a.kind,
+        "name": a.name,
+        "rounds": a.rounds,
+        "counts": {
+            c.statistic: {
+                "count": c.count,
+                "per_hundred_rounds": round(c.per_hundred, 4),
+                "rounds_with": c.rounds_with,
+                "rounds": c.rounds,
+                "pit_rate": f"{c.pit_rate.numerator}/{c.pit_rate.denominator}",
+                "p_value": c.p_value,
+                "alert": c.alert,
+            }
+            for c in a.counts
+        },
+        "hold": {
+            "bets": h.bets,
+            "staked": format_money(h.staked),
+            "house_win": format_money(h.house_win),
+            "theoretical_win": _fraction_money(h.theoretical_win),
+            "actual_hold": h.actual_hold,
+            "theoretical_hold": h.theoretical_hold,
+            "sd": h.sd,
+            "z": h.z,
+            "bound": h.bound,
+            "alert": h.alert,
+        },
+        "alerts": a.alerts,
+    }
+
+
+def report_json(r: AnomalyReport) -> dict[str, Any]:
+    return {
+        "rounds": r.rounds,
+        "alpha": r.alpha,
+        "min_bets": r.min_bets,
+        "tests": dict(r.tests),
+        "dealers": [anomalies_json(a) for a in r.dealers],
+        "tables": [anomalies_json(a) for a in r.tables],
+    }
+
+
+CSV_COLUMNS = (
+    "kind",
+    "name",
+    "rounds",
+    *(f"{s}{suffix}" for s in COUNTS for suffix in ("", "_per_100", "_p_value", "_alert")),
+    "bets",
+    "staked",
+    "house_win",
+    "theoretical_win",
+    "actual_hold",
+    "theoretical_hold",
+    "z",
+    "hold_alert",
+)
+
+
+def report_csv(r: AnomalyReport) -> str:
+    """One row per dealer, then per table: the figures of :func:`report_json`."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for a in (*r.dealers, *r.tables):
+        j = anomalies_json(a)
+        row: list[Any] = [a.kind, a.name, a.rounds]
+        for s in COUNTS:
+            c = j["counts"][s]
+            row += [c["count"], c["per_hundred_rounds"], c["p_value"], c["alert"]]
+        h = j["hold"]
+        row += [
+            h["bets"],
+            h["staked"],
+            h["house_win"],
+            h["theoretical_win"],
+            h["actual_hold"],
+            h["theoretical_hold"],
+            h["z"],
+            h["alert"],
+        ]
+        writer.writerow(row)
+    return out.getvalue()

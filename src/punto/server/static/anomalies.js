@@ -1,0 +1,89 @@
+// The pit's protection (issue 15, items 4 and 5): a standing warning for every
+// wager a table offers that favours the player, with its exact edge and who
+// confirmed it; and the dealer and table anomalies with their tests' alerts.
+// The figures are the API's (/api/pit/warnings, /api/pit/anomalies) as given.
+"use strict";
+
+const PuntoProtection = (() => {
+  const { $, el, api, errorText, money, words } = Punto;
+
+  // The wagers of a table to be set up that favour the player: what a pit
+  // manager confirms by ticking "confirm" on the new-table form.
+  async function favoured(game, layout) {
+    const query = `game=${encodeURIComponent(game)}${layout ? `&layout=${encodeURIComponent(layout)}` : ""}`;
+    const result = await api("GET", `/api/pit/edges?${query}`);
+    return result.ok ? result.data.filter((e) => e.player_favoured).map((e) => e.wager) : [];
+  }
+
+  const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(2).replace(/^-/, "−")}%`);
+  const signed = (text) => String(text).replace(/^-/, "−");
+
+  async function loadWarnings() {
+    const result = await api("GET", "/api/pit/warnings");
+    const list = $("#warnings-list");
+    if (!result.ok) {
+      list.replaceChildren(el("li", { class: "muted", text: errorText(result) }));
+      return;
+    }
+    $("#warnings").classList.remove("hidden");
+    if (!result.data.length) {
+      list.replaceChildren(el("li", { class: "muted", testid: "warnings-none", text: "No table offers a wager that favours the player." }));
+      return;
+    }
+    list.replaceChildren(...result.data.map((w) => {
+      const c = w.confirmation;
+      const who = c ? `confirmed by ${c.by} (${words(c.role)}) at ${new Date(c.at).toLocaleString()}` : "not confirmed: a pit manager must confirm it";
+      return el("li", { class: "notice", role: "alert", testid: `warning-${w.table_id}-${w.wager}`, dataset: { table: w.table_id, wager: w.wager, edge: w.house_edge } },
+        el("strong", { text: `${w.table_id}: ${w.name}` }),
+        ` returns the player ${signed((-Number(w.house_edge_percent)).toFixed(4))}% of each stake (house edge `,
+        el("span", { testid: `warning-edge-${w.table_id}-${w.wager}`, text: `${signed(w.house_edge_percent)}%` }),
+        `, exactly ${w.house_edge}; clause ${w.clause}; ${w.decks} decks, pairs read by the ${w.pair_rule} rule) — ${who}.`);
+    }));
+  }
+
+  function countCell(a, statistic) {
+    const c = a.counts[statistic];
+    return el("td", { class: `num${c.alert ? " neg" : ""}`, testid: `anomaly-${a.kind}-${a.name}-${statistic}`, title: `${c.rounds_with} of ${c.rounds} rounds; pit ${c.pit_rate}; p = ${c.p_value.toPrecision(2)}`, text: c.per_hundred_rounds.toFixed(2) });
+  }
+
+  function rows(list) {
+    return list.map((a) => el("tr", { testid: `anomaly-${a.kind}-${a.name}`, dataset: { kind: a.kind, name: a.name } },
+      el("td", { text: `${a.kind === "dealer" ? "dealer" : "table"} ${a.name}` }),
+      el("td", { class: "num", text: a.rounds }),
+      ...["keyed_cards", "voids", "resettlements", "irregularities"].map((s) => countCell(a, s)),
+      el("td", { class: "num", text: money(a.hold.staked) }),
+      el("td", { class: "num", testid: `anomaly-${a.kind}-${a.name}-hold`, text: pct(a.hold.actual_hold) }),
+      el("td", { class: "num", testid: `anomaly-${a.kind}-${a.name}-theoretical`, text: pct(a.hold.theoretical_hold) }),
+      el("td", { class: `num${a.hold.alert ? " neg" : ""}`, text: a.hold.z === null ? "–" : signed(a.hold.z.toFixed(2)) }),
+      el("td", { testid: `anomaly-${a.kind}-${a.name}-alerts` }, ...a.alerts.map((t) => el("div", { class: "notice", role: "alert", text: t })))));
+  }
+
+  async function loadAnomalies() {
+    const result = await api("GET", "/api/pit/anomalies");
+    if (!result.ok) return;
+    const data = result.data;
+    $("#anomalies").classList.remove("hidden");
+    $("#anomalies-tests").textContent = `${data.rounds} finished rounds. Counts: ${data.tests.counts}. Hold: ${data.tests.hold}.`;
+    const head = el("tr", {}, ...["Who", "Rounds", "Keyed cards /100", "Voids /100", "Resettlements /100", "Irregularities /100", "Staked", "Hold", "Theoretical", "z", "Alerts"]
+      .map((h, i) => el("th", { scope: "col", class: i > 0 && i < 10 ? "num" : "", text: h })));
+    $("#anomalies-table").replaceChildren(head, ...rows(data.dealers), ...rows(data.tables));
+  }
+
+  async function load() {
+    // who is logged in, asked each time: the login box is the pit page's (pit.js)
+    const session = await api("GET", "/api/session");
+    const user = session.ok && session.data ? session.data.user : null;
+    if (!Punto.seesPit(user)) {
+      $("#warnings").classList.add("hidden");
+      $("#anomalies").classList.add("hidden");
+      return;
+    }
+    await loadWarnings();
+    await loadAnomalies();
+  }
+
+  load();
+  // like the pit's figures, every 4 s (they are read from the tables' logs)
+  setInterval(load, 4000);
+  return { favoured, load };
+})();
