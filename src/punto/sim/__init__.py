@@ -5,6 +5,8 @@
   class/pattern -> event tables of the exact analysis (:mod:`punto.analysis`).
 * :mod:`~punto.sim.kernel` -- compiled (numba) kernels: shuffle, burn, cut
   card, coups; they emit each coup's class and pair pattern, nothing else.
+* ``punto.sim._kernel`` -- the dealing kernel in C, built at install when a
+  compiler exists; :mod:`~punto.sim.dealing` picks it, or numba, or
 * :mod:`~punto.sim.plain` -- the same dealing in plain Python, for runs too
   small for loading numba to pay (the same integers).
 * :mod:`~punto.sim.run` -- seeded chunks, exact merging, statistics.
