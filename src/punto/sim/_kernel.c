@@ -21,15 +21,19 @@
 /* Positions of the next shoe shuffled while a coup is dealt: about the
  * positions shuffled per coup dealt (408 / 82 with eight decks). */
 #define STEPS_A_COUP 5
+/* Inlined whatever the compiler thinks: the random state and the shuffle's
+ * position live in registers only inside one function (a store of a card, a
+ * byte, may alias anything the compiler cannot see is local). */
+#define INLINE static inline __attribute__((always_inline))
 
 typedef struct {
     uint64_t s0, s1, s2, s3;
 } xoshiro;
 
-static inline __attribute__((always_inline)) uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+INLINE uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 /* One xoshiro256++ output (Blackman and Vigna). */
-static inline __attribute__((always_inline)) uint64_t next(xoshiro *r) {
+INLINE uint64_t next(xoshiro *r) {
     uint64_t result = rotl(r->s0 + r->s3, 23) + r->s0;
     uint64_t t = r->s1 << 17;
     r->s2 ^= r->s0;
@@ -41,44 +45,15 @@ static inline __attribute__((always_inline)) uint64_t next(xoshiro *r) {
     return result;
 }
 
-/* Copy the template and shuffle its first m positions (as the numba _shuffle). */
-static inline __attribute__((always_inline)) void shuffle(uint8_t *deck, const uint8_t *tmpl, Py_ssize_t n, Py_ssize_t m,
-                           xoshiro *r) {
-    memcpy(deck, tmpl, (size_t)n);
-    uint64_t buf = 0;
-    int left = 0;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t bound = (uint64_t)(n - i);
-        if (left == 0) {
-            buf = next(r);
-            left = 4;
-        }
-        uint64_t prod = (buf & 0xFFFF) * bound;
-        buf >>= 16;
-        left--;
-        uint64_t low = prod & 0xFFFF;
-        if (low < bound) {
-            uint64_t threshold = (65536 - bound) % bound;
-            while (low < threshold) {
-                prod = (next(r) >> 48) * bound;
-                low = prod & 0xFFFF;
-            }
-        }
-        Py_ssize_t j = i + (Py_ssize_t)(prod >> 16);
-        uint8_t card = deck[j];
-        deck[j] = deck[i];
-        deck[i] = card;
-    }
-}
-
 typedef struct {
     Py_ssize_t i;
     uint64_t buf;
     int left;
 } shuffling;
 
-/* One position of the shuffle: the same draws as shuffle() */
-static inline __attribute__((always_inline)) void step(uint8_t *deck, Py_ssize_t n, shuffling *s, xoshiro *r) {
+/* Position s->i of a shuffle: 16 bits of an output a draw, by Lemire's
+ * nearly divisionless method (the rare low products rejected). */
+INLINE void step(uint8_t *deck, Py_ssize_t n, shuffling *s, xoshiro *r) {
     Py_ssize_t i = s->i;
     uint64_t bound = (uint64_t)(n - i);
     if (s->left == 0) {
@@ -103,6 +78,39 @@ static inline __attribute__((always_inline)) void step(uint8_t *deck, Py_ssize_t
     s->i = i + 1;
 }
 
+/* Copy the template and shuffle its first m positions (a partial Fisher-Yates:
+ * position i gets a uniform card of the n - i left), as the numba _shuffle. */
+INLINE void shuffle(uint8_t *deck, const uint8_t *tmpl, Py_ssize_t n, Py_ssize_t m,
+                    xoshiro *r) {
+    memcpy(deck, tmpl, (size_t)n);
+    shuffling s = {0, 0, 0};
+    while (s.i < m) step(deck, n, &s, r);
+}
+
+/* Count the coup whose cards start at c; the cards it takes beyond four. */
+INLINE unsigned coup(const uint8_t *c, const uint16_t *outcome, const uint16_t *pattern,
+                     int pairs, int32_t *row) {
+    unsigned p = (unsigned)(c[0] >> 4) + (c[2] >> 4);
+    unsigned b = (unsigned)(c[1] >> 4) + (c[3] >> 4);
+    p = p >= 10 ? p - 10 : p;
+    b = b >= 10 ? b - 10 : b;
+    unsigned code = outcome[p * 1000 + b * 100 + (c[4] >> 4) * 10 + (c[5] >> 4)];
+    row[code & 0x1FF]++;
+    if (pairs) {
+        unsigned key = (((c[0] & 15) * 13 + (c[1] & 15)) * 13 + (c[2] & 15)) * 13;
+        row[NCLASSES + pattern[key + (c[3] & 15)]]++;
+    }
+    return code >> 9;
+}
+
+/* Where the first coup starts: after the burn, if any (the first card shown,
+ * as many as its point value burned, ten for a zero). */
+INLINE Py_ssize_t first_coup(const uint8_t *deck, int burn) {
+    if (!burn) return 0;
+    int shown = deck[0] >> 4;
+    return 1 + (shown == 0 ? 10 : shown);
+}
+
 /* A contiguous buffer of items of the given size (and, if ndim > 0, that many
  * dimensions), or -1 with an exception. */
 static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
@@ -118,7 +126,7 @@ static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t i
     return 0;
 }
 
-static PyObject *simulate_shoes(PyObject *self, PyObject *args) {
+static PyObject *simulate_shoes(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_state, *o_tmpl, *o_outcome, *o_values, *o_pattern, *o_counts;
     Py_ssize_t nshoes, cut, batch;
     int burn, pairs;
@@ -209,24 +217,9 @@ static PyObject *simulate_shoes(PyObject *self, PyObject *args) {
             s.i = 0;
         }
         int32_t *row = counts + (shoe / batch) * width;
-        Py_ssize_t pos = 0;
-        if (burn) {
-            int shown = cur[0] >> 4;
-            pos = 1 + (shown == 0 ? 10 : shown);
-        }
+        Py_ssize_t pos = first_coup(cur, burn);
         while (pos <= cut) {
-            const uint8_t *c = cur + pos;
-            unsigned p = (unsigned)(c[0] >> 4) + (c[2] >> 4);
-            unsigned b = (unsigned)(c[1] >> 4) + (c[3] >> 4);
-            p = p >= 10 ? p - 10 : p;
-            b = b >= 10 ? b - 10 : b;
-            unsigned code = outcome[p * 1000 + b * 100 + (c[4] >> 4) * 10 + (c[5] >> 4)];
-            row[code & 0x1FF]++;
-            if (pairs) {
-                unsigned key = (((c[0] & 15) * 13 + (c[1] & 15)) * 13 + (c[2] & 15)) * 13;
-                row[NCLASSES + pattern[key + (c[3] & 15)]]++;
-            }
-            pos += 4 + (code >> 9);
+            pos += 4 + coup(cur + pos, outcome, pattern, pairs, row);
             coups++;
             for (int k = 0; k < STEPS_A_COUP && s.i < m; k++) step(nxt, n, &s, &r);
         }
