@@ -45,24 +45,14 @@ INLINE uint64_t next(xoshiro *r) {
     return result;
 }
 
-typedef struct {
-    Py_ssize_t i;
-    uint64_t buf;
-    int left;
-} shuffling;
-
-/* Position s->i of a shuffle: 16 bits of an output a draw, by Lemire's
- * nearly divisionless method (the rare low products rejected). */
-INLINE void step(uint8_t *deck, Py_ssize_t n, shuffling *s, xoshiro *r) {
-    Py_ssize_t i = s->i;
+/* Position i of a shuffle: 16 bits of an output a draw (an output every
+ * fourth position, the first at position 0), by Lemire's nearly divisionless
+ * method (the rare low products rejected, with an output each). */
+INLINE void step(uint8_t *deck, Py_ssize_t n, Py_ssize_t i, uint64_t *buf, xoshiro *r) {
     uint64_t bound = (uint64_t)(n - i);
-    if (s->left == 0) {
-        s->buf = next(r);
-        s->left = 4;
-    }
-    uint64_t prod = (s->buf & 0xFFFF) * bound;
-    s->buf >>= 16;
-    s->left--;
+    if ((i & 3) == 0) *buf = next(r);
+    uint64_t prod = (*buf & 0xFFFF) * bound;
+    *buf >>= 16;
     uint64_t low = prod & 0xFFFF;
     if (low < bound) {
         uint64_t threshold = (65536 - bound) % bound;
@@ -75,7 +65,6 @@ INLINE void step(uint8_t *deck, Py_ssize_t n, shuffling *s, xoshiro *r) {
     uint8_t card = deck[j];
     deck[j] = deck[i];
     deck[i] = card;
-    s->i = i + 1;
 }
 
 /* Copy the template and shuffle its first m positions (a partial Fisher-Yates:
@@ -83,8 +72,8 @@ INLINE void step(uint8_t *deck, Py_ssize_t n, shuffling *s, xoshiro *r) {
 INLINE void shuffle(uint8_t *deck, const uint8_t *tmpl, Py_ssize_t n, Py_ssize_t m,
                     xoshiro *r) {
     memcpy(deck, tmpl, (size_t)n);
-    shuffling s = {0, 0, 0};
-    while (s.i < m) step(deck, n, &s, r);
+    uint64_t buf = 0;
+    for (Py_ssize_t i = 0; i < m; i++) step(deck, n, i, &buf, r);
 }
 
 /* Count the coup whose cards start at c; the cards it takes beyond four. */
@@ -211,19 +200,24 @@ static PyObject *simulate_shoes(PyObject *Py_UNUSED(self), PyObject *args) {
     uint8_t *cur = deck, *nxt = deck + n;
     if (nshoes > 0) shuffle(cur, enc, n, m, &r);
     for (Py_ssize_t shoe = 0; shoe < nshoes; shoe++) {
-        shuffling s = {m, 0, 0}; /* nothing to shuffle after the last shoe */
+        Py_ssize_t i = m; /* the next shoe's position to shuffle: none after the last */
+        uint64_t buf = 0;
         if (shoe + 1 < nshoes) {
             memcpy(nxt, enc, (size_t)n);
-            s.i = 0;
+            i = 0;
         }
         int32_t *row = counts + (shoe / batch) * width;
         Py_ssize_t pos = first_coup(cur, burn);
         while (pos <= cut) {
             pos += 4 + coup(cur + pos, outcome, pattern, pairs, row);
             coups++;
-            for (int k = 0; k < STEPS_A_COUP && s.i < m; k++) step(nxt, n, &s, &r);
+            if (i + STEPS_A_COUP <= m) {
+                for (int k = 0; k < STEPS_A_COUP; k++, i++) step(nxt, n, i, &buf, &r);
+            } else {
+                for (; i < m; i++) step(nxt, n, i, &buf, &r);
+            }
         }
-        while (s.i < m) step(nxt, n, &s, &r);
+        for (; i < m; i++) step(nxt, n, i, &buf, &r);
         uint8_t *t = cur;
         cur = nxt;
         nxt = t;
