@@ -4,13 +4,14 @@ Run from the repository root with the project's virtualenv:
 
     .venv/bin/python benchmarks/bench_sim.py                 # speed, about a minute
     .venv/bin/python benchmarks/bench_sim.py --quick         # fewer repetitions
+    .venv/bin/python benchmarks/bench_sim.py --skip-scaling  # sections 1 and 2 only
     .venv/bin/python benchmarks/bench_sim.py --published 20000000
                                     # + the Big Tiger counting run (20M shoes a convention)
 
 It prints Markdown: the machine, then
 
 1. per game, in this one process, pinned to one core, after warm-up: coups per
-   second of the compiled kernel (whole shoes of 8 decks, cut card 14 cards
+   second of the numba kernel and of the C kernel (when built; whole shoes of 8 decks, cut card 14 cards
    from the end, every wager of the game settled: coups counted by class and
    pair pattern, then settled through the class -> event tables), the same with
    every wager settled coup by coup in the kernel, the run as ``punto
@@ -42,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from punto.games import get_game  # noqa: E402
-from punto.sim import kernel, reference  # noqa: E402
+from punto.sim import dealing, kernel, reference  # noqa: E402
 from punto.sim.run import ShoeRules, SimJob, chunk_state, simulate, simulate_chunks  # noqa: E402
 from punto.sim.tables import (  # noqa: E402
     outcome_table,
@@ -91,8 +92,9 @@ def machine() -> str:
     )
 
 
-def kernel_only(game_id: str, shoes: int) -> Callable[[], int]:
-    """The kernel alone: whole shoes, coups counted by class and pattern."""
+def kernel_only(game_id: str, shoes: int, module: Any = kernel) -> Callable[[], int]:
+    """The kernel alone (numba's, or ``module``'s: the C kernel): whole shoes,
+    coups counted by class and pattern."""
     game = get_game(game_id)
     tables = sim_tables(game, None, game.pair_rule)
     template = shoe_template(RULES.decks)
@@ -103,7 +105,7 @@ def kernel_only(game_id: str, shoes: int) -> Callable[[], int]:
     def run() -> int:
         counts[:] = 0
         return int(
-            kernel.simulate_shoes(
+            module.simulate_shoes(
                 state,
                 template,
                 shoes,
@@ -253,20 +255,25 @@ def section_speed(repeat: int, plain_shoes: int) -> None:
         "8 decks, cut card 14 cards from the end, every wager of the game (no layout: "
         "Tiger Buffalo's 20).  Coups per second, best of the runs (median in brackets).\n"
     )
+    c_kernel = dealing.compiled()
     print(
-        "| game | wagers | kernel (M/s) | settled coup by coup (M/s) | as `punto simulate` (M/s) "
-        "| plain Python (coups/s) | ratio |"
+        "| game | wagers | kernel (M/s) | C kernel (M/s) | settled coup by coup (M/s) "
+        "| as `punto simulate` (M/s) | plain Python (coups/s) | ratio |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for game_id in GAMES:
         game = get_game(game_id)
         nw = len(sim_tables(game, None, game.pair_rule).wager_ids)
         k_best, k_med = best_of(kernel_only(game_id, 50_000), repeat)
+        c_rate = "not built"
+        if c_kernel is not None:
+            c_best, c_med = best_of(kernel_only(game_id, 50_000, c_kernel), repeat)
+            c_rate = f"{c_best / 1e6:.1f} ({c_med / 1e6:.1f})"
         s_best, s_med = best_of(settle_each_coup(game_id, 50_000), repeat)
         r_best, r_med = best_of(as_punto_simulate(game_id, 100_000), repeat)
         p_best, p_med = best_of(plain_python(game_id, plain_shoes), max(1, repeat // 3))
         print(
-            f"| {game_id} | {nw} | {k_best / 1e6:.1f} ({k_med / 1e6:.1f}) | "
+            f"| {game_id} | {nw} | {k_best / 1e6:.1f} ({k_med / 1e6:.1f}) | {c_rate} | "
             f"{s_best / 1e6:.1f} ({s_med / 1e6:.1f}) | {r_best / 1e6:.1f} ({r_med / 1e6:.1f}) | "
             f"{p_best:,.0f} ({p_med:,.0f}) | {r_best / p_best:,.0f}x |"
         )
@@ -283,6 +290,9 @@ def section_speed(repeat: int, plain_shoes: int) -> None:
     )
     print(f"| whole kernel | {kernel_ns:.1f} |")
     print(f"| so: dealing, outcome and pattern look-ups, counting | {kernel_ns - shuffle_ns:.1f} |")
+    if c_kernel is not None:
+        c_best, _ = best_of(kernel_only("tiger-baccarat", 50_000, c_kernel), repeat)
+        print(f"| the C kernel (the next shoe shuffled while one is dealt) | {1e9 / c_best:.1f} |")
     print()
     print(f"Clock: {clock_ghz():.2f} GHz (dependent one-cycle operations); ", end="")
     print(f"xoshiro256++: {rng_ns():.2f} ns an output.\n")
@@ -395,6 +405,9 @@ def main() -> None:
         help="the --published conventions: BEHIND:EXCEEDS:BURN,... (e.g. 14:0:0,15:0:0)",
     )
     parser.add_argument("--scaling-coups", type=float, default=5e8)
+    parser.add_argument(
+        "--skip-scaling", action="store_true", help="leave out the Dask cluster (section 3)"
+    )
     args = parser.parse_args()
     print("# punto simulation benchmark\n")
     print(f"Machine: {machine()}\n")
@@ -405,7 +418,8 @@ def main() -> None:
         section_speed(3 if args.quick else 7, 200 if args.quick else 600)
         if hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
-        section_scaling(args.scaling_coups / (10 if args.quick else 1), 2 if args.quick else 3)
+        if not args.skip_scaling:
+            section_scaling(args.scaling_coups / (10 if args.quick else 1), 2 if args.quick else 3)
     if args.published:
         conventions: tuple[tuple[int, bool, bool], ...] = CONVENTIONS
         if args.conventions:

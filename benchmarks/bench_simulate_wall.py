@@ -6,11 +6,16 @@ Run from the repository root with the project's virtualenv:
     .venv/bin/python benchmarks/bench_simulate_wall.py --before /tmp/before/src
                                   # the same commands from another tree, side by side
     .venv/bin/python benchmarks/bench_simulate_wall.py --skip-big       # 1,000 coups only
+    .venv/bin/python benchmarks/bench_simulate_wall.py --tree 2aeb458=/tmp/a/src \
+        --tree main=/tmp/b/src        # any number of other trees, each with a label
 
 ``--before`` names the ``src`` directory of another checkout (for instance
 ``git archive 2aeb458 src | tar -x -C /tmp/before`` with the compiled
-kernel copied in; run each tree once first so numba's cache is filled).
-The trees' commands run in turn, so both see the same load.
+kernels copied in; run each tree once first so numba's cache is filled),
+``--tree LABEL=SRC`` any number of them.  The trees' commands run in turn,
+so all see the same load.  This tree deals with its C kernel when it is
+built (``punto.sim._kernel``), with numba otherwise: build it first
+(``pip install -e .``, or ``python -m build`` and copy the extension in).
 
 It prints Markdown: the machine and its load, then for each tree, median and
 range over the runs, wall and CPU (user + system of the process and the
@@ -109,13 +114,20 @@ def small(trees: list[tuple[str, Path]], repeat: int) -> list[str]:
 def big(trees: list[tuple[str, Path]], repeat: int, coups: int) -> list[str]:
     argv = f"-m punto.cli simulate tiger-baccarat --coups {coups} --workers 1 --json".split()
     found: dict[str, list[tuple[float, float, float, float]]] = {}
+    differ = []
     for i in range(repeat):
+        figures: dict[str, str] = {}
         for label, tree in trees:
             wall, cpu, out = run(tree, [*argv, "--seed", str(100 + i)])
             report = json.loads(out)
             found.setdefault(label, []).append(
                 (wall, cpu, report["seconds"], report["kernel_seconds"])
             )
+            for timing in ("seconds", "kernel_seconds", "coups_per_second"):
+                del report[timing]
+            figures[label] = json.dumps(report, sort_keys=True)
+        if len(set(figures.values())) > 1:
+            differ.append(100 + i)
     lines = [
         f"`punto simulate tiger-baccarat --coups {coups:,} --workers 1 --json`, {repeat} runs "
         "each, interleaved; seconds, median (range).  *Run*: first chunk submitted to last "
@@ -131,18 +143,32 @@ def big(trees: list[tuple[str, Path]], repeat: int, coups: int) -> list[str]:
             f"| {label} | {spread(list(cols[0]))} | {spread(list(cols[1]))} | "
             f"{spread(list(cols[2]))} | {spread(list(cols[3]))} | {spread(beyond)} |"
         )
+    same = f"**differ** for seeds {differ}" if differ else "are identical in every tree"
+    lines += ["", f"The reports, times aside, {same}."]
     return [*lines, "", f"({load()} at the end)"]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="the src directory of another tree")
+    parser.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="LABEL=SRC",
+        help="another tree to run side by side (repeatable)",
+    )
     parser.add_argument("--repeat", type=int, default=7, help="runs of the small commands")
     parser.add_argument("--big-repeat", type=int, default=3, help="runs of the big simulation")
     parser.add_argument("--big-coups", type=float, default=1e8)
     parser.add_argument("--skip-big", action="store_true")
     args = parser.parse_args()
-    trees = ([("before", args.before)] if args.before else []) + [("this tree", SRC)]
+    others = [(label, Path(src)) for label, _, src in (t.partition("=") for t in args.tree)]
+    trees = [
+        *([("before", args.before)] if args.before else []),
+        *others,
+        ("this tree", SRC),
+    ]
     sections = [
         "## Machine",
         "",

@@ -5,8 +5,12 @@
   class/pattern -> event tables of the exact analysis (:mod:`punto.analysis`).
 * :mod:`~punto.sim.kernel` -- compiled (numba) kernels: shuffle, burn, cut
   card, coups; they emit each coup's class and pair pattern, nothing else.
+* ``punto.sim._kernel`` -- the dealing kernel in C, built at install when a
+  compiler exists: the same shoes without numba's start-up.
 * :mod:`~punto.sim.plain` -- the same dealing in plain Python, for runs too
   small for loading numba to pay (the same integers).
+* :mod:`~punto.sim.dealing` -- which of the three deals a run: C when built,
+  otherwise plain Python for a small run and numba for the rest.
 * :mod:`~punto.sim.run` -- seeded chunks, exact merging, statistics.
 * :mod:`~punto.sim.cluster` -- running the chunks in this process (one
   worker) or on Dask distributed.

@@ -1,7 +1,9 @@
 """Compiled simulation kernels (numba, cached on disk).
 
 The kernels deal whole shoes and report, for each coup, its class and pair
-pattern -- nothing about any wager.  Every rule comes in as an array built by
+pattern -- nothing about any wager.  :func:`simulate_shoes` has a C twin,
+``punto.sim._kernel``, which runs use instead when it was built at install
+(:mod:`punto.sim.dealing`): the same shoes, without numba's start-up.  Every rule comes in as an array built by
 :mod:`punto.sim.tables` from :mod:`punto.tableau` and the exact analysis.
 
 How a shoe goes (all kernels alike):

@@ -78,10 +78,11 @@ BATCH_COUPS = 2048
 #: About this many coups per chunk (a chunk is a whole number of batches).
 CHUNK_COUPS = 1 << 20
 
-#: Runs of up to about this many coups are dealt by the plain-Python kernel
-#: (:mod:`punto.sim.plain`, a few microseconds a coup) rather than the compiled
-#: one, whose import and load from numba's cache cost more than dealing them
-#: (about 0.6 s on an idle machine).  Both give the same integers.
+#: Without the C kernel, runs of up to about this many coups are dealt by the
+#: plain-Python kernel (:mod:`punto.sim.plain`, a few microseconds a coup)
+#: rather than numba's, whose import and load from numba's cache cost more
+#: than dealing them (about 0.6 s on an idle machine).  All give the same
+#: integers (:mod:`punto.sim.dealing`).
 PLAIN_COUPS = 100_000
 
 #: Two-sided 95%.
@@ -291,12 +292,20 @@ class SimCounts:
 
 
 def simulate_chunks(job: SimJob, chunks: Sequence[int], *, plain: bool | None = None) -> SimCounts:
-    """Deal the given chunks of a run (a worker's task) and add them up; by
-    the plain-Python kernel if ``plain`` (default: for a small job)."""
-    if job.small if plain is None else plain:
-        from punto.sim import plain as kernel
+    """Deal the given chunks of a run (a worker's task) and add them up: by
+    the plain-Python kernel if ``plain``, by a compiled one (C, or numba
+    without it) if not, and by default by :func:`punto.sim.dealing.dealing_kernel`
+    (C, or plain Python for a small job and numba for the rest)."""
+    from punto.sim import dealing
+
+    if plain is None:
+        kernel = dealing.dealing_kernel(small=job.small)
+    elif plain:
+        from punto.sim import plain as plain_python
+
+        kernel = plain_python
     else:
-        from punto.sim import kernel  # type: ignore[no-redef]
+        kernel = dealing.compiled() or dealing.dealing_kernel(small=False)
     tables = job.tables()
     groups = _result_groups(job.game_id, job.layout, job.pair_rule)
     outcome = outcome_table()
@@ -367,17 +376,15 @@ def _chunk_counts(
     grouped = np.add.reduceat(keys[:, groups.order], groups.starts, axis=1, dtype=np.int64)
     x = grouped @ groups.rows
     n = counts[:, :NCLASSES].sum(axis=1, dtype=np.int64)
-    batch = [
-        [
-            int(col.sum()),
-            int((col * col).sum()),
-            int(n.sum()),
-            int((n * n).sum()),
-            int((col * n).sum()),
-            len(n),
-        ]
-        for col in x.T
-    ]
+    # every wager's sums at once (five reductions a chunk, not five a wager)
+    sums = zip(
+        x.sum(axis=0).tolist(),
+        (x * x).sum(axis=0).tolist(),
+        (x * n[:, None]).sum(axis=0).tolist(),
+        strict=True,
+    )
+    sn, snn = int(n.sum()), int((n * n).sum())
+    batch = [[sx, sxx, sn, snn, sxn, len(n)] for sx, sxx, sxn in sums]
     keys = counts.sum(axis=0, dtype=np.int64).tolist()
     return SimCounts(nshoes, coups, keys, batch, seconds)
 
