@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from punto.server.journal import PlaceBet, RequestKeyTakenError
 from punto.server.named_round import check_named_round
-from punto.server.tables.answers import hash_request
 from punto.server.tables.forms import bet_json, cents, find_bet, money
 from punto.server.tables.refusals import IdempotencyKeyError
+from punto.store.requests import full_key as account_key
+from punto.store.requests import hash_request
 from punto.table.roles import Role
 from punto.table.round import Round
 
@@ -123,7 +124,7 @@ class BetIntake:
         fails.  Other bets (a player the journal has not seen, or short of
         money) commit before the round takes them: a refusal costs nothing.
         """
-        full_key = f"{user_id}:{key}" if key is not None else None
+        full_key = account_key(user_id, key) if key is not None else None
         stored = self.rt.answers.request_row(full_key) if full_key is not None else None
         for _attempt in range(5):
             waiting: _PendingBet | None = None
@@ -367,7 +368,7 @@ class BetIntake:
         (the table free, the money surely there, the key new) is taken without
         leaving the loop, and its commit awaited; anything else goes to
         :meth:`place_bet` in a worker thread."""
-        full_key = f"{user_id}:{key}" if key is not None else None
+        full_key = account_key(user_id, key) if key is not None else None
         quick: _PendingBet | tuple[int, dict[str, Any]] | None = None
         new_key = full_key is None or (
             full_key not in self.rt.answers
