@@ -248,8 +248,9 @@
     // RWS 5.10: a table where the cards are dealt face down; from the next round, logged.
     const faceDown = $("#edit-face-down").value === "true";
     if (faceDown !== t.face_down) body.face_down = faceDown;
-    const result = await api("PATCH", `/api/tables/${encodeURIComponent(id)}`, body);
-    say(result.ok ? `Table ${id} changed (new limits apply from the next round).` : errorText(result), result.ok);
+    // A change sets the table's settings: sent again with its key while no answer comes.
+    const data = await Punto.perform("PATCH", `/api/tables/${encodeURIComponent(id)}`, body, say, `Table ${id}`);
+    if (data) say(`Table ${id} changed (new limits apply from the next round).`, true);
     edited = "";
     load();
   });
