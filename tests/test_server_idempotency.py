@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from punto.server.idempotency import REPLAYED
-from punto.store.db import ledger_transactions, server_requests, table_events
+from punto.store.db import ledger_transactions, server_audit, server_requests, table_events
 from tests import test_server_support as support
 from tests.test_server_support import (
     ADMIN,
@@ -242,3 +242,42 @@ def test_a_request_without_a_key_still_acts(client: TestClient) -> None:
     closed = client.post(f"{api}/round/close", headers=dealer)
     assert closed.status_code == 200, closed.text
     assert closed.json()["round_id"] == opened.json()["round_id"]
+
+
+def audited(client: TestClient, action: str) -> int:
+    with server_of(client).engine.connect() as conn:
+        count = conn.execute(
+            select(func.count()).select_from(server_audit).where(server_audit.c.action == action)
+        ).scalar_one()
+    return int(count)
+
+
+def test_a_pit_table_change_retried_with_its_key_is_made_once(client: TestClient) -> None:
+    pit = login(client, PIT)
+    new = {
+        "id": "idem-pit",
+        "game": "tiger-baccarat",
+        "mode": "dealer",
+        "limits": {"minimum": "10", "maximum": "1000"},
+    }
+    made = twice(client, "/api/tables", pit, "make-1", new)
+    assert made["id"] == "idem-pit"
+    assert audited(client, "create_table") == 1
+    keyed = {**pit, "Idempotency-Key": "limits-1"}
+    change = {"limits": {"minimum": "25", "maximum": "1000"}}
+    first = client.patch("/api/tables/idem-pit", headers=keyed, json=change)
+    assert first.status_code == 200, first.text
+    again = client.patch("/api/tables/idem-pit", headers=keyed, json=change)
+    assert again.status_code == 200
+    assert again.headers[REPLAYED] == "true"
+    assert again.json() == first.json()
+    assert audited(client, "update_table") == 1  # changed once
+    refused_409(
+        client.patch(
+            "/api/tables/idem-pit",
+            headers=keyed,
+            json={"limits": {"minimum": "50", "maximum": "1000"}},
+        )
+    )
+    shown = client.get("/api/tables/idem-pit", headers=pit).json()
+    assert shown["table"]["limits"]["minimum"] == "25.00"

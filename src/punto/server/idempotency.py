@@ -16,7 +16,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Header
@@ -42,6 +43,7 @@ __all__ = [
     "REPLAYED",
     "IdempotencyKey",
     "after_acting",
+    "after_acting_async",
     "in_journal",
     "respond",
     "table_action",
@@ -138,17 +140,54 @@ def after_acting(
     answer to a retry, or ``act`` done and its answer stored straight after."""
     if key is None:
         return act(), True
-    request_hash = hash_request(request)
+    given = _given(server, user, key, request)
+    if given is not None:
+        return given, False
+    return _store(server, user, key, request, act(), where), True
+
+
+async def after_acting_async(
+    server: Server,
+    user: User,
+    key: str | None,
+    request: Mapping[str, Any],
+    act: Callable[[], Awaitable[Answer]],
+    *,
+    where: tuple[str, str] = ("", ""),
+) -> tuple[Answer, bool]:
+    """:func:`after_acting` for a route of the event loop (the database in worker threads)."""
+    if key is None:
+        return await act(), True
+    given = await asyncio.to_thread(_given, server, user, key, request)
+    if given is not None:
+        return given, False
+    answer = await act()
+    return await asyncio.to_thread(_store, server, user, key, request, answer, where), True
+
+
+def _given(server: Server, user: User, key: str, request: Mapping[str, Any]) -> Answer | None:
+    """The answer stored for ``key`` (the same request), or None; a conflict for another."""
     with server.engine.connect() as conn:
         found = stored_request(conn, full_key(user.id, key))
-    if found is not None:
-        if found.request_hash != request_hash or found.answer is None:
-            raise conflict()
-        return found.answer, False
-    answer = act()
+    if found is None:
+        return None
+    if found.request_hash != hash_request(request) or found.answer is None:
+        raise conflict()
+    return found.answer
+
+
+def _store(
+    server: Server,
+    user: User,
+    key: str,
+    request: Mapping[str, Any],
+    answer: Answer,
+    where: tuple[str, str],
+) -> Answer:
+    """Store ``answer`` for ``key``; the one stored first if a concurrent retry won."""
 
     def store(conn: Connection) -> tuple[Answer, bool]:
         return run_within(conn, user.id, key, request, lambda _: answer, where=where)
 
     stored, _ = db.run_transaction(server.engine, store, retry_integrity=True)
-    return stored, True
+    return stored

@@ -272,9 +272,11 @@
       limits: { minimum: $("#new-minimum").value.trim(), maximum: $("#new-maximum").value.trim() },
     };
     if ($("#new-layout").value) body.layout = $("#new-layout").value;
-    const result = await api("POST", "/api/tables", body);
-    say(result.ok ? `Table ${result.data.id} is open.` : errorText(result), result.ok);
-    if (result.ok) $("#new-id").value = "";
+    const data = await Punto.perform("POST", "/api/tables", body, say, `Table ${body.id}`);
+    if (data) {
+      say(`Table ${data.id} is open.`, true);
+      $("#new-id").value = "";
+    }
     load();
   });
 
