@@ -9,15 +9,22 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from alembic import command
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select, text
+from sqlalchemy.engine import Engine
 
 from punto.server.idempotency import REPLAYED
+from punto.store import db
+from punto.store.accounts import Accounts, UserRole
 from punto.store.db import ledger_transactions, server_audit, server_requests, table_events
+from punto.store.requests import Answer, full_key, hash_request, stored_request
+from tests import db_fixtures
 from tests import test_server_support as support
 from tests.test_server_support import (
     ADMIN,
     DEALER,
+    FAST,
     PIT,
     PLAYER,
     PLAYER2,
@@ -32,6 +39,7 @@ from tests.test_server_support import (
 
 db_url = support.db_url
 client = support.client
+engine = db_fixtures.engine
 
 
 def events(client: TestClient, table: str) -> int:
@@ -281,3 +289,54 @@ def test_a_pit_table_change_retried_with_its_key_is_made_once(client: TestClient
     )
     shown = client.get("/api/tables/idem-pit", headers=pit).json()
     assert shown["table"]["limits"]["minimum"] == "25.00"
+
+
+def test_a_tournament_answer_from_before_0014_answers_its_retry_after_it(
+    engine: Engine,
+) -> None:
+    with db.write_transaction(engine) as conn:
+        command.downgrade(db.alembic_config(conn), "0012")
+    kim = Accounts(engine, hasher=FAST).create_user("kim", "kim-password-9", UserRole.PLAYER)
+    with db.write_transaction(engine) as conn:
+        conn.execute(
+            text(
+                "INSERT INTO tournament_requests (account_id, key, tournament_id, request_hash, "
+                "status_code, response, created_at) VALUES (:a, 'reg-1', 'cup', :h, 200, "
+                '\'{"entrant": "kim"}\', :t)'
+            ),
+            {
+                "a": kim.id,
+                "h": hash_request({"op": "register", "tournament": "cup"}),
+                "t": db.utc_now(),
+            },
+        )
+    db.upgrade(engine)
+    assert "tournament_requests" not in inspect(engine).get_table_names()
+    with engine.connect() as conn:
+        found = stored_request(conn, full_key(kim.id, "reg-1"))
+    assert found is not None
+    assert (found.table_id, found.round_id, found.bet_id) == ("", "cup", "tournament")
+    assert found.answer == Answer(200, {"entrant": "kim"})
+    assert found.request_hash == hash_request({"op": "register", "tournament": "cup"})
+
+
+def test_one_key_space_for_tournaments_tables_and_the_cage(client: TestClient) -> None:
+    pit = login(client, PIT)
+    made = client.post("/api/tournaments", headers=pit, json={"id": "cup", "format": "daily"})
+    assert made.status_code == 200, made.text
+    player = login(client, PLAYER)
+    keyed = {**player, "Idempotency-Key": "mine-1"}
+    registered = client.post("/api/tournaments/cup/register", headers=keyed)
+    assert registered.status_code == 200, registered.text
+    table = new_table(client, id="idem-one", game="tiger-baccarat")
+    assert client.post(f"/api/tables/{table}/round/open", headers=login(client, DEALER)).is_success
+    before = balance(client, player)
+    # the tournament entry's key for a bet: another request, nothing staked
+    refused_409(
+        client.post(
+            f"/api/tables/{table}/bets", headers=keyed, json={"wager": "banker", "stake": "10"}
+        )
+    )
+    assert balance(client, player) == before
+    state = client.get(f"/api/tables/{table}", headers=player).json()
+    assert state["me"]["bets"] == []

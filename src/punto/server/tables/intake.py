@@ -33,8 +33,8 @@ from punto.server.journal import PlaceBet, RequestKeyTakenError
 from punto.server.named_round import check_named_round
 from punto.server.tables.forms import bet_json, cents, find_bet, money
 from punto.server.tables.refusals import IdempotencyKeyError
+from punto.store.requests import conflict, hash_request
 from punto.store.requests import full_key as account_key
-from punto.store.requests import hash_request
 from punto.table.roles import Role
 from punto.table.round import Round
 
@@ -137,11 +137,7 @@ class BetIntake:
                     stored = None
                     waiting = self._pending_keys.get(full_key)
                     if waiting is not None and waiting.request_hash != request_hash:
-                        raise IdempotencyKeyError(
-                            "this Idempotency-Key was already used for a different bet",
-                            hint="use a new key for a new bet; repeat a key only to retry "
-                            "the same request",
-                        )
+                        raise conflict()
                 if waiting is None:
                     check_named_round(self.rt.game, r, round_id)
                     try:
@@ -516,10 +512,7 @@ class BetIntake:
         username: str,
     ) -> tuple[int, dict[str, Any]] | None:
         """Lock held: the answer already given to this key, or None to go ahead."""
-        different = IdempotencyKeyError(
-            "this Idempotency-Key was already used for a different bet",
-            hint="use a new key for a new bet; repeat a key only to retry the same request",
-        )
+        different = conflict()
         given = self.rt.answers.given(full_key)
         if given is not None:
             if given[0] != request_hash:
