@@ -11,7 +11,7 @@ from typing import Any
 
 from alembic import command
 from fastapi.testclient import TestClient
-from sqlalchemy import func, inspect, select, text
+from sqlalchemy import func, inspect, select, text, update
 from sqlalchemy.engine import Engine
 
 from punto.server.idempotency import REPLAYED
@@ -32,6 +32,7 @@ from tests.test_server_support import (
     check_books,
     error_of,
     login,
+    make_app,
     new_table,
     server_of,
     shift_manager,
@@ -340,3 +341,37 @@ def test_one_key_space_for_tournaments_tables_and_the_cage(client: TestClient) -
     assert balance(client, player) == before
     state = client.get(f"/api/tables/{table}", headers=player).json()
     assert state["me"]["bets"] == []
+
+
+def test_a_dealer_action_whose_answer_died_with_its_process_is_answered_from_the_table(
+    db_url: str,
+) -> None:
+    # The action and its key commit together; the answer follows.  A process
+    # that dies in between leaves the key without its answer: the next one
+    # answers the retry from the table, and does nothing again.
+    with TestClient(make_app(db_url)) as first:
+        table = new_table(first, id="idem-crash", game="tiger-baccarat")
+        dealer = login(first, DEALER)
+        keyed = {**dealer, "Idempotency-Key": "open-crash"}
+        opened = first.post(f"/api/tables/{table}/round/open", headers=keyed)
+        assert opened.status_code == 200, opened.text
+        written = events(first, table)
+        server_of(first).journal.barrier()  # the answer is written ...
+        with server_of(first).engine.begin() as conn:  # ... and lost, as with a SIGKILL
+            conn.execute(
+                update(server_requests)
+                .where(server_requests.c.key.like("%:open-crash"))
+                .values(status_code=None, response=None)
+            )
+    with TestClient(make_app(db_url)) as second:
+        dealer = login(second, DEALER)
+        keyed = {**dealer, "Idempotency-Key": "open-crash"}
+        again = second.post(f"/api/tables/{table}/round/open", headers=keyed)
+        assert again.status_code == 200, again.text
+        body = again.json()
+        assert body["round_id"] == opened.json()["round_id"]
+        assert body["replayed"] is True
+        assert body["phase"] == "betting"
+        assert events(second, table) == written  # not opened again
+        # and it is kept now: the same answer once more
+        assert second.post(f"/api/tables/{table}/round/open", headers=keyed).json() == body
