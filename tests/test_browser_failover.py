@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx2
@@ -27,7 +27,7 @@ from playwright.sync_api import Browser, Route, expect
 
 from punto.store.db import connect as db_connect
 from punto.store.db import read_table_events
-from punto.table.events import BetPlaced
+from punto.table.events import BetPlaced, BetsClosed, Event
 from tests import db_fixtures
 from tests.test_browser_faults import EXPECTED, ledger_bets, shown_raw
 from tests.test_browser_support import DEALER, PLAYER, Site, browser, money, open_page
@@ -127,18 +127,20 @@ def running(process: subprocess.Popen[bytes], port: int) -> Iterator[None]:
                 process.wait(10)
 
 
-def bets_logged(database: str, table_id: str) -> int:
+def logged(database: str, table_id: str, kind: type[Event]) -> int:
+    """How many events of ``kind`` the table's log holds."""
     engine = db_connect(database)
     try:
-        return sum(isinstance(e.event, BetPlaced) for e in read_table_events(engine, table_id))
+        return sum(isinstance(e.event, kind) for e in read_table_events(engine, table_id))
     finally:
         engine.dispose()
 
 
-@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
-def test_tiger_baccarat_bet_whose_process_is_killed_is_answered_by_the_other_once(
-    browser: Browser, db_url: str, tmp_path: Path
-) -> None:
+@contextlib.contextmanager
+def two_processes(db_url: str, tmp_path: Path) -> Iterator[tuple[Site, subprocess.Popen[bytes]]]:
+    """Two processes on ``db_url`` behind a proxy; the site (through the
+    proxy) and the first process, the proxy's first choice, which runs the
+    tables made through it."""
     first_port, second_port = free_port(), free_port()
     first = serve(db_url, first_port, tmp_path / "first.log", demo=True)
     with running(first, first_port):
@@ -147,10 +149,70 @@ def test_tiger_baccarat_bet_whose_process_is_killed_is_answered_by_the_other_onc
             proxy = Proxy([first_port, second_port])
             try:
                 with httpx2.Client(base_url=proxy.base, timeout=30) as client:
-                    site = Site(proxy.base, db_url, client)
-                    _bet_through_the_failover(browser, site, first)
+                    yield Site(proxy.base, db_url, client), first
             finally:
                 proxy.close()
+
+
+def killed_after_answering(
+    process: subprocess.Popen[bytes], keys: list[str]
+) -> Callable[[Route], None]:
+    """A route handler: the first request reaches ``process``, which does
+    it, and is then SIGKILLed before the page hears the answer; the retries
+    go on to whichever process the proxy finds.  ``keys``: the keys sent."""
+
+    def handle(route: Route) -> None:
+        keys.append(route.request.headers.get("idempotency-key", ""))
+        if len(keys) == 1:
+            answer = route.fetch()
+            assert answer.ok, answer.text()
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    return handle
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_tiger_baccarat_bet_whose_process_is_killed_is_answered_by_the_other_once(
+    browser: Browser, db_url: str, tmp_path: Path
+) -> None:
+    with two_processes(db_url, tmp_path) as (site, first):
+        _bet_through_the_failover(browser, site, first)
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_tiger_baccarat_dealers_no_more_bets_through_a_failover_closes_betting_once(
+    browser: Browser, db_url: str, tmp_path: Path
+) -> None:
+    with two_processes(db_url, tmp_path) as (site, first):
+        site.new_table("failover-close", "tiger-baccarat")
+        site.call("POST", "/api/tables/failover-close/round/open", DEALER)
+        dealer = open_page(browser, site, "/dealer/failover-close", "failover_dealer")
+        dealer.login(DEALER)
+        expect(dealer.testid("connection")).to_be_hidden(timeout=BOUND * 1000)
+        keys: list[str] = []
+        dealer.page.route(
+            "**/api/tables/failover-close/round/close", killed_after_answering(first, keys)
+        )
+        dealer.testid("btn-close").click()
+        expect(dealer.testid("connection")).to_contain_text("Connection lost", timeout=BOUND * 1000)
+        dealer.screenshot("failover_dealer_sending")
+        # The other process takes the table over and answers the same request:
+        # the console says it was done only once the server said so.
+        wait_for(lambda: "No more bets." in dealer.shown(), timeout=BOUND, step=0.2)
+        assert any(m.startswith("sending…") for m in dealer.shown()), dealer.shown()
+        assert len(keys) >= 2, keys
+        assert len(set(keys)) == 1, keys
+        assert logged(site.database, "failover-close", BetsClosed) == 1  # closed once
+        # and the console follows the table on the process that runs it now
+        expect(dealer.testid("connection")).to_be_hidden(timeout=BOUND * 1000)
+        dealer.screenshot("failover_dealer_done")
+        assert shown_raw(dealer) == []
+        assert [e for e in dealer.errors if not EXPECTED.search(e)] == []
+        dealer.close()
 
 
 def _bet_through_the_failover(browser: Browser, site: Site, first: subprocess.Popen[bytes]) -> None:
@@ -163,19 +225,7 @@ def _bet_through_the_failover(browser: Browser, site: Site, first: subprocess.Po
     page.wait_phase("betting")
     expect(page.testid("connection")).to_be_hidden()
     keys: list[str] = []
-
-    def kill_before_the_answer(route: Route) -> None:
-        keys.append(route.request.headers.get("idempotency-key", ""))
-        if len(keys) == 1:
-            answer = route.fetch()  # the first process takes the bet ...
-            assert answer.status == 201, answer.text()
-            first.send_signal(signal.SIGKILL)  # ... and dies before the page hears
-            first.wait(10)
-            route.abort("connectionreset")
-        else:
-            route.continue_()
-
-    page.page.route("**/api/tables/failover/bets", kill_before_the_answer)
+    page.page.route("**/api/tables/failover/bets", killed_after_answering(first, keys))
     page.testid("chip-10").click()
     page.testid("area-banker").click()
     page.wait_text("message", re.compile(r"Banker 10\.00: sending…"))
@@ -190,7 +240,7 @@ def _bet_through_the_failover(browser: Browser, site: Site, first: subprocess.Po
     assert len(keys) >= 2, keys
     assert len(set(keys)) == 1, keys  # the same key every time
     # Made once: one bet in the log, one on the ledger, its stake gone once.
-    assert bets_logged(site.database, "failover") == 1
+    assert logged(site.database, "failover", BetPlaced) == 1
     assert ledger_bets(site.database, "failover") == [("player:demo", 1000)]
     after = site.ledger_balance(PLAYER[0])
     assert after == before - 10

@@ -476,6 +476,9 @@ const Punto = (() => {
         if (event.code === 4404) {
           setLive("gone", event.reason || "There is no such table.");
           if (onStatus) onStatus(false, event.reason, event.code);
+          // Asked again, slowly: a table another process runs, or one being
+          // taken over from a process that died, is there again in a moment.
+          setTimeout(open, 5000);
           return;
         }
         setLive("lost");
