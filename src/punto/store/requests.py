@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 
 from punto.errors import ActionError
@@ -166,12 +166,3 @@ def run_within(
         )
     )
     return answer, True
-
-
-def store_answer(conn: Connection, key: str, answer: Answer) -> None:
-    """Add the answer to a reservation written earlier (a table's request)."""
-    conn.execute(
-        update(server_requests)
-        .where(server_requests.c.key == key)
-        .values(status_code=answer.status, response=json.dumps(answer.body, sort_keys=True))
-    )
