@@ -11,7 +11,7 @@ tournament or ``""``) and ``bet_id`` (the bet, or the kind of request).
 The table's requests reserve their key with their first event (the journal
 writes the row with it) and add the answer after; every other request
 writes its key, its answer and what it did in one transaction
-(:meth:`Requests.run_within`).
+(:func:`run_within`).
 """
 
 from __future__ import annotations
