@@ -38,7 +38,7 @@ client = support.client
 def test_health_openapi_and_pages(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health["status"] == "ok"
-    assert health["revision"] == "0014"
+    assert health["revision"] == "0015"
     assert health["tables"] == 3
     spec = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/bets" in spec["paths"]

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from punto.server.tournaments.money import prize_key
-from punto.store.db import ledger_transactions, tournament_events, tournament_requests
+from punto.store.db import ledger_transactions, server_requests, tournament_events
 from punto.store.ledger import Ledger, PostingKind
 from tests import test_server_support as support
 from tests.test_server_support import ADMIN, DEALER, PIT, PLAYER, login, make_app, server_of
@@ -75,7 +75,7 @@ def counts(client: TestClient, tid: str) -> tuple[int, int, int]:
             .where(tournament_events.c.tournament_id == tid)
         ).scalar_one()
         postings = conn.execute(select(func.count()).select_from(ledger_transactions)).scalar_one()
-        requests = conn.execute(select(func.count()).select_from(tournament_requests)).scalar_one()
+        requests = conn.execute(select(func.count()).select_from(server_requests)).scalar_one()
     return int(events), int(postings), int(requests)
 
 
@@ -102,7 +102,7 @@ def test_a_player_pays_the_entry_fee_once_to_register(client: TestClient) -> Non
         "/api/tournaments/cup/register", headers={**player, **key}, json={"name": "Someone"}
     )
     assert r.status_code == 409
-    assert r.json()["error"]["type"] == "TournamentRequestConflictError"
+    assert r.json()["error"]["type"] == "IdempotencyKeyError"
     # registering again (a new key): already registered, nothing paid
     r = client.post("/api/tournaments/cup/register", headers={**player, "Idempotency-Key": "reg-2"})
     assert r.status_code == 422

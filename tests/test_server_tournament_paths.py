@@ -294,7 +294,7 @@ def test_t2_3_reentry_pays_the_fee_again_once_and_its_refusals_write_nothing(
         r,
         before,
         status=409,
-        kind="TournamentRequestConflictError",
+        kind="IdempotencyKeyError",
         clause=None,
         says="already used for a different request",
     )

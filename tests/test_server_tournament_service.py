@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.server.tournaments.errors import TournamentRequestConflictError
-from punto.server.tournaments.money import Answer
 from punto.server.tournaments.service import Tournaments
 from punto.server.tournaments.views import BetLine, EntrantBets, StaffEntry
 from punto.store.accounts import User
+from punto.store.requests import Answer, IdempotencyKeyError
 from tests import test_server_support as support
 from tests.test_server_support import PLAYER, server_of
 from tests.test_server_tournament_money import new_player
@@ -58,7 +57,7 @@ def test_server_tournament_service_a_keyed_entry_is_paid_once(client: TestClient
     assert ledger.balance("tournament:svc") == 5000
     assert ledger.trial_balance() == 0
     # the key used for another request is refused, and nothing moves
-    with pytest.raises(TournamentRequestConflictError):
+    with pytest.raises(IdempotencyKeyError):
         tournaments.money.withdraw_player(entry, kim, "entry-1")
     assert ledger.balance("player:kim") == 7000
 

@@ -12,6 +12,8 @@ written to the audit log (who, when, what, to whom).
   password under the policy of :mod:`punto.store.passwords`; ends its sessions
 - ``POST /api/admin/accounts/{username}/revoke``: ends every session it has
 
+Each takes an ``Idempotency-Key`` (:mod:`punto.server.idempotency`).
+
 A session ended here stops at once in this process and, through
 ``session_invalidations``, within a fraction of a second in any other (see
 :class:`punto.server.auth.SessionCache`).  The admin page (``/admin``) has a
@@ -25,14 +27,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from punto.server import errors
 from punto.server.auth import authenticate
+from punto.server.idempotency import IdempotencyKey, after_acting, respond
 from punto.server.pages import HEADERS, STATIC
 from punto.store.accounts import PermissionDeniedError, UnknownUserError, User, UserRole
 from punto.store.passwords import MAX_PASSWORD_LENGTH
+from punto.store.requests import Answer
 
 if TYPE_CHECKING:
     from punto.server.services import Server
@@ -99,14 +103,26 @@ def _act(
     action: str,
     words: str,
     change: Callable[[Server, User], dict[str, Any]],
-) -> dict[str, Any]:
+    key: str | None,
+) -> JSONResponse:
+    """The admin's ``change`` to an account, once per Idempotency-Key ``key``
+    (a retry gets the first answer; the key for another change is refused).
+    What is asked is the action and the account: a new password is not kept
+    in the store, even hashed, so a retry of a reset is the same reset."""
     admin = _admin(request, words)
     server = _server(request)
     account = _account(server, username)
-    detail = change(server, account)
-    server.sessions.forget_account(account.id)  # this process at once; others poll
-    server.audit.record(action, user=admin, account=account.username, **detail)
-    return {**_account_json(server, server.accounts.get_user(account.id)), **detail}
+
+    def act() -> Answer:
+        detail = change(server, account)
+        server.sessions.forget_account(account.id)  # this process at once; others poll
+        server.audit.record(action, user=admin, account=account.username, **detail)
+        body = {**_account_json(server, server.accounts.get_user(account.id)), **detail}
+        return Answer(200, body)
+
+    asked = {"op": f"admin_{action}", "account": account.username}
+    answer, fresh = after_acting(server, admin, key, asked, act, where=("", action))
+    return respond(answer, fresh)
 
 
 @router.get("/accounts")
@@ -122,17 +138,23 @@ async def accounts(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/accounts/{username}/unlock")
-async def unlock(username: str, request: Request) -> dict[str, Any]:
+async def unlock(
+    username: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """Forget the account's failed logins from every client: its locks end."""
 
     def change(server: Server, account: User) -> dict[str, Any]:
         return {"unlocked": server.accounts.unlock(account.username)}
 
-    return await asyncio.to_thread(_act, request, username, "unlock", "unlock accounts", change)
+    return await asyncio.to_thread(
+        _act, request, username, "unlock", "unlock accounts", change, idempotency_key
+    )
 
 
 @router.post("/accounts/{username}/disable")
-async def disable(username: str, request: Request) -> dict[str, Any]:
+async def disable(
+    username: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """Disable the account: no login, and every session it has ends."""
 
     def change(server: Server, account: User) -> dict[str, Any]:
@@ -144,22 +166,30 @@ async def disable(username: str, request: Request) -> dict[str, Any]:
         server.accounts.set_disabled(account.id, True)
         return {}
 
-    return await asyncio.to_thread(_act, request, username, "disable", "disable accounts", change)
+    return await asyncio.to_thread(
+        _act, request, username, "disable", "disable accounts", change, idempotency_key
+    )
 
 
 @router.post("/accounts/{username}/enable")
-async def enable(username: str, request: Request) -> dict[str, Any]:
+async def enable(
+    username: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """Enable a disabled account (it logs in again with its password)."""
 
     def change(server: Server, account: User) -> dict[str, Any]:
         server.accounts.set_disabled(account.id, False)
         return {}
 
-    return await asyncio.to_thread(_act, request, username, "enable", "enable accounts", change)
+    return await asyncio.to_thread(
+        _act, request, username, "enable", "enable accounts", change, idempotency_key
+    )
 
 
 @router.post("/accounts/{username}/password")
-async def reset_password(username: str, body: PasswordIn, request: Request) -> dict[str, Any]:
+async def reset_password(
+    username: str, body: PasswordIn, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """A new password (under the password policy); every session of the account ends."""
 
     def change(server: Server, account: User) -> dict[str, Any]:
@@ -167,17 +197,25 @@ async def reset_password(username: str, body: PasswordIn, request: Request) -> d
         return {}
 
     return await asyncio.to_thread(
-        _act, request, username, "reset_password", "reset passwords", change
+        _act, request, username, "reset_password", "reset passwords", change, idempotency_key
     )
 
 
 @router.post("/accounts/{username}/revoke")
-async def revoke(username: str, request: Request) -> dict[str, Any]:
+async def revoke(
+    username: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """End every session of the account, in every process of the server."""
 
     def change(server: Server, account: User) -> dict[str, Any]:
         return {"sessions_ended": server.accounts.logout_all(account.id)}
 
     return await asyncio.to_thread(
-        _act, request, username, "revoke_sessions", "end other accounts' sessions", change
+        _act,
+        request,
+        username,
+        "revoke_sessions",
+        "end other accounts' sessions",
+        change,
+        idempotency_key,
     )

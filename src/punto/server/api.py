@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
 from sqlalchemy import select
 
 from punto.games import all_games, get_game
-from punto.server import errors
+from punto.server import cage, errors
 from punto.server import handling as card_handling
 from punto.server.auth import (
     COOKIE,
@@ -22,6 +23,7 @@ from punto.server.auth import (
     token_from,
 )
 from punto.server.cage import cage_units
+from punto.server.idempotency import IdempotencyKey, after_acting, respond
 from punto.server.models import (
     DepositOut,
     HealthOut,
@@ -51,6 +53,7 @@ from punto.store.accounts import (
 )
 from punto.store.ledger import LedgerError
 from punto.store.protection import StoredValue, values_of_bets
+from punto.store.requests import Answer
 
 router = APIRouter(prefix="/api", responses=errors.RESPONSES)
 router.include_router(card_handling.router)  # card handling, MBS 3.9-3.12
@@ -155,23 +158,39 @@ def _value_of(
 
 
 @router.post("/users", tags=["accounts"], status_code=201, **documented(UserOut, 201))
-def create_user(body: UserIn, request: Request) -> dict[str, Any]:
-    """A new account (admin only)."""
+def create_user(
+    body: UserIn, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
+    """A new account (admin only); an ``Idempotency-Key`` makes a retry get
+    the first answer (the password is not part of what the key remembers)."""
     server = server_of(request)
     user = user_of(request)
     if user.role is not UserRole.ADMIN:
         raise PermissionDeniedError(
             f"a {user.role.words} may not create accounts", hint="it takes the admin"
         )
-    created = server.accounts.create_user(body.username, body.password, body.role)
-    server.audit.record("create_user", user=user, created=created.username, role=body.role.value)
-    return user_json(created)
+
+    def act() -> Answer:
+        created = server.accounts.create_user(body.username, body.password, body.role)
+        server.audit.record(
+            "create_user", user=user, created=created.username, role=body.role.value
+        )
+        return Answer(201, user_json(created))
+
+    asked = {"op": "create_user", "username": body.username, "role": body.role.value}
+    answer, fresh = after_acting(
+        server, user, idempotency_key, asked, act, where=("", "create_user")
+    )
+    return respond(answer, fresh)
 
 
 @router.post("/cage/deposit", tags=["accounts"], status_code=201, **documented(DepositOut, 201))
-def deposit(body: DepositIn, request: Request) -> dict[str, Any]:
+def deposit(
+    body: DepositIn, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """Chips bought at the cage: money into a player's wallet (pit manager or
-    higher, or the admin); ``key`` makes it idempotent."""
+    higher, or the admin); ``key`` (the cage's receipt) credits it once, and
+    an ``Idempotency-Key`` makes a retry get the first answer."""
     server = server_of(request)
     user = user_of(request)
     require_manager_or_admin(user, "credit a player's wallet")
@@ -181,14 +200,8 @@ def deposit(body: DepositIn, request: Request) -> dict[str, Any]:
             f"{body.username!r} is not a player", hint="deposits go to players' wallets"
         )
     units = cage_units(body.amount, "deposit", server.money_bounds)
-    wallet = server.ledger.player_wallet(player.username, account_id=player.id)
-    posting = server.ledger.deposit(
-        wallet, units, key=f"cage:{body.key}", max_balance=server.money_bounds.max_balance
-    )
-    server.journal.forget_balance(wallet.code)  # it has more now
-    if not posting.replayed:
-        server.audit.record("deposit", user=user, player=player.username, amount=money(units))
-    return {"username": player.username, "balance": money(server.ledger.balance(wallet))}
+    answer, fresh = cage.deposit(server, user, player, units, f"cage:{body.key}", idempotency_key)
+    return respond(answer, fresh)
 
 
 # -- games ------------------------------------------------------------------------------------

@@ -284,22 +284,6 @@ tournament_events = Table(
     PrimaryKeyConstraint("tournament_id", "seq"),
 )
 
-#: One row per tournament request (registration, re-entry) made with an
-#: Idempotency-Key (revision 0004): the answer given, for a retry to get again.
-tournament_requests = Table(
-    "tournament_requests",
-    metadata,
-    Column("account_id", ID, ForeignKey("accounts.id"), nullable=False),
-    Column("key", String(200), nullable=False),
-    Column("tournament_id", String(200), nullable=False),
-    Column("request_hash", String(64), nullable=False),
-    Column("status_code", Integer, nullable=False),
-    Column("response", Text, nullable=False),
-    Column("created_at", UTCDateTime, nullable=False),
-    PrimaryKeyConstraint("account_id", "key"),
-)
-
-
 # -- the table server (revision 0002) --------------------------------------------
 
 #: How a table runs: its own automatic dealer, or a person at the dealer console.
@@ -341,8 +325,9 @@ server_tables = Table(
     CheckConstraint("card_source IN ('virtual', 'device')", name="card_source"),
 )
 
-#: One row per bet request with an idempotency key: the bet it became and,
-#: once acknowledged, the response given.
+#: One row per request made with an Idempotency-Key, every kind (the one
+#: store, :mod:`punto.store.requests`): where it acted and, once given, the
+#: answer.  ``table_id`` is empty off the tables (revision 0014).
 server_requests = Table(
     "server_requests",
     metadata,

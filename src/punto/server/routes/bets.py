@@ -13,6 +13,7 @@ from punto.server.auth import (
     require_player,
     token_from,
 )
+from punto.server.idempotency import IdempotencyKey, table_action
 from punto.server.models import (
     BalanceOut,
     BetChangedOut,
@@ -92,12 +93,24 @@ async def take_bet(
 
 
 @router.delete("/tables/{table_id}/bets/{bet_id}", tags=["players"], **documented(WithdrawnOut))
-def withdraw_bet(table_id: str, bet_id: str, request: Request) -> dict[str, Any]:
-    """Take one's own bet back before 'No more bets'."""
+def withdraw_bet(
+    table_id: str, bet_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
+    """Take one's own bet back before 'No more bets' (an ``Idempotency-Key``
+    makes a retry get the first answer)."""
     server = server_of(request)
     user = user_of(request)
     require_player(user, "withdraw a bet")
-    return server.table(table_id).withdraw_bet(user.username, bet_id[:200])
+    runtime = server.table(table_id)
+    return table_action(
+        runtime,
+        user,
+        "withdraw_bet",
+        {"bet": bet_id[:200]},
+        idempotency_key,
+        lambda: runtime.withdraw_bet(user.username, bet_id[:200]),
+        users=(user.username,),
+    )
 
 
 @router.post(
@@ -187,10 +200,22 @@ def remove_bet(
 
 
 @router.post("/tables/{table_id}/withdrawal", tags=["players"], **documented(BalanceOut))
-def take_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
+def take_withdrawal(
+    table_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
     """Take the withdrawal option open now (e.g. after a power failure): all
-    one's wagers of the round are returned."""
+    one's wagers of the round are returned (an ``Idempotency-Key`` makes a
+    retry get the first answer)."""
     server = server_of(request)
     user = user_of(request)
     require_player(user, "withdraw")
-    return server.table(table_id).take_withdrawal(user.username)
+    runtime = server.table(table_id)
+    return table_action(
+        runtime,
+        user,
+        "take_withdrawal",
+        {},
+        idempotency_key,
+        lambda: runtime.take_withdrawal(user.username),
+        users=(user.username,),
+    )

@@ -16,6 +16,7 @@ from punto.server.auth import (
     is_staff,
     table_role,
 )
+from punto.server.idempotency import IdempotencyKey, table_action
 from punto.server.models import (
     CardOut,
     IrregularityOut,
@@ -58,62 +59,107 @@ router = APIRouter()
 
 
 @router.post("/tables/{table_id}/round/open", tags=["dealer"], **documented(RoundOpenedOut))
-def open_round(table_id: str, request: Request) -> dict[str, Any]:
-    """'Place your bets, please' (a new shoe first when the cut card came out)."""
+def open_round(
+    table_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
+    """'Place your bets, please' (a new shoe first when the cut card came out).
+    An ``Idempotency-Key`` (as for every dealer action) makes a retry get the
+    first answer, and the round is opened once."""
     server = server_of(request)
     user = user_of(request)
     role = table_role(user, Role.DEALER, "open betting")
     runtime = server.table(table_id)
-    result = runtime.open_round(role)
-    record_actor(server, user, runtime, "open")
-    return result
+    return table_action(
+        runtime,
+        user,
+        "open",
+        {},
+        idempotency_key,
+        lambda: runtime.open_round(role),
+        done=lambda _: record_actor(server, user, runtime, "open"),
+    )
 
 
 @router.post("/tables/{table_id}/round/close", tags=["dealer"], **documented(RoundClosedOut))
-def close_round(table_id: str, request: Request) -> dict[str, Any]:
+def close_round(
+    table_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
     """'No more bets'."""
     server = server_of(request)
     user = user_of(request)
     role = table_role(user, Role.DEALER, "close betting")
     runtime = server.table(table_id)
-    result = runtime.close_betting(role)
-    record_actor(server, user, runtime, "close", rejected=result["rejected"])
-    return result
+    return table_action(
+        runtime,
+        user,
+        "close",
+        {},
+        idempotency_key,
+        lambda: runtime.close_betting(role),
+        done=lambda result: record_actor(
+            server, user, runtime, "close", rejected=result["rejected"]
+        ),
+    )
 
 
 @router.post("/tables/{table_id}/round/deal", tags=["dealer"], **documented(CardOut))
-def deal(table_id: str, request: Request, body: DealIn | None = None) -> dict[str, Any]:
+def deal(
+    table_id: str,
+    request: Request,
+    body: DealIn | None = None,
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
     """The next card: drawn from the server's shoe (card source ``virtual``), or
     keyed in from the table's physical shoe (``{"card": "QH"}``, card source
     ``device``).  The engine refuses a keyed card at a virtual table (2.1), a
     card the physical shoe's decks no longer hold (2.1), and a card the Table
     of Play does not call for.  Drawing the next card closes any Insurance
-    offer."""
+    offer.  A retry with the ``Idempotency-Key`` deals no second card."""
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "deal")
     runtime = server.table(table_id)
     card = read_card(body.card) if body is not None and body.card else None
-    result = runtime.deal(card, source="keyed" if card is not None else "shoe")
-    if card is not None:
-        record_actor(server, user, runtime, "key_card", card=str(card))
-    return result
+
+    def done(_: dict[str, Any]) -> None:
+        if card is not None:
+            record_actor(server, user, runtime, "key_card", card=str(card))
+
+    return table_action(
+        runtime,
+        user,
+        "deal",
+        {"card": None if card is None else str(card)},
+        idempotency_key,
+        lambda: runtime.deal(card, source="keyed" if card is not None else "shoe"),
+        done=done,
+    )
 
 
 @router.post("/tables/{table_id}/round/settle", tags=["dealer"])
-def settle(table_id: str, request: Request) -> dict[str, Any]:
+def settle(
+    table_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
     """Announce the result and settle every bet on the ledger."""
     server = server_of(request)
     user = user_of(request)
     role = table_role(user, Role.DEALER, "settle")
     runtime = server.table(table_id)
-    result = runtime.settle(role)
-    record_actor(server, user, runtime, "settle")
-    return result
+    return table_action(
+        runtime,
+        user,
+        "settle",
+        {},
+        idempotency_key,
+        lambda: runtime.settle(role),
+        done=lambda _: record_actor(server, user, runtime, "settle"),
+    )
 
 
 @router.post("/tables/{table_id}/round/void", tags=["dealer"], **documented(IrregularityOut))
-def void(table_id: str, body: VoidIn, request: Request) -> dict[str, Any]:
+def void(
+    table_id: str, body: VoidIn, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
     """A discretionary void: an irregularity the rules do not cover, referred
     to the Gaming Shift Manager, who voids the round (MBS 6.1; RWS 5.19, the
     Table Game Shift Manager or above): every bet is returned.  It is the
@@ -141,23 +187,38 @@ def void(table_id: str, body: VoidIn, request: Request) -> dict[str, Any]:
     _, args = read_action(
         {"action": "unforeseen", "reason": body.reason, "void": True, "role": role.value}
     )
-    result = runtime.irregularity(IRREGULARITIES["unforeseen"], args)
-    record_actor(
-        server,
-        user,
+    confirmed_by = body.manager.username if body.manager else None
+
+    def done(result: dict[str, Any]) -> None:
+        record_actor(
+            server,
+            user,
+            runtime,
+            "void",
+            reason=body.reason,
+            clause=result["ruling"]["clause"],
+            acting_role=role.value,
+            confirmed_by=confirmed_by,
+        )
+
+    return table_action(
         runtime,
+        user,
         "void",
-        reason=body.reason,
-        clause=result["ruling"]["clause"],
-        acting_role=role.value,
-        confirmed_by=body.manager.username if body.manager else None,
+        {"reason": body.reason, "confirmed_by": confirmed_by},  # never a password
+        idempotency_key,
+        lambda: runtime.irregularity(IRREGULARITIES["unforeseen"], args),
+        clause=clause,
+        done=done,
     )
-    return result
 
 
 @router.post("/tables/{table_id}/round/power-failure", tags=["dealer"])
 def power_failure(
-    table_id: str, request: Request, body: PowerFailureIn | None = None
+    table_id: str,
+    request: Request,
+    body: PowerFailureIn | None = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """A power failure or other interruption: play continues if an outcome
     is established; otherwise the game's rule applies (withdrawal option,
@@ -166,21 +227,35 @@ def power_failure(
     user = user_of(request)
     role = confirm_manager(server, user, body.manager if body else None, "declare a power failure")
     runtime = server.table(table_id)
-    result = runtime.power_failure(role)
-    record_actor(
-        server,
-        user,
+    confirmed_by = body.manager.username if body and body.manager else None
+
+    def done(result: dict[str, Any]) -> None:
+        record_actor(
+            server,
+            user,
+            runtime,
+            "power_failure",
+            consequence=result["consequence"],
+            confirmed_by=confirmed_by,
+        )
+
+    return table_action(
         runtime,
+        user,
         "power_failure",
-        consequence=result["consequence"],
-        confirmed_by=body.manager.username if body and body.manager else None,
+        {"confirmed_by": confirmed_by},
+        idempotency_key,
+        lambda: runtime.power_failure(role),
+        done=done,
     )
-    return result
 
 
 @router.post("/tables/{table_id}/shoe/replace", tags=["dealer"], **documented(ShoeReplacedOut))
 def replace_shoe(
-    table_id: str, request: Request, body: ReplaceShoeIn | None = None
+    table_id: str,
+    request: Request,
+    body: ReplaceShoeIn | None = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """Replace the cards with a new shuffled set, where the rules say so: before
     the next round after a player left with cards or a Method C void (MBS
@@ -193,11 +268,18 @@ def replace_shoe(
     user = user_of(request)
     role = table_role(user, Role.DEALER, "replace the cards")
     runtime = server.table(table_id)
-    result = runtime.replace_shoe(body.clause if body is not None else None, role)
-    record_actor(
-        server, user, runtime, "replace_shoe", clause=result["clause"], shoe=result["shoe_id"]
+    asked = body.clause if body is not None else None
+    return table_action(
+        runtime,
+        user,
+        "replace_shoe",
+        {"clause": asked},
+        idempotency_key,
+        lambda: runtime.replace_shoe(asked, role),
+        done=lambda result: record_actor(
+            server, user, runtime, "replace_shoe", clause=result["clause"], shoe=result["shoe_id"]
+        ),
     )
-    return result
 
 
 @router.post(
@@ -205,15 +287,23 @@ def replace_shoe(
     tags=["dealer"],
     **documented(RoundIdOut),
 )
-def close_withdrawal(table_id: str, request: Request) -> dict[str, Any]:
+def close_withdrawal(
+    table_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
     """End the withdrawal option; play continues for the bets that stayed."""
     server = server_of(request)
     user = user_of(request)
     role = table_role(user, Role.DEALER, "close the withdrawal option")
     runtime = server.table(table_id)
-    result = runtime.close_withdrawal(role)
-    record_actor(server, user, runtime, "close_withdrawal")
-    return result
+    return table_action(
+        runtime,
+        user,
+        "close_withdrawal",
+        {},
+        idempotency_key,
+        lambda: runtime.close_withdrawal(role),
+        done=lambda _: record_actor(server, user, runtime, "close_withdrawal"),
+    )
 
 
 # -- the irregularity procedures ------------------------------------------------------------------
@@ -291,6 +381,7 @@ def irregularity(
     name: str,
     request: Request,
     body: Annotated[dict[str, Any] | None, Body(examples=IRREGULARITY_EXAMPLES)] = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response | dict[str, Any]:
     """Apply an irregularity procedure (see ``GET .../irregularities``) to the
     round in play, or to the last round where the procedure allows a finished
@@ -300,7 +391,8 @@ def irregularity(
     ({username, password}) whose position is used when it is higher than the
     user's own.  The procedure is tried on a copy of the round first: a refusal
     writes nothing.  Voided and withdrawn wagers are returned on the ledger.
-    Unknown procedure: 404; parameters that cannot be read: 422."""
+    Unknown procedure: 404; parameters that cannot be read: 422.  An
+    ``Idempotency-Key`` makes a retry get the first answer, applied once."""
     server = server_of(request)
     user = user_of(request)
     action = f"apply the procedure for {name.replace('_', ' ')[:64]}"
@@ -361,24 +453,36 @@ def irregularity(
         return _refusal(bad, 422)
     # a procedure is confirmed by a pit supervisor or above (MBS 6.2)
     args["role"] = confirmed_role(server, user, manager, action, Role.PIT_SUPERVISOR)
+    confirmed_by = manager.username if manager else None
+
+    def done(result: dict[str, Any]) -> None:
+        ruling = result["ruling"]
+        record_actor(
+            server,
+            user,
+            runtime,
+            "irregularity",
+            procedure=name,
+            clause=ruling["clause"],
+            consequence=ruling["consequence"],
+            acting_role=ruling["role"],
+            parameters=given,
+            confirmed_by=confirmed_by,
+        )
+
     try:
-        result = runtime.irregularity(spec, args)
+        return table_action(
+            runtime,
+            user,
+            "irregularity",
+            # what was asked, the confirming manager by name (never a password)
+            {"procedure": name, "parameters": given, "confirmed_by": confirmed_by},
+            idempotency_key,
+            lambda: runtime.irregularity(spec, args),
+            done=done,
+        )
     except ActionInputError as bad:
         return _refusal(bad, 422)
-    ruling = result["ruling"]
-    record_actor(
-        server,
-        user,
-        runtime,
-        "irregularity",
-        procedure=name,
-        clause=ruling["clause"],
-        consequence=ruling["consequence"],
-        acting_role=ruling["role"],
-        parameters=given,
-        confirmed_by=manager.username if manager else None,
-    )
-    return result
 
 
 # -- the card-reading shoe ---------------------------------------------------------------------------------

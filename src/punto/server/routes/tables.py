@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import JSONResponse
 
 from punto.server.auth import (
     is_staff,
@@ -16,6 +17,7 @@ from punto.server.auth import (
 from punto.server.card_source import check_change_role
 from punto.server.config import ConfigError, TableConfig
 from punto.server.edge_checks import confirm_edges, record_confirmations
+from punto.server.idempotency import IdempotencyKey, after_acting_async, respond
 from punto.server.models import (
     DeviceTokenOut,
     documented,
@@ -34,6 +36,7 @@ from punto.store.accounts import (
     UserRole,
 )
 from punto.store.protection import StoredValue, round_values
+from punto.store.requests import Answer
 from punto.table.roles import Role
 
 if TYPE_CHECKING:
@@ -63,13 +66,30 @@ def tables(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/tables", tags=["tables"], status_code=201)
-async def create_table(request: Request, body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+async def create_table(
+    request: Request,
+    body: Annotated[dict[str, Any], Body()],
+    idempotency_key: IdempotencyKey = None,
+) -> JSONResponse:
     """A new table (pit manager or higher, or the admin): ``{"id", "game",
     "layout"?, "mode": "auto"|"dealer", "card_source": "virtual"|"device",
     "limits": {"minimum", "maximum", "differential"?, "wagers"?}, ...}``;
     ``"confirm_player_favoured": [wager, ...]``: a pit manager's confirmation
     of the wagers offered that favour the player (without it such a table is
-    refused, 422, naming the wager, its exact edge and its clause)."""
+    refused, 422, naming the wager, its exact edge and its clause).  An ``Idempotency-Key`` makes a retry get the first answer
+    and change nothing again."""
+    user = await asyncio.to_thread(user_of, request)
+
+    async def act() -> Answer:
+        return Answer(201, await _create_table(request, body))
+
+    asked = {"op": "create_table", "body": body}
+    done = await after_acting_async(server_of(request), user, idempotency_key, asked, act)
+    return respond(*done)
+
+
+async def _create_table(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    """The new table, as :func:`create_table` describes it."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     require_manager_or_admin(user, "set up tables")
@@ -86,8 +106,11 @@ async def create_table(request: Request, body: Annotated[dict[str, Any], Body()]
 
 @router.patch("/tables/{table_id}", tags=["tables"])
 async def update_table(
-    table_id: str, request: Request, body: Annotated[dict[str, Any], Body()]
-) -> dict[str, Any]:
+    table_id: str,
+    request: Request,
+    body: Annotated[dict[str, Any], Body()],
+    idempotency_key: IdempotencyKey = None,
+) -> JSONResponse:
     """Change a table's name, limits, timings, mode or activity (pit manager or
     higher, or the admin).  New limits apply from the next round.
     ``insurance_offered`` false: a private Tiger Buffalo table where the House
@@ -103,7 +126,20 @@ async def update_table(
     A table offering a wager whose house edge is negative for its shoe
     (e.g. Tiger Pair under the literal reading of 1.1.14) is set up or
     changed only with ``"confirm_player_favoured": [wager, ...]`` from a pit
-    manager or higher; the confirmation is audited and kept with the table."""
+    manager or higher; the confirmation is audited and kept with the table.  An ``Idempotency-Key`` makes a retry get the first answer
+    and change nothing again."""
+    user = await asyncio.to_thread(user_of, request)
+
+    async def act() -> Answer:
+        return Answer(200, await _update_table(table_id, request, body))
+
+    asked = {"op": "update_table", "table": table_id, "body": body}
+    done = await after_acting_async(server_of(request), user, idempotency_key, asked, act)
+    return respond(*done)
+
+
+async def _update_table(table_id: str, request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    """The change, as :func:`update_table` describes it."""
     server = server_of(request)
     user = await asyncio.to_thread(user_of, request)
     old = await asyncio.to_thread(server.store.get, table_id)

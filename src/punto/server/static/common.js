@@ -87,11 +87,20 @@ const Punto = (() => {
     return result.status === 0 || result.status === 502 || result.status === 503 || result.status === 504;
   }
 
+  // Whether the server is still at the request with this key (the first
+  // send, still running, holds it): ask again, the answer is coming.
+  function inProgress(result) {
+    const error = result.data && result.data.error;
+    return result.status === 409 && !!error && error.type === "RequestKeyTakenError";
+  }
+
   // A state-changing request that must survive a fault: it carries the
   // idempotency key made when the person acted, and goes again with the same
   // key while no answer comes (back-off from half a second to 5 s, for at
-  // most `patience` seconds), so it is made once or not at all.  `pending`
-  // is told "sending…" while it waits.  The last answer is returned; a
+  // most `patience` seconds), so it is done once or not at all: the server
+  // answers a retry of a request it has done with its first answer.
+  // `pending` is told "sending…" from the start and while it waits (nothing
+  // is said done before the server says so).  The last answer is returned; a
   // request never answered comes back with `lost: true`.
   async function send(method, path, body, options) {
     const opts = options || {};
@@ -100,14 +109,36 @@ const Punto = (() => {
     const patience = (opts.patience || 45) * 1000;
     const started = Date.now();
     let wait = 500;
+    if (opts.pending) opts.pending("sending…");
     for (;;) {
       const result = await api(method, path, body, headers);
-      if (!unanswered(result)) return result;
+      if (!unanswered(result) && !inProgress(result)) return { ...result, key };
       if (Date.now() - started + wait > patience) return { ...result, lost: true, key };
-      if (opts.pending) opts.pending(`sending… (the server is not answering; trying again with the same request)`);
+      if (opts.pending) opts.pending("sending… (no answer from the server yet: the same request goes again, and is done at most once)");
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, 5000);
     }
+  }
+
+  // The words for a request never answered: nothing is claimed either way.
+  const NOT_CONFIRMED = "not confirmed: the server could not be reached, so it may or may not have been done. The page shows the server's state once the connection is back.";
+
+  // send() for a page's action, said on `say`: "sending…" while it waits,
+  // the refusal in words, NOT_CONFIRMED if no answer came; the answer's data
+  // when it was done (null otherwise).  `what`: the action's name, for the words.
+  async function perform(method, path, body, say, what, options) {
+    const label = what ? `${what}: ` : "";
+    const result = await send(method, path, body, { ...(options || {}), pending: (text) => say(`${label}${text}`) });
+    if (result.lost || unanswered(result)) {
+      say(`${label}${NOT_CONFIRMED}`);
+      return null;
+    }
+    if (!result.ok) {
+      say(`${label}${errorText(result)}`);
+      return null;
+    }
+    say("");
+    return result.data || {};
   }
 
   function errorText(result) {
@@ -445,6 +476,9 @@ const Punto = (() => {
         if (event.code === 4404) {
           setLive("gone", event.reason || "There is no such table.");
           if (onStatus) onStatus(false, event.reason, event.code);
+          // Asked again, slowly: a table another process runs, or one being
+          // taken over from a process that died, is there again in a moment.
+          setTimeout(open, 5000);
           return;
         }
         setLive("lost");
@@ -701,7 +735,7 @@ const Punto = (() => {
   }
 
   return {
-    $, $$, el, svg, api, send, unanswered, errorText, newKey, isLive, onLive, setLive, onReconnect, money, signed, cents, fromCents, card, cardName, words, eventWords,
+    $, $$, el, svg, api, send, perform, NOT_CONFIRMED, unanswered, errorText, newKey, isLive, onLive, setLive, onReconnect, money, signed, cents, fromCents, card, cardName, words, eventWords,
     odds, paysLines, areaOutcome, areaSide, syncClock, secondsLeft, countdown, loginBox, isStaff, seesPit, connect,
     renderHands, handsMarkup, renderRoads, resultText, tableId, sayer, coalesced, phaseText, applyCard, SIDES,
   };

@@ -19,24 +19,13 @@
       say("Not connected to the table: nothing was sent. Wait until the connection is back.");
       return null;
     }
-    say("");
-    // Keyed requests go again with their key while no answer comes; the others
-    // cannot be repeated safely (a second deal is a second card), so a lost
-    // answer is said as such and the console waits for the server's state.
-    const keyed = body && body.idempotency_key;
-    const result = keyed
-      ? await Punto.send("POST", `${base}${path}`, body, { key: body.idempotency_key, pending: (text) => say(text) })
-      : await api("POST", `${base}${path}`, body);
-    if (Punto.unanswered(result)) {
-      say("No answer from the server: it may or may not have been done. The console shows the server's state as soon as the connection is back.");
-      return null;
-    }
-    if (!result.ok) {
-      say(errorText(result));
-      return null;
-    }
-    say(done || "Done.", true);
-    return result.data;
+    // Every action carries a key made now, when the dealer acted: sent again
+    // with it while no answer comes, the server does it once (a second deal
+    // is never a second card) and answers a retry as it answered the first.
+    const key = (body && body.idempotency_key) || Punto.newKey();
+    const data = await Punto.perform("POST", `${base}${path}`, body, say, "", { key });
+    if (data) say(done || "Done.", true);
+    return data;
   }
 
   // "King of spades to the Banker."

@@ -248,8 +248,9 @@
     // RWS 5.10: a table where the cards are dealt face down; from the next round, logged.
     const faceDown = $("#edit-face-down").value === "true";
     if (faceDown !== t.face_down) body.face_down = faceDown;
-    const result = await api("PATCH", `/api/tables/${encodeURIComponent(id)}`, body);
-    say(result.ok ? `Table ${id} changed (new limits apply from the next round).` : errorText(result), result.ok);
+    // A change sets the table's settings: sent again with its key while no answer comes.
+    const data = await Punto.perform("PATCH", `/api/tables/${encodeURIComponent(id)}`, body, say, `Table ${id}`);
+    if (data) say(`Table ${id} changed (new limits apply from the next round).`, true);
     edited = "";
     load();
   });
@@ -272,9 +273,11 @@
     };
     if ($("#new-layout").value) body.layout = $("#new-layout").value;
     if ($("#new-confirm").value === "true") body.confirm_player_favoured = await PuntoProtection.favoured(body.game, body.layout); // anomalies.js
-    const result = await api("POST", "/api/tables", body);
-    say(result.ok ? `Table ${result.data.id} is open.` : errorText(result), result.ok);
-    if (result.ok) $("#new-id").value = "";
+    const data = await Punto.perform("POST", "/api/tables", body, say, `Table ${body.id}`);
+    if (data) {
+      say(`Table ${data.id} is open.`, true);
+      $("#new-id").value = "";
+    }
     load();
   });
 

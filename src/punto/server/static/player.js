@@ -124,26 +124,24 @@
   // their wagers; a decrease comes back to the wallet.
   async function decrease(betId, stake) {
     if (!stake) return say("Give the smaller stake.");
-    const result = await api("POST", `${base}/bets/${encodeURIComponent(betId)}/decrease`, { stake: String(stake) }, { "Idempotency-Key": newKey() });
-    if (!result.ok) return say(errorText(result));
-    $("#balance").textContent = money(result.data.balance);
-    say(`Decreased to ${money(result.data.bet.stake)}: ${money(result.data.returned)} back.`, true);
+    // Every action's key is made when the player acted; a retry carries it.
+    const data = await Punto.perform("POST", `${base}/bets/${encodeURIComponent(betId)}/decrease`, { stake: String(stake) }, say, "Decrease");
+    if (!data) return;
+    $("#balance").textContent = money(data.balance);
+    say(`Decreased to ${money(data.bet.stake)}: ${money(data.returned)} back.`, true);
     if (me) {
-      me = { ...me, balance: result.data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, stake: result.data.bet.stake } : b)) };
+      me = { ...me, balance: data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, stake: data.bet.stake } : b)) };
       render();
     }
   }
 
   async function withdraw(betId) {
-    const result = await api("DELETE", `${base}/bets/${encodeURIComponent(betId)}`);
-    if (!result.ok) {
-      say(errorText(result));
-      return false;
-    }
-    $("#balance").textContent = money(result.data.balance);
-    if (me && result.data.bet) {
+    const data = await Punto.perform("DELETE", `${base}/bets/${encodeURIComponent(betId)}`, undefined, say, "Taking the bet back");
+    if (!data) return false;
+    $("#balance").textContent = money(data.balance);
+    if (me && data.bet) {
       // Shown at once; the server's next `me` says the same.
-      me = { ...me, balance: result.data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, ...result.data.bet } : b)) };
+      me = { ...me, balance: data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, ...data.bet } : b)) };
       render();
     }
     return true;
@@ -191,15 +189,15 @@
   }
 
   $("#withdraw-all").addEventListener("click", async () => {
-    const result = await api("POST", `${base}/withdrawal`);
-    say(result.ok ? "Your wagers were returned." : errorText(result), result.ok);
+    const data = await Punto.perform("POST", `${base}/withdrawal`, undefined, say, "Withdrawal");
+    if (data) say("Your wagers were returned.", true);
   });
 
   // -- card handling (MBS 3.10, 3.12): the cards passed to me, the dealing device -------------
 
   async function handle(path, done, body) {
-    const result = await api("POST", `${base}/handling/${path}`, { ...body, idempotency_key: Punto.newKey() });
-    say(result.ok ? done : errorText(result), result.ok);
+    const data = await Punto.perform("POST", `${base}/handling/${path}`, body, say, "");
+    if (data) say(done, true);
   }
 
   function renderHandling(round) {

@@ -308,8 +308,12 @@
       say("Not connected to the tournament: nothing was sent. Wait until the connection is back.");
       return { ok: false, status: 0, data: null };
     }
-    const result = await api(method, `/api/tournaments/${encodeURIComponent(id)}${path}`, body, headers);
-    if (!result.ok) say(errorText(result));
+    const url = `/api/tournaments/${encodeURIComponent(id)}${path}`;
+    const key = headers && headers["Idempotency-Key"];
+    // A keyed request goes again with its key while no answer comes: paid once.
+    const result = key ? await Punto.send(method, url, body, { key, pending: (text) => say(text) }) : await api(method, url, body, headers);
+    if (result.lost) say(Punto.NOT_CONFIRMED);
+    else if (!result.ok) say(errorText(result));
     await refresh();
     return result;
   }
@@ -374,8 +378,10 @@
         body.reconstructable = $("#t-irr-reconstructable").checked;
       }
       const path = `/api/tournaments/${encodeURIComponent(id)}/irregularities/${procedure}`;
-      const result = await api("POST", path, body, { "Idempotency-Key": newKey() });
-      if (result.ok) {
+      const result = await Punto.send("POST", path, body, { key: newKey(), pending: (text) => staffSay(text) });
+      if (result.lost) {
+        staffSay(Punto.NOT_CONFIRMED);
+      } else if (result.ok) {
         const e = result.data.event;
         staffSay(
           e.type === "hand_voided"

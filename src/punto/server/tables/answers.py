@@ -5,7 +5,6 @@ refused."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from sqlalchemy import delete
 from sqlalchemy.engine import Connection
 
 from punto.server.schema import server_requests
-from punto.server.tables.refusals import IdempotencyKeyError
+from punto.store.requests import conflict, hash_request
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
@@ -24,10 +23,6 @@ __all__ = ["ANSWERS_KEPT", "Answers", "hash_request"]
 
 #: How many answers to keyed bet requests a table remembers (older ones are in the database).
 ANSWERS_KEPT = 20_000
-
-
-def hash_request(content: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
 
 
 class Answers:
@@ -82,11 +77,7 @@ class Answers:
         clause: str | None,
     ) -> dict[str, Any] | None:
         """Lock held: the answer already given to ``full_key``, or None to go ahead."""
-        different = IdempotencyKeyError(
-            "this Idempotency-Key was already used for a different request",
-            clause=clause,
-            hint="use a new key for a new request; repeat a key only to retry the same one",
-        )
+        different = conflict(clause)
         given = self._answers.get(full_key)
         if given is not None:
             if given[0] != request_hash:

@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from punto.server.journal import PlaceBet, RequestKeyTakenError
 from punto.server.named_round import check_named_round
-from punto.server.tables.answers import hash_request
 from punto.server.tables.forms import bet_json, cents, find_bet, money
 from punto.server.tables.refusals import IdempotencyKeyError
+from punto.store.requests import conflict, hash_request
+from punto.store.requests import full_key as account_key
 from punto.table.roles import Role
 from punto.table.round import Round
 
@@ -131,7 +132,7 @@ class BetIntake:
         fails.  Other bets (a player the journal has not seen, or short of
         money) commit before the round takes them: a refusal costs nothing.
         """
-        full_key = f"{user_id}:{key}" if key is not None else None
+        full_key = account_key(user_id, key) if key is not None else None
         stored = self.rt.answers.request_row(full_key) if full_key is not None else None
         for _attempt in range(5):
             waiting: _PendingBet | None = None
@@ -144,11 +145,7 @@ class BetIntake:
                     stored = None
                     waiting = self._pending_keys.get(full_key)
                     if waiting is not None and waiting.request_hash != request_hash:
-                        raise IdempotencyKeyError(
-                            "this Idempotency-Key was already used for a different bet",
-                            hint="use a new key for a new bet; repeat a key only to retry "
-                            "the same request",
-                        )
+                        raise conflict()
                 if waiting is None:
                     check_named_round(self.rt.game, r, round_id)
                     try:
@@ -378,7 +375,7 @@ class BetIntake:
         (the table free, the money surely there, the key new) is taken without
         leaving the loop, and its commit awaited; anything else goes to
         :meth:`place_bet` in a worker thread."""
-        full_key = f"{user_id}:{key}" if key is not None else None
+        full_key = account_key(user_id, key) if key is not None else None
         quick: _PendingBet | tuple[int, dict[str, Any]] | None = None
         # A key this process has not answered may still be in the database: a
         # retry of a request made before the table came here.  Those come soon
@@ -544,10 +541,7 @@ class BetIntake:
         username: str,
     ) -> tuple[int, dict[str, Any]] | None:
         """Lock held: the answer already given to this key, or None to go ahead."""
-        different = IdempotencyKeyError(
-            "this Idempotency-Key was already used for a different bet",
-            hint="use a new key for a new bet; repeat a key only to retry the same request",
-        )
+        different = conflict()
         given = self.rt.answers.given(full_key)
         if given is not None:
             if given[0] != request_hash:

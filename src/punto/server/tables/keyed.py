@@ -11,9 +11,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from punto.server import differential
-from punto.server.tables.answers import hash_request
 from punto.server.tables.forms import bet_json, find_bet, money
 from punto.server.tables.refusals import BetNotFoundError, TableStoppedError
+from punto.store.requests import full_key as account_key
+from punto.store.requests import hash_request
 from punto.table.roles import Role
 from punto.table.round import Round
 
@@ -53,7 +54,7 @@ class KeyedActions:
             self.rt.intake.quiesce()
             if self.rt.stopped:
                 raise TableStoppedError(f"table {self.rt.id} is not running")
-            full_key = f"{user_id}:{kind}:{key}" if key is not None else None
+            full_key = account_key(user_id, key) if key is not None else None
             request_hash = hash_request({"table": self.rt.id, "kind": kind, **request})
             if full_key is not None:
                 given = self.rt.answers.keyed_answer(full_key, request_hash, answer, clause)
@@ -119,7 +120,7 @@ class KeyedActions:
         with self.rt.lock:
             self.rt.intake.quiesce()
             r = self.rt.live_round()
-            full_key = f"{user_id}:{kind}:{key}" if key is not None else None
+            full_key = account_key(user_id, key) if key is not None else None
             request_hash = hash_request(
                 {"table": self.rt.id, "kind": kind, "bet": bet_id, "stake": money(stake)}
             )

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from punto.errors import ActionError
+from punto.store.requests import IdempotencyKeyError
 
 __all__ = ["BetNotFoundError", "IdempotencyKeyError", "TableStoppedError"]
 
 
 class BetNotFoundError(ActionError):
     """No such bet in the round (or not one of yours)."""
-
-
-class IdempotencyKeyError(ActionError):
-    """An idempotency key used again for a different request."""
 
 
 class TableStoppedError(ActionError):

@@ -1,27 +1,17 @@
 """What the tournaments' routes take from a request: the app's
-:class:`~punto.server.tournaments.service.Tournaments`, the user, and the
-``Idempotency-Key`` header."""
+:class:`~punto.server.tournaments.service.Tournaments` and the user (the
+``Idempotency-Key`` header is :data:`punto.server.idempotency.IdempotencyKey`)."""
 
 from __future__ import annotations
 
 import threading
-from typing import Annotated
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Request, WebSocket
 
 from punto.server.auth import authenticate
 from punto.server.services import Server
 from punto.server.tournaments.service import Tournaments
 from punto.store.accounts import User
-
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        min_length=1,
-        max_length=200,
-        description="makes a retry return the first answer instead of paying twice",
-    ),
-]
 
 
 def service(request: Request | WebSocket) -> Tournaments:

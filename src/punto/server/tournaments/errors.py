@@ -25,16 +25,11 @@ class TournamentExistsError(TournamentError):
     """A tournament with that id exists already."""
 
 
-class TournamentRequestConflictError(TournamentError):
-    """An Idempotency-Key used again for a different tournament request."""
-
-
 #: Most specific first (as :data:`punto.server.errors.STATUS`).
 STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownTournamentError, 404),
     (UnknownFormatError, 404),
     (TournamentExistsError, 409),
-    (TournamentRequestConflictError, 409),
     (IrregularityRoleError, 403),
     (TournamentPhaseError, 409),
     (TournamentLogError, 409),

@@ -5,7 +5,8 @@ A player's entry fee moves from their wallet to the tournament's pool
 (``tournament:<id>``, :meth:`punto.store.ledger.Ledger.pay_entry_fee`) in
 the same database transaction as the ``EntrantRegistered`` (or
 ``EntrantReentered``) event that records it, and, with an Idempotency-Key,
-the answer given: both or neither (:meth:`Cashier.request`).  When the
+the answer given, in the server's one store of answers
+(:mod:`punto.store.requests`): both or neither.  When the
 tournament finishes, each prize of an entrant with a wallet is paid from the
 pool (the house pays what the fees do not cover) under the key
 ``tournament:<id>:prize:<entrant>``, and then what the pool still holds goes
@@ -18,25 +19,30 @@ and have no wallet: their prizes are not paid through the ledger.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 
 from punto.server.journal import Journal
 from punto.server.runtime import cents, money
 from punto.server.tournaments.entry import Entry
-from punto.server.tournaments.errors import TournamentRequestConflictError
 from punto.store import db
 from punto.store.accounts import Accounts, User, UserRole
-from punto.store.db import tournament_requests, wallets
+from punto.store.db import wallets
 from punto.store.ledger import InsufficientFundsError, Ledger, UnknownWalletError, Wallet
+from punto.store.requests import (
+    Answer,
+    conflict,
+    full_key,
+    hash_request,
+    run_within,
+    stored_request,
+)
 from punto.tournament import RegistrationError, SQLTournamentLog, Stage, Tournament
 from punto.tournament.events import TournamentEvent, event_to_json
 
@@ -71,27 +77,6 @@ def surplus_key(tournament_id: str) -> str:
     return f"tournament:{tournament_id}:surplus"
 
 
-def _hash(content: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The answer to a player's or the pit's request: its HTTP status and JSON
-    body.  With an Idempotency-Key it is stored with what the request wrote,
-    and a retry with the same key gets it again, as stored."""
-
-    status: int
-    body: dict[str, Any]
-
-
-class _AnsweredError(Exception):
-    """The request's Idempotency-Key was answered before: here is the answer."""
-
-    def __init__(self, answer: Answer) -> None:
-        self.answer = answer
-
-
 @dataclass(frozen=True)
 class _Step:
     """What a player's money request writes: its event, the ledger posting
@@ -122,13 +107,18 @@ class Cashier:
         self.accounts = accounts
         self.journal = journal
 
-    def _answered(self, account_id: int, key: str | None, request_hash: str) -> None:
-        """Raise :class:`_AnsweredError` if the key was answered (the same request),
-        :class:`TournamentRequestConflictError` if it was used for another."""
+    def _answered(self, account_id: int, key: str | None, request: dict[str, Any]) -> Answer | None:
+        """The answer given to ``key`` before (the same request), or None;
+        :class:`~punto.store.requests.IdempotencyKeyError` if it was used for another."""
         if key is None:
-            return
+            return None
         with self.engine.connect() as conn:
-            _check_answer(_stored_answer(conn, account_id, key), key, request_hash)
+            found = stored_request(conn, full_key(account_id, key))
+        if found is None:
+            return None
+        if found.request_hash != hash_request(request) or found.answer is None:
+            raise conflict()
+        return found.answer
 
     def _money_request(
         self,
@@ -143,17 +133,16 @@ class Cashier:
         checks it and says what to write, then :meth:`_write_with_money`
         writes it.  With an Idempotency-Key ``key``, the answer given to the
         same ``request`` before, and a conflict for another."""
-        request_hash = _hash({**request, "tournament": entry.tournament.id})
-        try:
-            with entry.lock:
-                self._answered(user.id, key, request_hash)
-                return Answer(200, self._write_with_money(entry, user, step(), key, request_hash))
-        except _AnsweredError as replay:
-            return replay.answer
+        content = {**request, "tournament": entry.tournament.id}
+        with entry.lock:
+            given = self._answered(user.id, key, content)
+            if given is not None:
+                return given
+            return self._write_with_money(entry, user, step(), key, content)
 
     def _write_with_money(
-        self, entry: Entry, user: User, step: _Step, key: str | None, request_hash: str
-    ) -> dict[str, Any]:
+        self, entry: Entry, user: User, step: _Step, key: str | None, request: dict[str, Any]
+    ) -> Answer:
         """The ledger posting the step makes (an entry fee, or one given back),
         its event and its answer, in one transaction; then the event applied.
         Nothing is written if anything is refused (a wallet short of the fee: 402)."""
@@ -162,42 +151,36 @@ class Cashier:
         code = f"player:{user.username}"
         event, post, answer = step.event, step.post, step.answer
 
-        def work(conn: Connection) -> tuple[int, dict[str, Any]]:
-            if key is not None:  # answered meanwhile, by another process?
-                _check_answer(_stored_answer(conn, user.id, key), key, request_hash)
-            body = dict(answer)
-            if post is not None:
-                post(conn)
-                left = conn.execute(
-                    select(wallets.c.balance).where(wallets.c.code == code)
-                ).scalar_one()
-                body["balance"] = money(int(left))
-            seq = self.log.append_within(conn, t.id, t.seq + 1, event)
-            if key is not None:
-                conn.execute(
-                    insert(tournament_requests).values(
-                        account_id=user.id,
-                        key=key,
-                        tournament_id=t.id,
-                        request_hash=request_hash,
-                        status_code=200,
-                        response=json.dumps(body, sort_keys=True),
-                        created_at=db.utc_now(),
-                    )
-                )
-            return seq, body
+        def work(conn: Connection) -> tuple[int | None, Answer]:
+            written: list[int] = []
+
+            def act(conn: Connection) -> Answer:
+                body = dict(answer)
+                if post is not None:
+                    post(conn)
+                    left = conn.execute(
+                        select(wallets.c.balance).where(wallets.c.code == code)
+                    ).scalar_one()
+                    body["balance"] = money(int(left))
+                written.append(self.log.append_within(conn, t.id, t.seq + 1, event))
+                return Answer(200, body)
+
+            # answered meanwhile, by another process: its answer, and nothing written
+            given, _ = run_within(conn, user.id, key, request, act, where=(t.id, "tournament"))
+            return (written[0] if written else None), given
 
         if post is not None:
             self.journal.forget_balance(code)  # it is about to change
         try:
-            seq, body = db.run_transaction(self.engine, work, retry_integrity=True)
+            seq, given = db.run_transaction(self.engine, work, retry_integrity=True)
         except InsufficientFundsError:
             raise self._short(t, user, step.fee, ledger.balance(code)) from None
         finally:
             if post is not None:
                 self.journal.forget_balance(code)
-        t.adopt(seq, event)
-        return body
+        if seq is not None:
+            t.adopt(seq, event)
+        return given
 
     def _fee_post(
         self, t: Tournament, user: User, fee: int, key: str, memo: str
@@ -435,29 +418,3 @@ class Cashier:
             if posting is not None:
                 paid[entrant] = money(sum(x.amount for x in posting.entries if x.amount > 0))
         return paid
-
-
-def _stored_answer(conn: Connection, account_id: int, key: str) -> Any:
-    """The stored answer to ``account_id``'s request ``key``: (request hash,
-    status, response), or None."""
-    return conn.execute(
-        select(
-            tournament_requests.c.request_hash,
-            tournament_requests.c.status_code,
-            tournament_requests.c.response,
-        ).where(
-            tournament_requests.c.account_id == account_id,
-            tournament_requests.c.key == key,
-        )
-    ).first()
-
-
-def _check_answer(row: Any, key: str, request_hash: str) -> None:
-    if row is None:
-        return
-    if row.request_hash != request_hash:
-        raise TournamentRequestConflictError(
-            f"the Idempotency-Key {key!r} was already used for a different request",
-            hint="use a new key for a new request; repeat a key only to retry the same one",
-        )
-    raise _AnsweredError(Answer(int(row.status_code), json.loads(row.response)))

@@ -31,7 +31,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from punto.server import errors
 from punto.server.auth import table_role
-from punto.server.tournaments.deps import IdempotencyKey, service, user_of
+from punto.server.idempotency import IdempotencyKey
+from punto.server.tournaments.deps import service, user_of
 from punto.table.roles import Role
 from punto.tournament import Tournament
 from punto.tournament.errors import IrregularityError

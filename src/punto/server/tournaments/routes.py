@@ -54,16 +54,17 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from punto.server import errors
 from punto.server.auth import is_staff, require_manager_or_admin
+from punto.server.idempotency import IdempotencyKey
 from punto.server.models import Money, documented
 from punto.server.pages import HEADERS, STATIC
 from punto.server.services import Server
 from punto.server.streams import refuse, stream
 from punto.server.tournaments import pit
-from punto.server.tournaments.deps import IdempotencyKey, service, service_of, user_of
+from punto.server.tournaments.deps import service, service_of, user_of
 from punto.server.tournaments.entry import channel
 from punto.server.tournaments.errors import status_of
-from punto.server.tournaments.money import Answer
 from punto.store.accounts import PermissionDeniedError, User, UserRole
+from punto.store.requests import Answer
 from punto.tournament import RegistrationError, Stage, TournamentError
 from punto.tournament.runner import bot_controller
 from punto.tournament.strategies import STRATEGIES
