@@ -327,7 +327,7 @@ server_tables = Table(
 
 #: One row per request made with an Idempotency-Key, every kind (the one
 #: store, :mod:`punto.store.requests`): where it acted and, once given, the
-#: answer.  ``table_id`` is empty off the tables (revision 0014).
+#: answer.  ``table_id`` is empty off the tables (revision 0015).
 server_requests = Table(
     "server_requests",
     metadata,
