@@ -268,6 +268,8 @@ def test_a_pit_table_change_retried_with_its_key_is_made_once(client: TestClient
         "game": "tiger-baccarat",
         "mode": "dealer",
         "limits": {"minimum": "10", "maximum": "1000"},
+        # Tiger Pair favours the player under the literal 1.1.14 (docs/protection.md)
+        "confirm_player_favoured": ["tiger_pair"],
     }
     made = twice(client, "/api/tables", pit, "make-1", new)
     assert made["id"] == "idem-pit"
