@@ -44,7 +44,7 @@ log = logging.getLogger("punto.server")
 __all__ = ["PUBLISH_SECONDS", "Publisher"]
 
 #: The shortest time between two snapshots of a table sent to its watchers (seconds).
-PUBLISH_SECONDS = 0.1
+PUBLISH_SECONDS = 0.25
 
 
 class Publisher:
