@@ -34,7 +34,6 @@ from punto.errors import PuntoError
 from punto.game import Game
 from punto.games import get_game
 from punto.insurance import Moment
-from punto.protection.detection import Observation
 from punto.wagers import PairRule
 
 __all__ = [
@@ -42,7 +41,6 @@ __all__ = [
     "BetValue",
     "ValuationError",
     "insurance_value",
-    "round_observations",
     "unseen",
     "wager_returns",
     "watched_wagers",
@@ -162,22 +160,3 @@ def insurance_value(
         clause="4.1.15",
         hint="an Insurance Plus bet is valued on the offer it took",
     )
-
-
-def round_observations(
-    round_id: str,
-    returns: Mapping[str, Fraction],
-    watched: Sequence[str],
-    bets: Iterable[tuple[str, str, int]],
-) -> dict[str, list[Observation]]:
-    """What the detector sees of one round, per player who played it (placed
-    any bet in it): every watched wager on offer with its exact return then,
-    and the player's stake on it (0 when not taken).  ``bets``: (player,
-    wager, stake in minor units)."""
-    stakes: dict[str, Counter[str]] = {}
-    for player, wager, stake in bets:
-        stakes.setdefault(player, Counter())[wager] += stake
-    return {
-        player: [Observation(round_id, w, returns[w], taken[w]) for w in watched if w in returns]
-        for player, taken in stakes.items()
-    }

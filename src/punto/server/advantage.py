@@ -4,7 +4,8 @@ Every round the valuation worker values (:mod:`punto.server.valuation`) is
 fed, per player who played it, into that player's
 :class:`~punto.protection.detection.Detector` at that table: every watched
 wager on offer (the side bets) with its exact value then, and the player's
-stake on it (0 when not taken).  An alert is stored through the journal
+stake on it (0 when not taken) -- after the rounds of the player's session
+they sat out, with no stake (:mod:`punto.protection.sessions`).  An alert is stored through the journal
 (``protection_alerts``, with the evidence: the bets, their values and the
 shoe's composition unseen at placement) and told to the table's staff.
 
@@ -24,8 +25,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -40,7 +43,8 @@ from punto.protection.detection import (
     Detector,
     Thresholds,
 )
-from punto.protection.valuation import round_observations, wager_returns, watched_wagers
+from punto.protection.sessions import Sessions
+from punto.protection.valuation import wager_returns, watched_wagers
 from punto.server.hub import STAFF, Hub
 from punto.server.journal import Journal
 from punto.server.tables.forms import money
@@ -79,6 +83,8 @@ class AdvantageWatch:
         self._presets: dict[str, str] | None = None
         self._detectors: dict[tuple[str, str], Detector] = {}
         self._compositions: dict[str, OrderedDict[str, tuple[int, ...]]] = {}
+        #: each table's rounds and its players' sessions in them
+        self._sessions: dict[str, Sessions] = {}
         self._rebuilt: set[str] = set()
         self._lock = threading.Lock()
         #: alerts raised in this process, Insurance Plus offers observed (for the tests)
@@ -96,11 +102,8 @@ class AdvantageWatch:
             self._keep(job.table_id, job.round_id, rv.composition)
             watched = watched_wagers(job.game, job.layout)
             bets = [(p, w, s) for _, p, w, s, m in job.bets if m is None]
-            seen = round_observations(job.round_id, rv.returns, watched, bets)
-            for player, observations in seen.items():
-                alert = self._detector(job.table_id, player).observe(observations)
-                if alert is not None:
-                    self._raise(job.table_id, player, alert)
+            if bets:
+                self._feed(job.table_id, job.round_id, rv.returns, watched, bets)
 
     def thresholds(self, table_id: str) -> Thresholds:
         """The table's thresholds (:data:`THRESHOLD_PRESETS`; the standard one unless set)."""
@@ -169,6 +172,26 @@ class AdvantageWatch:
             detector = self._detectors[key] = Detector(self.thresholds(table_id))
         return detector
 
+    def _feed(
+        self,
+        table_id: str,
+        round_id: str,
+        returns: Mapping[str, Fraction],
+        watched: Sequence[str],
+        bets: list[tuple[str, str, int]],
+        *,
+        rebuilding: bool = False,
+    ) -> None:
+        """A round somebody bet in, to the detectors of those who bet in it: with
+        the rounds of their session they sat out first (:mod:`punto.protection.sessions`)."""
+        sessions = self._sessions.setdefault(table_id, Sessions())
+        for player, rounds in sessions.round(round_id, returns, watched, bets).items():
+            detector = self._detector(table_id, player)
+            for observations in rounds:
+                alert = detector.observe(observations)
+                if alert is not None and not rebuilding:
+                    self._raise(table_id, player, alert)
+
     def _keep(self, table_id: str, round_id: str, composition: tuple[int, ...]) -> None:
         kept = self._compositions.setdefault(table_id, OrderedDict())
         kept[round_id] = composition
@@ -190,10 +213,7 @@ class AdvantageWatch:
             returns = wager_returns(game, layout, rule, Composition(composition))
             self._keep(table_id, round_id, composition)
             bets = [(v.player, v.wager, v.stake) for v in values]
-            for player, observations in round_observations(
-                round_id, returns, watched, bets
-            ).items():
-                self._detector(table_id, player).observe(observations)
+            self._feed(table_id, round_id, returns, watched, bets, rebuilding=True)
         if rounds:
             log.info("table %s: detectors rebuilt from %d rounds", table_id, len(rounds))
 
