@@ -319,6 +319,8 @@ def count_shoes(
     n = template.size
     nw = slot.shape[0]
     nbins = hist.shape[1]
+    # no samples kept (--samples 0): the heaps are empty, never to be read
+    sampling = keys.shape[2] > 0
     deck = np.empty(n, dtype=np.uint8)
     m = min(n, cut + 6)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -376,7 +378,7 @@ def count_shoes(
                     bin_lo[w] = t
                 if t > bin_hi[w]:
                     bin_hi[w] = t
-                if key < keys[w, t, 0]:
+                if sampling and key < keys[w, t, 0]:
                     at = slots[w, t, 0]  # the largest key's storage, reused
                     for r in range(13):
                         samples[w, t, at, r] = left[r]
