@@ -172,6 +172,9 @@ class Connection:
 
 # -- the server process ---------------------------------------------------------------------------
 
+#: Set (to "1") for the server processes of a run with --no-valuation.
+NO_VALUATION = "PUNTO_BENCH_NO_VALUATION"
+
 
 def serve(url: str, port: int) -> None:
     """The server (run in its own process by :func:`start_server`)."""
@@ -185,7 +188,10 @@ def serve(url: str, port: int) -> None:
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("punto.server.journal").setLevel(logging.INFO)
     app = create_app(
-        url, demo=True, hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        url,
+        demo=True,
+        hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
+        valuation=os.environ.get(NO_VALUATION) != "1",
     )
     uvicorn.run(
         app,
@@ -1252,11 +1258,18 @@ def main(argv: list[str] | None = None) -> int:
         "Tiger table the first players are a counter (punto.protection.players) and a "
         "flat bettor on its wager, one of each kind listed (default: none)",
     )
+    parser.add_argument(
+        "--no-valuation",
+        action="store_true",
+        help="serve without valuing the bets at placement (issue 15): what valuing costs",
+    )
     parser.add_argument("--seed", default="punto")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--serve", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.no_valuation:  # read by the server processes, which inherit it
+        os.environ[NO_VALUATION] = "1"
     if args.serve:
         serve(args.serve, args.port)
         return 0

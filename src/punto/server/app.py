@@ -103,6 +103,7 @@ def create_app(
     body_seconds: float = limits.BODY_SECONDS,
     money_bounds: MoneyBounds | None = None,
     leases: LeaseSettings | bool | None = None,
+    valuation: bool = True,
 ) -> FastAPI:
     """The table server on the database at ``database_url``.
 
@@ -116,6 +117,8 @@ def create_app(
     ``leases``: run only the tables this process holds the lease of
     (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
     processes may share the database, off on SQLite (one process serves a file).
+    ``valuation``: value every bet at placement and feed the players'
+    detectors (issue 15); off only to measure what that costs.
     """
     forwarding = Forwarding()
 
@@ -146,7 +149,9 @@ def create_app(
             auto_dealers=auto_dealers,
             money_bounds=money_bounds or MoneyBounds(),
             ownership=ownership,
-            valuation=Valuation(journal, on_valued=advantage.valued, on_offers=advantage.offered),
+            valuation=Valuation(journal, on_valued=advantage.valued, on_offers=advantage.offered)
+            if valuation
+            else None,
             advantage=advantage,
         )
         if demo:
