@@ -150,3 +150,17 @@ def test_only_the_pit_sees_ratings_and_alerts(client: TestClient) -> None:
     admin = login(client, support.ADMIN)
     assert client.get("/api/pit/ratings", headers=admin).json() == {"by": "player", "rows": []}
     assert client.get("/api/pit/alerts", headers=admin).json() == {"alerts": []}
+
+
+def test_ratings_period_bounds_are_iso_8601_times_with_their_offset(client: TestClient) -> None:
+    """A bound is an ISO 8601 time with its offset from UTC: a number of seconds
+    (which pydantic alone would take), a time without an offset or no time at
+    all is refused with 422 (found by schemathesis: ``since=17`` answered 200)."""
+    pit = login(client, PIT)
+    for bad in ("17", "1732636800.5", "2026-11-26T06:00:00", "tomorrow", "2026-11-26"):
+        answer = client.get("/api/pit/ratings", headers=pit, params={"since": bad})
+        assert answer.status_code == 422, (bad, answer.text)
+    for good in ("2026-11-26T06:00:00Z", "2026-11-26T06:00+08:00", "2026-11-26 06:00:00.5-01:00"):
+        answer = client.get("/api/pit/ratings", headers=pit, params={"since": good, "until": good})
+        assert answer.status_code == 200, (good, answer.text)
+        assert answer.json() == {"by": "player", "rows": []}

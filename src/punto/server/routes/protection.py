@@ -3,11 +3,11 @@ advantage-play alerts with their evidence (pit supervisor or higher, or the admi
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field
 
 from punto.errors import ActionError
 from punto.protection.detection import DEFAULT_THRESHOLDS, THRESHOLD_PRESETS, Thresholds
@@ -25,6 +25,25 @@ if TYPE_CHECKING:
 
 router = APIRouter()
 
+#: A time as ISO 8601 writes it, with its offset from UTC.
+_ISO_TIME = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)")
+
+
+def _iso_time(value: object) -> object:
+    # pydantic would also take a number of seconds since 1970 ("17"), which
+    # the schema's date-time does not allow and nobody means
+    if isinstance(value, str) and not _ISO_TIME.fullmatch(value):
+        raise ValueError("a time is written as in ISO 8601 with its offset, e.g. 2026-11-26T18:00Z")
+    return value
+
+
+#: A bound of the period rated: ISO 8601 with its offset from UTC.
+Bound = Annotated[
+    AwareDatetime | None,
+    BeforeValidator(_iso_time),
+    Query(description="ISO 8601 with its offset from UTC, e.g. 2026-11-26T06:00:00Z"),
+]
+
 
 def _pit_only(user: User, action: str) -> None:
     if user.role is not UserRole.ADMIN:
@@ -36,8 +55,8 @@ def pit_ratings(
     request: Request,
     by: Literal["player", "table", "shift"] = "player",
     format: Literal["json", "csv"] = "json",
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: Bound = None,
+    until: Bound = None,
     shift_hours: Annotated[int, Query(ge=1, le=24)] = 8,
     shift_start: Annotated[int, Query(ge=0, le=23)] = 0,
 ) -> dict[str, Any] | Response:
