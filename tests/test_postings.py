@@ -457,3 +457,34 @@ def test_a_check_run_before_every_commit_can_refuse_it(engine: Engine) -> None:
     assert ledger.posting("cashed") is None
     assert ledger.posting("bet-1") is None
     assert ledger.trial_balance() == 0
+
+
+def test_a_tables_bet_under_an_id_taken_is_refused_alone_as_the_ledger_refuses_it(
+    engine: Engine,
+) -> None:
+    """The group does not read the bets a table's events place (their ids are
+    drawn at random, so new): were one ever taken, the ledger's primary key
+    refuses the write, and that bet alone is refused with the ledger's own
+    error; the other bets of its group are made."""
+    ledger = Ledger(engine)
+    p = f"D{uuid.uuid4().hex[:8]}-"
+    _fund(ledger, p)
+    journal = Journal(engine)
+
+    def bet(player: str, bet_id: str) -> EventAppend:
+        event = BetPlaced(bet_id, f"{p}{player}", 1, "banker", Decimal(10))
+        wallet = f"player:{p}{player}"
+        posting = PlaceBet(wallet, f"{p}t", bet_id, "r1", 1_000, key=f"{p}bet-{player}-{bet_id}")
+        return EventAppend(f"{p}t", "r1", event, [posting])
+
+    try:
+        journal.append(bet("ann", "b1"))
+        again, other = journal.submit(bet("bob", "b1")), journal.submit(bet("bob", "b2"))
+        with pytest.raises(BetStateError, match=r"'b1' at table .* was already placed"):
+            again.result(timeout=30)
+        assert other.result(timeout=30)[1][0].player_balance == 4_000
+    finally:
+        journal.close()
+    assert ledger.balance(f"player:{p}ann") == 4_000
+    assert ledger.balance(f"player:{p}bob") == 4_000
+    assert ledger.trial_balance() == 0

@@ -49,7 +49,7 @@ from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from punto.server.journal_group import (
     EventAppend,
@@ -65,7 +65,7 @@ from punto.store import db
 from punto.store.eventlog import StoredEvent, StoreError
 from punto.store.ledger import LedgerError
 from punto.store.ledger_sql import BalanceChangedError, chunks
-from punto.store.postings import PlaceBet, ReturnBet, SettleBet
+from punto.store.postings import BetStateError, PlaceBet, ReturnBet, SettleBet
 from punto.table.events import Event
 
 __all__ = [
@@ -325,7 +325,7 @@ class Journal:
             outcomes = self._transaction(group)
         except Exception as error:
             if len(group) == 1:
-                outcomes = [_as_store_error(error)]
+                outcomes = [_as_store_error(error, group[0])]
             else:
                 log.warning("a group of %d failed (%s); writing one by one", len(group), error)
                 outcomes = []
@@ -333,7 +333,7 @@ class Journal:
                     try:
                         outcomes += self._transaction([unit])
                     except Exception as alone:
-                        outcomes.append(_as_store_error(alone))
+                        outcomes.append(_as_store_error(alone, unit))
         self.groups += 1
         self.units += len(group)
         self.busy += time.perf_counter() - started
@@ -422,12 +422,28 @@ def _weight(unit: Unit) -> int:
     return 1
 
 
-def _as_store_error(error: BaseException) -> BaseException:
+def _as_store_error(error: BaseException, unit: Unit) -> BaseException:
+    placed = _bets_placed(unit)
+    if isinstance(error, IntegrityError) and placed and "ledger_bets" in str(error.orig):
+        # A bet id placed before (the group does not read bets placed: see
+        # Group._load); the ledger's own refusal, as Ledger.post gives it.
+        table_id, bet_id = placed[0]
+        return BetStateError(
+            f"bet {bet_id!r} at table {table_id!r} was already placed",
+            hint="give each bet at a table its own bet id",
+        )
     if isinstance(error, DBAPIError):
         wrapped = StoreError(f"the database refused the write: {error.orig}")
         wrapped.__cause__ = error
         return wrapped
     return error
+
+
+def _bets_placed(unit: Unit) -> list[tuple[str, str]]:
+    """The bets a table's event places (the ones a group does not read)."""
+    if unit.kind != "event":
+        return []
+    return [(s.table_id, s.bet_id) for s in unit.payload.postings if isinstance(s, PlaceBet)]
 
 
 # -- the event log of a table on the journal ---------------------------------------------------------------

@@ -151,7 +151,20 @@ class Group:
         """Read what the group's units touch (PostgreSQL: locking the bets first)."""
         conn = self.conn
         specs = list(self._postings())
-        refs = {ref for spec in specs if (ref := postings.bet_ref(spec)) is not None}
+        # A table's bet is placed under an id the table drew for it (at random):
+        # new, so not read -- a locking read of every bet placed was the largest
+        # part of a group's time on PostgreSQL.  Its key (read below) finds a
+        # retry, and were the id ever taken the ledger's primary key refuses
+        # the write (the bet alone, as the ledger would: Journal._commit).
+        # Postings given as such are read as the ledger reads them.
+        drawn = {
+            (spec.table_id, spec.bet_id)
+            for unit in self.units
+            if unit.kind == "event"
+            for spec in unit.payload.postings
+            if isinstance(spec, PlaceBet)
+        }
+        refs = {ref for spec in specs if (ref := postings.bet_ref(spec)) is not None} - drawn
         self.bets = ledger_sql.load_bets(conn, refs, lock=True)
         self.keys = ledger_sql.load_keys(conn, {spec.key for spec in specs})
         codes: set[str] = set()
