@@ -125,18 +125,7 @@ class Hub:
         """Give a subscriber waiting for it (with ``nonce``) its opening messages;
         from then on it gets what is published (thread-safe: called with the
         table's lock held, it comes between the messages published before and after)."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            self._open(subscriber, messages, nonce)
-        else:
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._open, subscriber, messages, nonce)
+        self._in_loop(self._open, subscriber, messages, nonce)
 
     def _open(self, subscriber: Subscriber, messages: list[dict[str, Any]], nonce: int) -> None:
         if subscriber.ready or subscriber.dropped or subscriber.nonce != nonce:
@@ -188,6 +177,11 @@ class Hub:
         beyond = self.beyond
         if beyond is not None:
             beyond.publish(table_id, message, audience)
+        self._in_loop(self.deliver, table_id, message, audience)
+
+    def _in_loop(self, call: Callable[..., None], *args: Any) -> None:
+        """``call(*args)`` in the hub's event loop: at once from it, soon from
+        another thread; not at all once the loop is closed."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -196,12 +190,10 @@ class Hub:
         except RuntimeError:
             running = None
         if running is loop:
-            self.deliver(table_id, message, audience)
+            call(*args)
         else:
-            try:
-                loop.call_soon_threadsafe(self.deliver, table_id, message, audience)
-            except RuntimeError:  # the loop closed meanwhile
-                return
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(call, *args)
 
     def deliver(self, table_id: str, message: dict[str, Any], audience: str) -> None:
         """The event loop: put ``message`` on the queue of each ready subscriber

@@ -27,11 +27,8 @@ from sqlalchemy.engine import Connection
 from punto.store import db
 from punto.store.requests import (
     Answer,
-    conflict,
-    full_key,
-    hash_request,
+    answer_given,
     run_within,
-    stored_request,
 )
 
 if TYPE_CHECKING:
@@ -140,7 +137,7 @@ def after_acting(
     answer to a retry, or ``act`` done and its answer stored straight after."""
     if key is None:
         return act(), True
-    given = _given(server, user, key, request)
+    given = answer_given(server.engine, user.id, key, request)
     if given is not None:
         return given, False
     return _store(server, user, key, request, act(), where), True
@@ -158,22 +155,11 @@ async def after_acting_async(
     """:func:`after_acting` for a route of the event loop (the database in worker threads)."""
     if key is None:
         return await act(), True
-    given = await asyncio.to_thread(_given, server, user, key, request)
+    given = await asyncio.to_thread(answer_given, server.engine, user.id, key, request)
     if given is not None:
         return given, False
     answer = await act()
     return await asyncio.to_thread(_store, server, user, key, request, answer, where), True
-
-
-def _given(server: Server, user: User, key: str, request: Mapping[str, Any]) -> Answer | None:
-    """The answer stored for ``key`` (the same request), or None; a conflict for another."""
-    with server.engine.connect() as conn:
-        found = stored_request(conn, full_key(user.id, key))
-    if found is None:
-        return None
-    if found.request_hash != hash_request(request) or found.answer is None:
-        raise conflict()
-    return found.answer
 
 
 def _store(

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from punto.errors import ActionError
 from punto.store import db
@@ -34,6 +34,7 @@ __all__ = [
     "Answer",
     "IdempotencyKeyError",
     "StoredRequest",
+    "answer_given",
     "answer_row",
     "conflict",
     "full_key",
@@ -107,6 +108,23 @@ def stored_request(conn: Connection, key: str) -> StoredRequest | None:
     return StoredRequest(
         str(row.request_hash), str(row.table_id), str(row.round_id), str(row.bet_id), answer
     )
+
+
+def answer_given(
+    engine: Engine, account_id: int, key: str | None, request: Mapping[str, Any]
+) -> Answer | None:
+    """The answer given before to the account's ``key`` for this same request,
+    or None (no key, or none given yet); :func:`conflict` for another request
+    or one still without its answer."""
+    if key is None:
+        return None
+    with engine.connect() as conn:
+        found = stored_request(conn, full_key(account_id, key))
+    if found is None:
+        return None
+    if found.request_hash != hash_request(request) or found.answer is None:
+        raise conflict()
+    return found.answer
 
 
 def answer_row(

@@ -37,11 +37,8 @@ from punto.store.db import wallets
 from punto.store.ledger import InsufficientFundsError, Ledger, UnknownWalletError, Wallet
 from punto.store.requests import (
     Answer,
-    conflict,
-    full_key,
-    hash_request,
+    answer_given,
     run_within,
-    stored_request,
 )
 from punto.tournament import RegistrationError, SQLTournamentLog, Stage, Tournament
 from punto.tournament.events import TournamentEvent, event_to_json
@@ -107,19 +104,6 @@ class Cashier:
         self.accounts = accounts
         self.journal = journal
 
-    def _answered(self, account_id: int, key: str | None, request: dict[str, Any]) -> Answer | None:
-        """The answer given to ``key`` before (the same request), or None;
-        :class:`~punto.store.requests.IdempotencyKeyError` if it was used for another."""
-        if key is None:
-            return None
-        with self.engine.connect() as conn:
-            found = stored_request(conn, full_key(account_id, key))
-        if found is None:
-            return None
-        if found.request_hash != hash_request(request) or found.answer is None:
-            raise conflict()
-        return found.answer
-
     def _money_request(
         self,
         entry: Entry,
@@ -135,7 +119,7 @@ class Cashier:
         same ``request`` before, and a conflict for another."""
         content = {**request, "tournament": entry.tournament.id}
         with entry.lock:
-            given = self._answered(user.id, key, content)
+            given = answer_given(self.engine, user.id, key, content)
             if given is not None:
                 return given
             return self._write_with_money(entry, user, step(), key, content)
