@@ -15,48 +15,13 @@ from punto.games import get_game
 from punto.sim import dealing, kernel, plain
 from punto.sim.run import ShoeRules, SimJob, chunk_state, simulate, simulate_chunks
 from punto.sim.tables import outcome_table, pattern_ids, rank_values, shoe_template, sim_tables
+from tests.test_sim_plain import GAMES, deal
+from tests.test_sim_plain import RULES as PLAIN_RULES
 
 compiled = pytest.importorskip("punto.sim._kernel", reason="the C kernel is not built")
 
-GAMES = (
-    "tiger-baccarat",
-    "tiger-no-commission",
-    "tiger-buffalo",
-    "baccarat-tournament",
-    "dragon-tiger",
-)
-
-RULES = (
-    ShoeRules(8, 14),
-    ShoeRules(6, 16, burn=True),
-    ShoeRules(4, 6),  # the fewest: a round starting at the cut card may take all six
-    ShoeRules(1, 51),  # one coup per shoe
-    ShoeRules(8, 8 * 52 - 1),
-    ShoeRules(3, 30, burn=True),
-)
-
-
-def deal(
-    module: Any, game_id: str, rules: ShoeRules, seed: int, shoes: int, batch: int = 3
-) -> tuple[int, list[int], list[list[int]]]:
-    game = get_game(game_id)
-    tables = sim_tables(game, None, game.pair_rule)
-    state = chunk_state(seed, 0)
-    counts = np.zeros((-(-shoes // batch), max(tables.nkeys, 400)), dtype=np.int32)
-    coups = module.simulate_shoes(
-        state,
-        shoe_template(rules.decks),
-        shoes,
-        rules.cut,
-        rules.burn,
-        batch,
-        outcome_table(),
-        rank_values(),
-        pattern_ids()[0],
-        tables.pairs,
-        counts,
-    )
-    return int(coups), state.tolist(), counts.tolist()
+# The shoe rules of the plain kernel's test, and one more with a burn.
+RULES = (*PLAIN_RULES, ShoeRules(3, 30, burn=True))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
