@@ -11,12 +11,10 @@ exactly once in the log and on the ledger -- with no raw error shown."""
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -31,17 +29,16 @@ from punto.table.events import BetPlaced, BetsClosed, Event
 from tests import db_fixtures
 from tests.test_browser_faults import EXPECTED, ledger_bets, shown_raw
 from tests.test_browser_support import DEALER, PLAYER, Site, browser, money, open_page
-from tests.test_server_support import free_port, healthy, wait_for
+from tests.test_server_processes import running, serve
+from tests.test_server_support import free_port, wait_for
 
 __all__ = ["browser"]
 
 db_url = db_fixtures.db_url
 
-#: The processes' lease (seconds) and its renewal: a dead process's tables
-#: are taken over within the lease and 5 s.
-LEASE = 4.0
-RENEW = 1.0
-#: Generous: CI runs on a busy 2-core machine.
+#: How long a step may take (the processes' lease and renewal are those of
+#: tests.test_server_processes: a dead process's tables are taken over
+#: within the lease and 5 s).  Generous: CI runs on a busy 2-core machine.
 BOUND = 60.0
 
 
@@ -92,39 +89,6 @@ class Proxy:
 
     def close(self) -> None:
         self.listener.close()
-
-
-def serve(url: str, port: int, log: Path, *, demo: bool) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "punto.cli", "serve", "--database", url]
-    command += ["--port", str(port), "--log-level", "warning"]
-    command += ["--lease-seconds", str(LEASE), "--lease-renew-seconds", str(RENEW)]
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [*command, "--demo"] if demo else command,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-
-
-@contextlib.contextmanager
-def running(process: subprocess.Popen[bytes], port: int) -> Iterator[None]:
-    try:
-        wait_for(
-            lambda: healthy(f"http://127.0.0.1:{port}") or process.poll() is not None,
-            timeout=60,
-            step=0.05,
-        )
-        assert process.poll() is None, "the server did not start"
-        yield
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
 
 
 def logged(database: str, table_id: str, kind: type[Event]) -> int:

@@ -59,7 +59,7 @@ LEASE = 4.0
 RENEW = 1.0
 
 
-def _serve(url: str, port: int, log: Path, *, demo: bool) -> subprocess.Popen[bytes]:
+def serve(url: str, port: int, log: Path, *, demo: bool) -> subprocess.Popen[bytes]:
     """``punto serve`` on ``url`` in its own process, its output in ``log``."""
     command = [sys.executable, "-m", "punto.cli", "serve", "--database", url]
     command += ["--port", str(port), "--log-level", "warning"]
@@ -74,7 +74,7 @@ def _serve(url: str, port: int, log: Path, *, demo: bool) -> subprocess.Popen[by
 
 
 @contextmanager
-def _running(process: subprocess.Popen[bytes], port: int) -> Iterator[str]:
+def running(process: subprocess.Popen[bytes], port: int) -> Iterator[str]:
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(lambda: healthy(base) or process.poll() is not None, timeout=60, step=0.05)
@@ -102,10 +102,10 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
     db_url: str, tmp_path: Path
 ) -> None:
     first_port, second_port = free_port(), free_port()
-    first = _serve(db_url, first_port, tmp_path / "first.log", demo=True)
-    with _running(first, first_port) as one:
-        second = _serve(db_url, second_port, tmp_path / "second.log", demo=False)
-        with _running(second, second_port) as two:
+    first = serve(db_url, first_port, tmp_path / "first.log", demo=True)
+    with running(first, first_port) as one:
+        second = serve(db_url, second_port, tmp_path / "second.log", demo=False)
+        with running(second, second_port) as two:
             # The dealing tables on the second process (it is killed), the other on the first.
             players = set_up(one, elsewhere=dict.fromkeys(RULE, two))
             ones, twos = _running_here(one), _running_here(two)
@@ -176,10 +176,10 @@ def test_watchers_on_the_other_process_follow_a_table_through_a_sigkill_of_its_o
     db_url: str, tmp_path: Path
 ) -> None:
     first_port, second_port = free_port(), free_port()
-    first = _serve(db_url, first_port, tmp_path / "first.log", demo=True)
-    with _running(first, first_port) as one:
-        second = _serve(db_url, second_port, tmp_path / "second.log", demo=False)
-        with _running(second, second_port) as two:
+    first = serve(db_url, first_port, tmp_path / "first.log", demo=True)
+    with running(first, first_port) as one:
+        second = serve(db_url, second_port, tmp_path / "second.log", demo=False)
+        with running(second, second_port) as two:
             players = set_up(one)  # every table run by the first
             assert _running_here(two) == set()
             (_, player), (_, other) = players[:2]
@@ -249,7 +249,7 @@ def test_a_second_process_on_one_sqlite_file_is_refused_and_a_restart_after_a_ki
     url = f"sqlite:///{database}"
     port = free_port()
     process = support.serve_process(url, port)
-    with _running(process, port):
+    with running(process, port):
         second = subprocess.run(
             [
                 sys.executable,
@@ -277,5 +277,5 @@ def test_a_second_process_on_one_sqlite_file_is_refused_and_a_restart_after_a_ki
         process.send_signal(signal.SIGKILL)
         process.wait(10)
     again = support.serve_process(url, port)
-    with _running(again, port) as base:
+    with running(again, port) as base:
         assert httpx2.get(f"{base}/api/health", timeout=10).json()["tables"] == 3
