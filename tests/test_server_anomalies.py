@@ -162,7 +162,12 @@ def test_the_demo_tiger_table_is_confirmed_by_the_operator_and_warned_of(
 def test_the_pit_protection_is_for_the_pit_and_the_admin(client: TestClient) -> None:
     for who, status in ((PLAYER, 403), (DEALER, 403), (PIT, 200), (ADMIN, 200)):
         headers = login(client, who)
-        for path in ("/api/pit/warnings", "/api/pit/anomalies", "/api/pit/anomalies.csv"):
+        for path in (
+            "/api/pit/warnings",
+            "/api/pit/anomalies",
+            "/api/pit/anomalies.csv",
+            "/api/pit/edges?game=dragon-tiger",
+        ):
             assert client.get(path, headers=headers).status_code == status, (who, path)
 
 

@@ -330,3 +330,34 @@ def test_a_round_closed_before_a_restart_is_valued_again_and_keeps_its_first_val
         server_of(second).journal.barrier()
         after = round_values(server_of(second).engine, "dragon", round_id)
         assert after == {bet_id: before}  # ... and the first value kept
+
+
+def test_the_detection_thresholds_are_seen_by_the_pit_and_set_by_a_pit_manager(
+    client: TestClient,
+) -> None:
+    """Reading the presets: a pit supervisor or higher, or the admin.  Setting a
+    table's: a pit manager or higher (MBS 6.2); a pit supervisor, a dealer, a
+    player and the admin are refused, and the table's preset stays."""
+    admin = login(client, support.ADMIN)
+    made = client.post(
+        "/api/users",
+        headers=admin,
+        json={"username": "super", "password": "super-password", "role": "pit_supervisor"},
+    )
+    assert made.status_code == 201, made.text
+    supervisor = login(client, ("super", "super-password"))
+    path = "/api/pit/protection/thresholds"
+    for who, status in ((PLAYER, 403), (DEALER, 403)):
+        assert client.get(path, headers=login(client, who)).status_code == status
+    for headers in (supervisor, admin, login(client, PIT)):
+        assert client.get(path, headers=headers).json()["tables"]["tiger"] == "standard"
+    for headers in (login(client, PLAYER), login(client, DEALER), supervisor):
+        refused = client.put(f"{path}/tiger", headers=headers, json={"preset": "strict"})
+        assert refused.status_code == 403, refused.text
+        assert support.error_of(refused)["clause"] == "6.2"
+    refused = client.put(f"{path}/tiger", headers=admin, json={"preset": "strict"})
+    assert refused.status_code == 403, refused.text
+    assert client.get(path, headers=admin).json()["tables"]["tiger"] == "standard"
+    chosen = client.put(f"{path}/tiger", headers=login(client, PIT), json={"preset": "strict"})
+    assert chosen.status_code == 200, chosen.text
+    assert client.get(path, headers=admin).json()["tables"]["tiger"] == "strict"

@@ -23,14 +23,11 @@ from punto.protection.anomalies import (
     report_json,
 )
 from punto.protection.edges import table_edges
-from punto.server.auth import table_role
-from punto.server.routes.common import server_of, user_of
+from punto.server.routes.common import pit_or_admin, server_of, user_of
 from punto.server.schema import server_audit
-from punto.store.accounts import User, UserRole
 from punto.store.db import table_events
 from punto.table.events import event_from_json
 from punto.table.log import StoredEvent
-from punto.table.roles import Role
 
 if TYPE_CHECKING:
     from punto.server.services import Server
@@ -41,11 +38,6 @@ router = APIRouter()
 _SETUP = threading.Lock()
 #: The audited actions that are a dealer's at a round: whoever first took one dealt it.
 DEALING = ("open", "close", "key_card", "settle")
-
-
-def _pit_only(user: User, action: str) -> None:
-    if user.role is not UserRole.ADMIN:
-        table_role(user, Role.PIT_SUPERVISOR, action)
 
 
 def dealers(server: Server) -> dict[str, dict[str, str]]:
@@ -108,7 +100,7 @@ def warnings(request: Request) -> list[dict[str, Any]]:
     """Every wager an open table offers that favours the player: its exact
     house edge, its clause and who confirmed it (pit supervisor or higher, or the admin)."""
     server = server_of(request)
-    _pit_only(user_of(request), "see the pit's warnings")
+    pit_or_admin(user_of(request), "see the pit's warnings")
     # a closed table offers nothing: its warning returns when it opens again
     return [w for config in server.store.all() if config.active for w in config.warnings_json()]
 
@@ -121,14 +113,14 @@ def anomalies(
     irregularities per hundred rounds, actual hold against theoretical, and
     the alerts of the tests (stated in ``tests``; pit supervisor or higher, or
     the admin)."""
-    _pit_only(user_of(request), "see the anomalies")
+    pit_or_admin(user_of(request), "see the anomalies")
     return report_json(pit_report(request, alpha, min_bets))
 
 
 @router.get("/pit/anomalies.csv", tags=["pit"], response_class=Response)
 def anomalies_csv(request: Request, alpha: Alpha = ALPHA, min_bets: MinBets = MIN_BETS) -> Response:
     """:func:`anomalies` as CSV, one row per dealer and per table."""
-    _pit_only(user_of(request), "export the anomalies")
+    pit_or_admin(user_of(request), "export the anomalies")
     return Response(
         report_csv(pit_report(request, alpha, min_bets)),
         media_type="text/csv",
@@ -147,7 +139,7 @@ def edges(
     on ``layout`` with ``decks`` decks would offer (``punto odds``'s figures;
     pit supervisor or higher, or the admin): what a new table must have
     confirmed when an edge is negative."""
-    _pit_only(user_of(request), "see the house edges")
+    pit_or_admin(user_of(request), "see the house edges")
     found = get_game(game)
     found.decks.check(decks)
     chosen = found.check_layout(layout or None)

@@ -171,6 +171,13 @@ def record_actor(
     )
 
 
+def pit_or_admin(user: User, action: str) -> None:
+    """The pit's own figures (the tables, the audit log, the ledger, ratings,
+    alerts, anomalies): a pit supervisor or higher, or the admin."""
+    if user.role is not UserRole.ADMIN:
+        table_role(user, Role.PIT_SUPERVISOR, action)
+
+
 def role_under(user: User, required: Role, action: str, clause: str | None) -> Role:
     """:func:`table_role`, a refusal citing ``clause`` (the clause of the action)."""
     try:

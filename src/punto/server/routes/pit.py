@@ -6,24 +6,18 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from punto.server.auth import (
-    table_role,
-)
 from punto.server.models import (
     LedgerOut,
     documented,
 )
 from punto.server.routes.common import (
+    pit_or_admin,
     server_of,
     user_of,
 )
 from punto.server.runtime import (
     money,
 )
-from punto.store.accounts import (
-    UserRole,
-)
-from punto.table.roles import Role
 
 router = APIRouter()
 
@@ -37,8 +31,7 @@ def pit(request: Request) -> list[dict[str, Any]]:
     (pit supervisor or higher, or the admin)."""
     server = server_of(request)
     user = user_of(request)
-    if user.role is not UserRole.ADMIN:
-        table_role(user, Role.PIT_SUPERVISOR, "see the pit")
+    pit_or_admin(user, "see the pit")
     out = []
     for config in server.store.all():
         runtime = server.tables.get(config.id)
@@ -63,8 +56,7 @@ def audit(
     """Who did what, latest first (pit supervisor or higher, or the admin)."""
     server = server_of(request)
     user = user_of(request)
-    if user.role is not UserRole.ADMIN:
-        table_role(user, Role.PIT_SUPERVISOR, "see the audit log")
+    pit_or_admin(user, "see the audit log")
     return server.audit.entries(table_id, limit)
 
 
@@ -73,8 +65,7 @@ def ledger_totals(request: Request) -> dict[str, Any]:
     """The ledger's trial balance (always 0) and totals by kind of wallet."""
     server = server_of(request)
     user = user_of(request)
-    if user.role is not UserRole.ADMIN:
-        table_role(user, Role.PIT_SUPERVISOR, "see the ledger")
+    pit_or_admin(user, "see the ledger")
     totals = server.ledger.totals()
     return {
         "trial_balance": money(server.ledger.trial_balance()),

@@ -15,8 +15,7 @@ from punto.protection.ratings import Play, Shifts, ratings, ratings_csv
 from punto.server.advantage import AdvantageWatch
 from punto.server.auth import table_role
 from punto.server.config import ConfigError
-from punto.server.routes.common import server_of, user_of
-from punto.store.accounts import User, UserRole
+from punto.server.routes.common import pit_or_admin, server_of, user_of
 from punto.store.protection import rated_bets, read_alerts
 from punto.table.roles import Role
 
@@ -45,11 +44,6 @@ Bound = Annotated[
 ]
 
 
-def _pit_only(user: User, action: str) -> None:
-    if user.role is not UserRole.ADMIN:
-        table_role(user, Role.PIT_SUPERVISOR, action)
-
-
 @router.get("/pit/ratings", tags=["pit"], response_model=None)
 def pit_ratings(
     request: Request,
@@ -65,7 +59,7 @@ def pit_ratings(
     and house edge, over the settled bets placed in [since, until); shifts of
     ``shift_hours`` hours of UTC time from ``shift_start`` o'clock."""
     server = server_of(request)
-    _pit_only(user_of(request), "see the players' ratings")
+    pit_or_admin(user_of(request), "see the players' ratings")
     shifts = Shifts(shift_hours, shift_start)
     plays = [
         Play(b.table_id, b.player, b.round_id, b.stake, b.expected_value, b.player_net, b.placed_at)
@@ -89,7 +83,7 @@ def pit_alerts(
     threshold it reached, that threshold's false-alarm rate and the evidence
     (the bets and rounds, their values and shoe states at placement)."""
     server = server_of(request)
-    _pit_only(user_of(request), "see the protection alerts")
+    pit_or_admin(user_of(request), "see the protection alerts")
     return {
         "alerts": [
             {
@@ -128,7 +122,7 @@ def thresholds(request: Request) -> dict[str, Any]:
     """The detection thresholds presets (each with its false-alarm rate) and
     the preset each table uses (the standard one unless set)."""
     server = server_of(request)
-    _pit_only(user_of(request), "see the detection thresholds")
+    pit_or_admin(user_of(request), "see the detection thresholds")
     advantage = _advantage(server)
     return {
         "presets": {name: _thresholds_json(t) for name, t in THRESHOLD_PRESETS.items()},
