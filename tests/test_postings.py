@@ -459,13 +459,15 @@ def test_a_check_run_before_every_commit_can_refuse_it(engine: Engine) -> None:
     assert ledger.trial_balance() == 0
 
 
+@pytest.mark.parametrize("keyed_by", ["request", "bet id"])
 def test_a_tables_bet_under_an_id_taken_is_refused_alone_as_the_ledger_refuses_it(
-    engine: Engine,
+    engine: Engine, keyed_by: str
 ) -> None:
     """The group does not read the bets a table's events place (their ids are
-    drawn at random, so new): were one ever taken, the ledger's primary key
-    refuses the write, and that bet alone is refused with the ledger's own
-    error; the other bets of its group are made."""
+    drawn at random, so new), nor, when the key is the bet's own
+    (``bet:<table>:<bet id>``, as the server's), their keys: were one ever
+    taken, a primary key refuses the write, and that bet alone is refused with
+    the ledger's own error; the other bets of its group are made."""
     ledger = Ledger(engine)
     p = f"D{uuid.uuid4().hex[:8]}-"
     _fund(ledger, p)
@@ -474,7 +476,8 @@ def test_a_tables_bet_under_an_id_taken_is_refused_alone_as_the_ledger_refuses_i
     def bet(player: str, bet_id: str) -> EventAppend:
         event = BetPlaced(bet_id, f"{p}{player}", 1, "banker", Decimal(10))
         wallet = f"player:{p}{player}"
-        posting = PlaceBet(wallet, f"{p}t", bet_id, "r1", 1_000, key=f"{p}bet-{player}-{bet_id}")
+        key = f"{p}bet-{player}-{bet_id}" if keyed_by == "request" else f"bet:{p}t:{bet_id}"
+        posting = PlaceBet(wallet, f"{p}t", bet_id, "r1", 1_000, key=key)
         return EventAppend(f"{p}t", "r1", event, [posting])
 
     try:

@@ -60,7 +60,7 @@ from punto.server.journal_group import (
     RequestKeyTakenError,
     Unit,
 )
-from punto.server.journal_reads import Reader, RequestLookup, settle
+from punto.server.journal_reads import PLAYER_BALANCES, Reader, RequestLookup, settle
 from punto.store import db
 from punto.store.eventlog import StoredEvent, StoreError
 from punto.store.ledger import LedgerError
@@ -230,11 +230,7 @@ class Journal:
         rows: list[tuple[Any, ...]] = []
         for chunk in chunks(wanted):
             # On the reader's kept connections: a login's read takes no pool checkout.
-            marks = ", ".join(["?"] * len(chunk))
-            rows += self.reader.rows(
-                f"SELECT code, balance FROM wallets WHERE kind = 'player' AND code IN ({marks})",
-                chunk,
-            )
+            rows += self.reader.rows(PLAYER_BALANCES, {"codes": list(chunk)})
         with self._money_lock:
             if self._forgotten != forgotten:
                 return 0
@@ -424,9 +420,13 @@ def _weight(unit: Unit) -> int:
 
 def _as_store_error(error: BaseException, unit: Unit) -> BaseException:
     placed = _bets_placed(unit)
-    if isinstance(error, IntegrityError) and placed and "ledger_bets" in str(error.orig):
-        # A bet id placed before (the group does not read bets placed: see
-        # Group._load); the ledger's own refusal, as Ledger.post gives it.
+    if (
+        isinstance(error, IntegrityError)
+        and placed
+        and any(t in str(error.orig) for t in ("ledger_bets", "idempotency_keys"))
+    ):
+        # A bet id placed before (the group reads neither bets placed nor their
+        # keys: see Group._load); the ledger's own refusal, as Ledger.post gives it.
         table_id, bet_id = placed[0]
         return BetStateError(
             f"bet {bet_id!r} at table {table_id!r} was already placed",

@@ -166,7 +166,21 @@ class Group:
         }
         refs = {ref for spec in specs if (ref := postings.bet_ref(spec)) is not None} - drawn
         self.bets = ledger_sql.load_bets(conn, refs, lock=True)
-        self.keys = ledger_sql.load_keys(conn, {spec.key for spec in specs})
+        # Nor is such a bet's key (``bet:<table>:<bet id>``, new with its id; a
+        # retried request is answered from its stored answer, never placed
+        # again): were it taken, its primary key refuses the write, as the bet's.
+        self.keys = ledger_sql.load_keys(
+            conn,
+            {
+                spec.key
+                for spec in specs
+                if not (
+                    isinstance(spec, PlaceBet)
+                    and (spec.table_id, spec.bet_id) in drawn
+                    and spec.key == f"bet:{spec.table_id}:{spec.bet_id}"
+                )
+            },
+        )
         codes: set[str] = set()
         for spec in specs:
             ref = postings.bet_ref(spec)

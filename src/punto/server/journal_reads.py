@@ -11,11 +11,14 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from sqlalchemy import ARRAY, String, bindparam, func, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql import Select
 
+from punto.store.db import server_requests, wallets
 from punto.store.ledger_sql import chunks
 
 T = TypeVar("T")
@@ -46,20 +49,51 @@ class Reader:
         self._open: list[Any] = []
         self._lock = threading.Lock()
         self._closed = False
+        #: each statement's driver text and parameter order, by statement and list lengths
+        self._compiled: dict[
+            tuple[int, tuple[int, ...]], tuple[str, tuple[str, ...], dict[str, Any]]
+        ] = {}
+        #: each statement's expanding (list) parameters
+        self._lists: dict[int, tuple[str, ...]] = {}
 
-    def one(self, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
-        """The first row of ``sql`` (written with ``?`` marks), or None."""
-        row = self._query(sql, params, lambda cursor: cursor.fetchone())
+    def one(self, query: Select[Any], params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """The first row of ``query`` with ``params``, or None."""
+        row = self._query(query, params, lambda cursor: cursor.fetchone())
         return None if row is None else tuple(row)
 
-    def rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """Every row of ``sql`` (written with ``?`` marks)."""
-        return self._query(sql, params, lambda cursor: [tuple(r) for r in cursor.fetchall()])
+    def rows(self, query: Select[Any], params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """Every row of ``query`` with ``params`` (a list parameter is expanded
+        into its values: a statement compiled for each length of list)."""
+        return self._query(query, params, lambda cursor: [tuple(r) for r in cursor.fetchall()])
 
-    def _query(self, sql: str, params: Sequence[Any], fetch: Callable[[Any], T]) -> T:
-        """``fetch`` of a cursor that ran ``sql`` on an idle connection (a new one
+    def _driver(self, query: Select[Any], params: Mapping[str, Any]) -> tuple[str, Any]:
+        """``query`` compiled once for the driver (for each length of its lists),
+        and ``params`` (with the statement's own values) as the driver takes them."""
+        lists = self._lists.get(id(query))
+        if lists is None:
+            binds = query.compile(dialect=self.engine.dialect).binds
+            lists = self._lists[id(query)] = tuple(n for n, b in binds.items() if b.expanding)
+        key = (id(query), tuple(len(params[n]) for n in lists))
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            expanded = query.params({n: params[n] for n in lists}) if lists else query
+            done = expanded.compile(
+                dialect=self.engine.dialect, compile_kwargs={"render_postcompile": True}
+            )
+            own = {n: b.effective_value for n, b in done.binds.items() if n not in params}
+            compiled = self._compiled[key] = (done.string, tuple(done.positiontup or ()), own)
+        text, order, own = compiled
+        flat = {**own, **params}
+        for name in lists:
+            flat.update({f"{name}_{i}": v for i, v in enumerate(params[name], 1)})
+        if order:  # positional marks (SQLite's)
+            return text, tuple(flat[n] for n in order)
+        return text, flat
+
+    def _query(self, query: Select[Any], params: Mapping[str, Any], fetch: Callable[[Any], T]) -> T:
+        """``fetch`` of a cursor that ran ``query`` on an idle connection (a new one
         if none is idle; one that fails is dropped, not put back)."""
-        text = sql if self.sqlite else sql.replace("?", "%s")
+        text, bound = self._driver(query, params)
         with self._slots:
             try:
                 conn = self._idle.get_nowait()
@@ -68,7 +102,7 @@ class Reader:
             try:
                 cursor = conn.cursor()
                 try:
-                    cursor.execute(text, tuple(params))
+                    cursor.execute(text, bound)
                     result = fetch(cursor)
                 finally:
                     cursor.close()
@@ -112,9 +146,19 @@ class RequestLookup:
     query, and the answers handed back to the loop in one call.
     """
 
-    SQL = (
-        "SELECT key, request_hash, table_id, round_id, bet_id, status_code, response "
-        "FROM server_requests WHERE "
+    COLUMNS = (
+        server_requests.c.key,
+        server_requests.c.request_hash,
+        server_requests.c.table_id,
+        server_requests.c.round_id,
+        server_requests.c.bet_id,
+        server_requests.c.status_code,
+        server_requests.c.response,
+    )
+    ONE = select(*COLUMNS).where(server_requests.c.key == bindparam("key"))
+    #: PostgreSQL: many keys in one round trip
+    MANY = select(*COLUMNS).where(
+        server_requests.c.key == func.any(bindparam("keys", type_=ARRAY(String)))
     )
 
     def __init__(self, reader: Reader) -> None:
@@ -128,7 +172,7 @@ class RequestLookup:
     def one(self, key: str) -> tuple[Any, ...] | None:
         """The reservation of ``key`` (request hash, table, round, bet, status,
         response), or None -- waiting for it."""
-        row = self.reader.one(self.SQL + "key = ?", (key,))
+        row = self.reader.one(self.ONE, {"key": key})
         return None if row is None else row[1:]
 
     async def find(self, key: str) -> tuple[Any, ...] | None:
@@ -158,7 +202,7 @@ class RequestLookup:
             error: BaseException | None = None
             try:
                 for chunk in chunks(sorted(waiting)):
-                    for row in self.reader.rows(self.SQL + "key = ANY(?)", ([list(chunk)])):
+                    for row in self.reader.rows(self.MANY, {"keys": list(chunk)}):
                         found[str(row[0])] = tuple(row[1:])
             except Exception as failed:
                 error = failed
@@ -175,3 +219,9 @@ class RequestLookup:
     def close(self) -> None:
         self._closed = True
         self._wake.set()
+
+
+#: The balances of player wallets, by code (:meth:`punto.server.journal.Journal.prime`).
+PLAYER_BALANCES = select(wallets.c.code, wallets.c.balance).where(
+    wallets.c.kind == "player", wallets.c.code.in_(bindparam("codes", expanding=True))
+)

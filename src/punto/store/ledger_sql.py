@@ -6,8 +6,8 @@ posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
 transaction) and the server's group commit (:mod:`punto.server.journal`, many)
 both load the state here, decide with :mod:`punto.store.postings`, and write
 the plans with :func:`write_plans` -- one executemany a table on SQLite, one
-statement (a data-modifying ``WITH`` part a table, a column's values sent as
-one array) on PostgreSQL, however many plans there are.
+statement (a data-modifying ``WITH`` part a table, each table's rows sent as
+one JSON document) on PostgreSQL, however many plans there are.
 
 **The database is the authority for balances.**  A balance is never written
 as a value read earlier: it is shifted (``balance = balance + d``), and only
@@ -24,17 +24,22 @@ processes posting against one wallet from stale reads can never overdraw it.
 from __future__ import annotations
 
 import functools
+import json
 import operator
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, TypeVar
 
 from sqlalchemy import (
-    ARRAY,
+    JSON,
     Table,
+    Text,
     and_,
     bindparam,
+    cast,
+    column,
     func,
     insert,
     literal,
@@ -327,8 +332,8 @@ def write_plans(
     :class:`BalanceChangedError` (roll the transaction back).
 
     SQLite: one executemany a table.  PostgreSQL: everything in **one
-    statement** (a data-modifying ``WITH`` part a table, each row set sent as
-    one array a column): one round trip, however many tables and rows."""
+    statement** (a data-modifying ``WITH`` part a table, each table's rows
+    sent as one JSON document): one round trip, however many tables and rows."""
     parts, shifts = plan_rows(plans, wallet_ids) if plans else ([], [])
     parts = [part for part in (*parts, *more) if part.rows]
     if not parts and not shifts:
@@ -464,10 +469,12 @@ def _together_built(
     ctes = []
     for i, (name, columns, keys, stamp) in enumerate(shapes):
         table = _TABLES[name]
+        # One JSON document of rows, not an array a column: the driver dumps an
+        # array element by element in Python, json.dumps the whole in C.
         source = (
-            func.unnest(*(bindparam(f"p{i}_{c}", type_=ARRAY(table.c[c].type)) for c in columns))
-            .table_valued(*columns)
-            .render_derived(name=f"v{i}")
+            func.json_to_recordset(cast(bindparam(f"p{i}", type_=Text), JSON))
+            .table_valued(*(column(c, table.c[c].type) for c in columns))
+            .render_derived(name=f"v{i}", with_types=True)
         )
         if keys:
             dml: Any = (
@@ -486,12 +493,9 @@ def _together_built(
     if not shift:
         return select(literal(0)).add_cte(*ctes)
     v = (
-        func.unnest(
-            bindparam("s_id", type_=ARRAY(wallets.c.id.type)),
-            bindparam("s_delta", type_=ARRAY(wallets.c.balance.type)),
-        )
-        .table_valued("id", "delta")
-        .render_derived(name="s")
+        func.json_to_recordset(cast(bindparam("shifts", type_=Text), JSON))
+        .table_valued(column("id", wallets.c.id.type), column("delta", wallets.c.balance.type))
+        .render_derived(name="s", with_types=True)
     )
     shifted = (
         update(wallets)
@@ -511,12 +515,19 @@ def _together(
 ) -> tuple[Any, dict[str, Any]]:
     params: dict[str, Any] = {"now": now}
     for i, part in enumerate(parts):
-        for c in part.rows[0]:
-            params[f"p{i}_{c}"] = [row[c] for row in part.rows]
+        params[f"p{i}"] = json.dumps(part.rows, default=_json_value, ensure_ascii=False)
     if shifts:
-        params["s_id"] = [row["wallet_id"] for row in shifts]
-        params["s_delta"] = [row["delta"] for row in shifts]
+        params["shifts"] = json.dumps([{"id": r["wallet_id"], "delta": r["delta"]} for r in shifts])
     return _together_built(tuple(_shape(part) for part in parts), bool(shifts)), params
+
+
+def _json_value(value: Any) -> str:
+    """A row's value that JSON has no type for, as PostgreSQL reads its column from text."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"no JSON form for a {type(value).__name__} in a ledger row")
 
 
 def _bet_rows(plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]) -> list[Rows]:
