@@ -137,14 +137,6 @@ class PlayTable:
                 f"a bankroll of {format_money(self.options.bankroll)} cannot bet",
                 hint="give a positive amount",
             )
-        game.decks.check(self.options.decks)
-        total = self.options.decks * 52
-        behind = self.options.cut_card
-        if not 0 <= behind <= total:
-            raise ShoeError(
-                f"the cut card cannot go {behind} cards from the end of a shoe of {total} cards",
-                hint=f"choose from 0 to {total} cards behind the cut card",
-            )
         check_table_limits(game, self.options.limits)
         self.bankroll = self.options.bankroll
         self.history: list[RoundRecord] = []
@@ -165,11 +157,13 @@ class PlayTable:
             log=MemoryEventLog(),
             layout=self.layout,
             decks=self.options.decks,
-            cut_card_from_end=behind,
+            cut_card_from_end=self.options.cut_card,
             seed=self.options.seed,
             pair_rule=self.pair_rule,
         )
-        # The first shoe is shuffled now: its commitment is shown before the first coup.
+        # The first shoe is shuffled now (a deck count the game does not allow
+        # is refused before anything is printed): its commitment is shown
+        # before the first coup.
         self.live.new_shoe()
         self._revealed = False
         self._cut_announced = False
