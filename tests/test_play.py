@@ -2,8 +2,9 @@
 
 Every session is fed a script of typed lines and a fixed seed; the expected
 coups come from the same seeded shoe, dealt by :func:`punto.coup.deal`, and the
-expected money from :func:`punto.settlement.settle`, so the table is checked
-against the engine, not against itself.
+expected money from :func:`punto.settlement.settle`, so the table -- a live
+table's rounds under its limits -- is checked against the plain rules, not
+against itself.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from punto.games import get_game
 from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.money import format_money
 from punto.playtable import PlayOptions, PlayTable, console_input
-from punto.settlement import Bet, Outcome, settle
+from punto.playtable_text import RoundRecord
+from punto.settlement import Bet, Settlement, settle
 from punto.shoe import Shoe, verify_commitment
+from punto.table.limits import DEFAULT_LIMITS, TableLimits
 
 SEED = 3
 
@@ -62,10 +65,13 @@ def play(
     bankroll: Decimal = Decimal(10000),
     cut_card: int = 14,
     delay: float = 0,
+    limits: TableLimits = DEFAULT_LIMITS,
 ) -> Session:
     """Run a session on ``script`` (lines as typed) and capture what it printed."""
     out = Console(file=io.StringIO(), width=200, color_system=None)
-    options = PlayOptions(decks=decks, seed=seed, bankroll=bankroll, cut_card=cut_card, delay=delay)
+    options = PlayOptions(
+        decks=decks, seed=seed, bankroll=bankroll, cut_card=cut_card, delay=delay, limits=limits
+    )
     table = PlayTable(
         get_game(game_id),
         layout=layout,
@@ -83,8 +89,11 @@ def _no_pause(seconds: float) -> None:
     raise AssertionError(f"paused {seconds}s with no delay set")
 
 
-def reference_shoe(game: Game, seed: int | str = SEED, decks: int = 8, behind: int = 14) -> Shoe:
-    return game.new_shoe(decks, seed=seed, cut_card=decks * 52 - behind)
+def reference_shoe(
+    game: Game, seed: int | str = SEED, decks: int = 8, behind: int = 14, number: int = 1
+) -> Shoe:
+    """Shoe ``number`` of a session: the live table shuffles it from "SEED:N"."""
+    return game.new_shoe(decks, seed=f"{seed}:{number}", cut_card=decks * 52 - behind)
 
 
 def reference_coups(game: Game, seed: int | str = SEED, decks: int = 8) -> Iterator[Coup]:
@@ -95,6 +104,16 @@ def reference_coups(game: Game, seed: int | str = SEED, decks: int = 8) -> Itera
 
 def signed(amount: Decimal) -> str:
     return f"+{format_money(amount)}" if amount > 0 else format_money(amount)
+
+
+def engine_results(record: RoundRecord) -> list[tuple[str, Decimal, str, str | None, Decimal]]:
+    """The round's settlement of a coup: wager, stake, outcome, event, net per bet."""
+    return [(s.bet.wager, s.bet.stake, s.outcome, s.event, s.net) for s in record.results]
+
+
+def expected_results(expected: Settlement) -> list[tuple[str, Decimal, str, str | None, Decimal]]:
+    """What :func:`punto.settlement.settle` says of the same bets on the same coup."""
+    return [(r.bet.wager, r.bet.stake, r.outcome.value, r.event, r.net) for r in expected.results]
 
 
 def first_seed(game: Game, wanted: Callable[[Coup], bool], limit: int = 2000) -> int:
@@ -112,14 +131,15 @@ def test_settlement_and_bankroll_match_settle_on_the_same_shoe() -> None:
     game = get_game("tiger-baccarat")
     # A seed whose first coup is a Tiger (Banker wins with six), so winners pay odds.
     seed = first_seed(game, lambda c: c.winner.value == "banker" and c.banker.total == 6)
-    script = "banker 100\ntiger 10\ntiger_pair 5\ndeal\nplayer 50\ntie 5\ndeal\nquit\n"
+    # Stakes of at least the table minimum of 10 (3.5.1): the round refuses less.
+    script = "banker 100\ntiger 10\ntiger_pair 10\ndeal\nplayer 50\ntie 10\ndeal\nquit\n"
     session = play("tiger-baccarat", script, seed=seed)
     assert session.code == 0
 
     coups = reference_coups(game, seed)
     rounds = [
-        [Bet("banker", Decimal(100)), Bet("tiger", Decimal(10)), Bet("tiger_pair", Decimal(5))],
-        [Bet("player", Decimal(50)), Bet("tie", Decimal(5))],
+        [Bet("banker", Decimal(100)), Bet("tiger", Decimal(10)), Bet("tiger_pair", Decimal(10))],
+        [Bet("player", Decimal(50)), Bet("tie", Decimal(10))],
     ]
     bankroll = Decimal(10000)
     expected_rows = []
@@ -128,8 +148,8 @@ def test_settlement_and_bankroll_match_settle_on_the_same_shoe() -> None:
         coup = next(coups)
         assert record.coup == coup
         expected = settle(game, coup, bets, pair_rule=game.pair_rule)
-        assert record.settlement is not None
-        assert record.settlement.results == expected.results
+        assert engine_results(record) == expected_results(expected)
+        assert record.net == expected.net
         bankroll += expected.net
         assert record.bankroll == bankroll
         expected_bankrolls.append(format_money(bankroll))
@@ -153,7 +173,7 @@ def test_settlement_and_bankroll_match_settle_on_the_same_shoe() -> None:
     assert session.table.bankroll == bankroll
     assert isinstance(session.table.bankroll, Decimal)
     assert f"net {signed(bankroll - 10000)}, bankroll {format_money(bankroll)}" in session.text
-    assert "2 rounds in 1 shoe, staked 170.00" in session.text
+    assert "2 rounds in 1 shoe, staked 180.00" in session.text
 
 
 def test_the_deal_is_shown_card_by_card_with_totals() -> None:
@@ -186,19 +206,21 @@ def test_fractional_commission_is_rounded_down_in_decimal_money() -> None:
 
 
 def test_stakes_accumulate_and_can_be_cleared_and_repeated() -> None:
+    # "banker 5" adds to the bet of 10 below the table minimum: the minimum
+    # applies to the wager as a whole (3.5.1), so the 15 stands.
     script = (
-        "banker 10\nbanker 15\nbets\nclear banker\nplayer 5\nclear\nbets\n"
-        "big tiger 5\nban 20\n30 tie\ndeal\nrebet\ndeal\n"
+        "banker 10\nbanker 5\nbets\nclear banker\nplayer 10\nclear\nbets\n"
+        "big tiger 10\nban 20\n30 tie\ndeal\nrebet\ndeal\n"
     )
     session = play("tiger-baccarat", script)
     first, second = session.table.history
     assert first.bets == (
-        Bet("big_tiger", Decimal(5)),
+        Bet("big_tiger", Decimal(10)),
         Bet("banker", Decimal(20)),
         Bet("tie", Decimal(30)),
     )
     assert second.bets == first.bets
-    assert "Banker: 25.00" in session.text
+    assert "Banker: 15.00" in session.text
     assert "Bet on Banker taken back." in session.text
     assert "Bets cleared." in session.text
     assert "No bets on the table." in session.text
@@ -223,7 +245,9 @@ def test_bad_input_is_refused_with_a_message_and_the_table_asks_again() -> None:
         ("banker -5", "must be a positive amount"),
         ("banker 0", "must be a positive amount"),
         ("banker NaN", "must be a positive amount"),
-        ("banker 99999", "more than your bankroll allows"),
+        # the table maximum (3.5.1) refuses it before the bankroll is asked
+        ("banker 99999", "over its maximum of 10000.00 (clause 3.5.1)"),
+        ("banker 5", "banker 5.00 is under the table minimum of 10.00 (clause 3.5.1)"),
         ("tie", "say how much to stake on Tie"),
         ("25", "which wager is the 25 on?"),
         ("dragon 10", "there is no wager 'dragon' at this table"),
@@ -266,12 +290,15 @@ def test_a_stake_above_the_bankroll_is_refused() -> None:
 
 
 def test_a_wager_of_another_layout_is_refused_with_its_clause() -> None:
-    session = play("tiger-buffalo", "banker_big_7 10\nplayer_insurance 5\n", layout="A")
+    session = play("tiger-buffalo", "banker_big_7 10\nplayer_insurance 10\n", layout="A")
     assert "banker_big_7 is not offered on layout A of tiger-buffalo (clause 1.2, 4.1.7)" in (
         session.text
     )
-    assert "Player Insurance is not placed before the deal" in session.text
-    assert "(clause 4.1.15)" in session.text
+    # The round refuses Insurance while betting is open: it is placed when offered (3.12).
+    assert (
+        "player_insurance is placed when offered, after the cards are out, not while betting "
+        "(clause 3.12)" in session.text
+    )
 
 
 def test_end_of_input_ends_the_session_cleanly() -> None:
@@ -337,15 +364,17 @@ def test_tiger_buffalo_insurance_is_offered_with_odds_and_cap() -> None:
     assert session.code == 0
     assert f"pays {offer.row.pays} if the Player hand loses" in session.text
     assert "Cap 100.00 (3.12.2: your Original Bet on Player is 100.00)" in session.text
-    assert "150.00 is over the cap of 100.00" in session.text
+    # the round's refusal of a stake over the cap (3.11, 3.12.2)
+    assert (
+        "you may stake at most 100.00 on Player Insurance now (clause 3.11, 3.12.2)" in session.text
+    )
     assert "stake 'lots' is not an amount of money" in session.text
     assert session.text.count("insure player> ") == 3
     (record,) = session.table.history
     bets = (Bet("player", Decimal(100)), Bet("player_insurance", Decimal(40), offer.moment))
     assert record.bets == bets
     expected = settle(game, coup, bets, layout="A")
-    assert record.settlement is not None
-    assert record.settlement.results == expected.results
+    assert engine_results(record) == expected_results(expected)
     assert record.bankroll == 10000 + expected.net
     insurance_row = next(r for r in session.settlement_rows if "Player Insurance" in r[0])
     assert insurance_row[0] == f"Player Insurance ({offer.moment.words})"
@@ -375,8 +404,7 @@ def test_every_insurance_offer_on_a_hand_bet_on_is_made_and_can_be_passed() -> N
     )
     assert taken
     assert record.bets == (Bet("player", Decimal(100)), Bet("banker", Decimal(50)), *taken)
-    assert record.settlement is not None
-    assert record.settlement.net == settle(game, coup, record.bets, layout="B").net
+    assert record.net == settle(game, coup, record.bets, layout="B").net
 
 
 def test_insurance_is_offered_only_on_a_hand_with_an_original_bet() -> None:
@@ -427,9 +455,94 @@ def test_no_insurance_at_games_without_it() -> None:
     assert len(session.table.history) == 20
     assert "Insurance" not in session.text
     for record in session.table.history:
-        assert record.settlement is not None
-        assert all(r.outcome in Outcome for r in record.settlement.results)
+        assert record.coup is not None
+        assert record.net == settle(game, record.coup, record.bets).net
     assert game.insurance is None
+
+
+# -- the table's limits ----------------------------------------------------------------
+
+
+def test_tiger_baccarat_3_5_1_bets_are_held_to_the_play_tables_limits() -> None:
+    limits = TableLimits(Decimal(25), Decimal(200))
+    script = "banker 20\nbanker 250\nbanker 150\nbanker 100\ntiger 25\ndeal\n"
+    session = play("tiger-baccarat", script, limits=limits)
+    text = session.text
+    assert "Table limits: minimum 25.00, maximum 200.00 (clause 3.5.1)" in text
+    assert "banker 20.00 is under the table minimum of 25.00 (clause 3.5.1)" in text
+    assert "over its maximum of 200.00 (clause 3.5.1)" in text
+    # the second stake adds to the first: the wager as a whole is over the maximum
+    assert (
+        "banker 250.00 would take the banker area of position 1 to 250.00, over its maximum "
+        "of 200.00 (clause 3.5.1); stake at most 200.00 there" in text
+    )
+    assert text.count("✗ ") == 3
+    (record,) = session.table.history
+    assert record.bets == (Bet("banker", Decimal(150)), Bet("tiger", Decimal(25)))
+    assert record.coup is not None
+    assert record.net == settle(get_game("tiger-baccarat"), record.coup, record.bets).net
+
+
+def test_dragon_tiger_5_18_the_differential_is_kept_before_the_deal() -> None:
+    limits = TableLimits(Decimal(10), Decimal(1000), differential=Decimal(200))
+    script = "player 100\nbanker 500\ndeal\nclear banker\nbanker 250\ndeal\n"
+    session = play("dragon-tiger", script, limits=limits)
+    assert (
+        "the table differential of 200.00 is exceeded (400.00) (clause 5.18); ask the heavier "
+        "side to decrease" in session.text
+    )
+    (record,) = session.table.history  # dealt once the differential was kept
+    assert record.bets == (Bet("player", Decimal(100)), Bet("banker", Decimal(250)))
+
+
+def test_tiger_buffalo_5_1_a_box_holds_no_more_than_the_differential() -> None:
+    limits = TableLimits(Decimal(10), Decimal(1000), differential=Decimal(200))
+    session = play("tiger-buffalo", "banker 500\nbanker 200\ndeal\n", layout="A", limits=limits)
+    assert (
+        "banker 500.00 would take the seated bets of the banker box of position 1 to 500.00, "
+        "over its maximum of 200.00 (clause 5.1)" in session.text
+    )
+    (record,) = session.table.history
+    assert record.bets == (Bet("banker", Decimal(200)),)
+
+
+def test_tiger_buffalo_3_12_2_insurance_at_10_to_1_takes_a_quarter_of_the_maximum() -> None:
+    game = get_game("tiger-buffalo")
+    seed = first_seed(
+        game,
+        lambda c: any(o.insures is Side.PLAYER and o.odds == 10 for o in offers_in(game, c)),
+    )
+    coup = next(reference_coups(game, seed))
+    offer = next(o for o in offers_in(game, coup) if o.insures is Side.PLAYER and o.odds == 10)
+    limits = TableLimits(Decimal(10), Decimal(200))
+    session = play(
+        "tiger-buffalo", "player 100\ndeal\n60\nmax\n", layout="A", seed=seed, limits=limits
+    )
+    assert (
+        "Cap 50.00 (3.12.2: your Original Bet on Player is 100.00; at 10 to 1 no more than a "
+        "quarter of the table maximum of 200.00)" in session.text
+    )
+    assert "you may stake at most 50.00 on Player Insurance now (clause 3.11, 3.12.2)" in (
+        session.text
+    )
+    (record,) = session.table.history
+    bets = (Bet("player", Decimal(100)), Bet("player_insurance", Decimal(50), offer.moment))
+    assert record.bets == bets
+    expected = settle(game, coup, bets, layout="A", table_maximum=Decimal(200))
+    assert engine_results(record) == expected_results(expected)
+
+
+def test_cli_play_takes_the_table_limits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("banker 20\nbanker 30\ndeal\n"))
+    args = ["play", "tiger-baccarat", "--seed", "1", "--delay", "0"]
+    code = main([*args, "--minimum", "25", "--maximum", "500", "--differential", "300"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert "Table limits: minimum 25.00, maximum 500.00, differential 300.00" in out
+    assert "banker 20.00 is under the table minimum of 25.00 (clause 3.5.1)" in out
+    assert "1 round in 1 shoe, staked 30.00" in out
 
 
 # -- the cut card and the commitment ------------------------------------------------
@@ -467,7 +580,7 @@ def test_the_cut_card_ends_the_shoe_and_the_commitment_verifies() -> None:
     assert "The commitment verifies" in text
 
     # A new shoe: a fresh shuffle (its own commitment), dealt from the start.
-    second = game.new_shoe(decks, seed=f"{SEED}/2", cut_card=decks * 52 - behind)
+    second = reference_shoe(game, decks=decks, behind=behind, number=2)
     assert text.index("End of shoe 1") < text.index(f"SHA-256 commitment: {second.commitment}")
     assert second.commitment != published
     last = session.table.history[-1]
@@ -513,8 +626,10 @@ def test_a_shoe_that_runs_out_mid_coup_voids_the_round() -> None:
     )
     void = session.table.history[-1]
     assert void.coup is None
-    assert "the shoe is empty (clause 5.3)" in session.text
-    assert "The coup is void: every bet is returned." in session.text
+    assert "the shoe has no cards left (clause 5.3)" in session.text
+    assert "The coup is void (clause 5.3: insufficient cards: 0 left" in session.text
+    assert "every bet is returned" in session.text
+    assert [s.outcome for s in void.results] == ["void"]
     assert session.table.bankroll == session.table.history[-2].bankroll
     assert session.table.shoes[0].verified
 
@@ -557,7 +672,7 @@ def test_cli_play_options(
     assert "Banker Big 7" in out
     assert "Shoe 1: 6 decks, 312 cards left, cut card 20 from the end" in out
     assert (
-        f"SHA-256 commitment: {get_game('tiger-buffalo').new_shoe(6, seed='x').commitment}" in out
+        f"SHA-256 commitment: {get_game('tiger-buffalo').new_shoe(6, seed='x:1').commitment}" in out
     )
     assert "Bankroll: 500.00" in out
     assert "a stake of 600.00 is more than your bankroll allows" in out
@@ -572,6 +687,9 @@ def test_cli_play_options(
         (["tiger-baccarat", "--delay", "-1"], "a delay of -1.0 seconds is not possible"),
         (["tiger-baccarat", "--cut-card", "-1"], "the cut card cannot go -1 cards"),
         (["punto-banco"], "no game 'punto-banco'"),
+        (["tiger-baccarat", "--minimum", "ten"], "--minimum: stake 'ten' is not an amount"),
+        (["tiger-baccarat", "--maximum", "5"], "--maximum 5.00 is below --minimum 10.00"),
+        (["tiger-baccarat", "--wagers-per-area", "5"], "restrict a playing area to fewer than 3"),
     ],
 )
 def test_cli_play_refuses_a_bad_table_before_printing(

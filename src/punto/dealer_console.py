@@ -47,7 +47,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from punto.cards import DECK
 from punto.dealer_console_text import (
     ALIASES,
     HELP,
@@ -58,7 +57,7 @@ from punto.dealer_console_text import (
     value_from_text,
 )
 from punto.dealer_console_view import ConsoleView
-from punto.errors import PhaseError, PuntoError, ShoeError
+from punto.errors import PhaseError, PuntoError
 from punto.game import Game
 from punto.inputs import InputFn, quoted
 from punto.money import format_money
@@ -114,14 +113,7 @@ class DealerConsole:
         face_down: bool = False,
     ) -> None:
         layout = game.check_layout(layout)
-        game.decks.check(decks)
-        total = len(DECK) * decks
-        if not 0 <= cut_card <= total:
-            # refused before the session starts: the first 'open' would find it
-            raise ShoeError(
-                f"the cut card cannot go {cut_card} cards from the end of a shoe of {total} cards",
-                hint=f"choose from 0 to {total} cards behind the cut card",
-            )
+        game.decks.check(decks)  # refused before the session starts, not at the first 'open'
         self.console = console
         self._input = input_fn
         self.where = where

@@ -1,13 +1,17 @@
 """A table for one person at a terminal: bet, watch the deal, get paid.
 
-:class:`PlayTable` runs a session of one game: it shows the wagers on offer
-and the shoe's SHA-256 commitment, takes bets typed as ``banker 100``, deals
-each coup card by card from the shoe, offers Insurance Plus at the two
-moments of 4.1.15 (Tiger Buffalo), settles with :func:`punto.settlement.settle`
-and keeps the bankroll in exact :class:`~decimal.Decimal` money.  When the cut
-card comes out the coup is completed and the shoe ends (Tiger Baccarat 3.22);
-the shoe's nonce and order are then revealed and checked against the
-commitment.
+:class:`PlayTable` is a user interface over one
+:class:`~punto.table.live.LiveTable` whose events go to an in-memory log: the
+person's bets are placed in the table's :class:`~punto.table.round.Round`
+(every refusal is the engine's typed error, with its clause, shown on one
+line), each coup is dealt card by card from the table's shoe, Insurance Plus
+is offered at the moments the round opens it (Tiger Buffalo 4.1.15) and the
+money is the round's settlement, under the table's limits.  What is the
+person's alone is the bankroll, exact :class:`~decimal.Decimal` money: no
+stake may take more than it holds.  When the cut card comes out the coup is
+completed and the shoe ends (Tiger Baccarat 3.22); the shoe's nonce and order
+are then revealed and checked against the commitment published before the
+first coup.
 
 Nothing here needs a terminal: input comes from ``input_fn`` (raising
 :class:`EOFError` at the end), output goes to a rich :class:`Console`, and the
@@ -20,7 +24,7 @@ pause between cards is ``sleep``, so a session can be scripted.
 >>> script = io.StringIO("banker 100\\nfoo\\ndeal\\nquit\\n")
 >>> table = PlayTable(get_game("tiger-baccarat"), console=out,
 ...                   input_fn=console_input(out, script), options=PlayOptions(seed=1, delay=0))
->>> table.run(), len(table.history), table.bankroll == 10000 + table.history[0].settlement.net
+>>> table.run(), len(table.history), table.bankroll == 10000 + table.history[0].net
 (0, 1, True)
 >>> "unknown command 'foo'" in out.file.getvalue()
 True
@@ -30,45 +34,56 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 
-from punto.cards import Card, Suit
-from punto.coup import Coup, Deal, Side, Winner
 from punto.errors import PuntoError, ShoeError, WagerError
-from punto.established import decided
 from punto.game import Game, Wager
 from punto.inputs import InputFn, SleepFn
 from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.money import format_money, parse_stake
-from punto.playtable_text import HELP as HELP
+from punto.playtable_text import (
+    HELP,
+    card_line,
+    event_words,
+    limits_text,
+    looks_like_money,
+    normalize_name,
+    offer_text,
+    result_text,
+    reveal_text,
+    settlement_table,
+    signed_text,
+    summary_text,
+    wager_aliases,
+    wagers_table,
+)
 from punto.playtable_text import RoundRecord as RoundRecord
 from punto.playtable_text import ShoeRecord as ShoeRecord
 from punto.playtable_text import console_input as console_input
-from punto.playtable_text import event_words as event_words
-from punto.playtable_text import looks_like_money as looks_like_money
-from punto.playtable_text import normalize_name as normalize_name
-from punto.playtable_text import outcome_text as outcome_text
-from punto.playtable_text import pays_text as pays_text
-from punto.playtable_text import signed_money as signed_money
-from punto.playtable_text import signed_text as signed_text
-from punto.playtable_text import wager_aliases as wager_aliases
-from punto.settlement import Bet, Settlement, settle
+from punto.settlement import Bet
 from punto.shoe import Shoe, verify_commitment
+from punto.store import MemoryEventLog
+from punto.table import irregularities
+from punto.table.bet_limits import check_table_limits
+from punto.table.limits import DEFAULT_LIMITS, TableLimits
+from punto.table.live import LiveTable
+from punto.table.round import BetSettlement, Round, TableBet
 from punto.wagers import PairRule
 
-#: Where each game's rules say the shoe ends once the cutting card appears.
-#: Games whose rules are silent follow Tiger Baccarat 3.22.
 DEFAULT_BANKROLL = Decimal(10000)
 DEFAULT_DECKS = 8
 #: Cards left behind the cut card by default.
 DEFAULT_CUT_CARD = 14
 DEFAULT_DELAY = 0.4
+#: The person at the table, and their seat: the table has no other player.
+PLAYER = "you"
+POSITION = 1
 
 _YES = {"", "y", "yes", "new"}
 _NO = {"n", "no", "q", "quit", "exit", "stop"}
@@ -87,20 +102,8 @@ class PlayOptions:
     cut_card: int = DEFAULT_CUT_CARD
     #: seconds between cards
     delay: float = DEFAULT_DELAY
-
-
-@dataclass
-class _Round:
-    """The bets of the coup being played."""
-
-    bets: dict[str, Decimal] = field(default_factory=dict)
-    insurance: list[Bet] = field(default_factory=list)
-
-    @property
-    def staked(self) -> Decimal:
-        return sum(self.bets.values(), Decimal(0)) + sum(
-            (b.stake for b in self.insurance), Decimal(0)
-        )
+    #: the limits displayed at the table (3.5.1), as ``punto table`` opens with
+    limits: TableLimits = DEFAULT_LIMITS
 
 
 class PlayTable:
@@ -134,6 +137,7 @@ class PlayTable:
                 f"a bankroll of {format_money(self.options.bankroll)} cannot bet",
                 hint="give a positive amount",
             )
+        check_table_limits(game, self.options.limits)
         self.bankroll = self.options.bankroll
         self.history: list[RoundRecord] = []
         self.shoes: list[ShoeRecord] = []
@@ -145,10 +149,22 @@ class PlayTable:
         self._unicode = console.encoding.lower().startswith("utf")
         self._ended = False  # input ran out: finish the coup, then stop
         self._last_bets: dict[str, Decimal] = {}
-        self.shoe_number = 0
-        # The first shoe is made now, so that a bad --decks or --cut-card is
-        # refused before anything is printed.
-        self.shoe = self._new_shoe()
+        #: the table the person sits at: its shoe, its rounds, its log
+        self.live = LiveTable(
+            "play",
+            game,
+            limits=self.options.limits,
+            log=MemoryEventLog(),
+            layout=self.layout,
+            decks=self.options.decks,
+            cut_card_from_end=self.options.cut_card,
+            seed=self.options.seed,
+            pair_rule=self.pair_rule,
+        )
+        # The first shoe is shuffled now (a deck count the game does not allow
+        # is refused before anything is printed): its commitment is shown
+        # before the first coup.
+        self.live.new_shoe()
         self._revealed = False
         self._cut_announced = False
 
@@ -160,11 +176,11 @@ class PlayTable:
         self._show_shoe()
         try:
             while True:
-                table = _Round()
-                if not self._take_bets(table):
+                r = self.live.new_round()
+                if not self._take_bets(r):
                     break
-                self._play_coup(table)
-                if self.shoe_ended:
+                self._play_coup(r)
+                if self.live.shoe_finished:
                     self._end_shoe()
                     if self._ended or not self._ask_new_shoe():
                         break
@@ -180,28 +196,22 @@ class PlayTable:
         return 0
 
     @property
-    def shoe_ended(self) -> bool:
-        return self._shoe_void or self.shoe.cut_card_reached
-
-    def _new_shoe(self) -> Shoe:
-        self.shoe_number += 1
-        seed = self.options.seed
-        if seed is not None and self.shoe_number > 1:
-            seed = f"{seed}/{self.shoe_number}"
-        self.game.decks.check(self.options.decks)
-        total = self.options.decks * 52
-        behind = self.options.cut_card
-        if not 0 <= behind <= total:
-            raise ShoeError(
-                f"the cut card cannot go {behind} cards from the end of a shoe of {total} cards",
-                hint=f"choose from 0 to {total} cards behind the cut card",
-            )
-        shoe = self.game.new_shoe(self.options.decks, seed=seed, cut_card=total - behind)
-        self._shoe_void = False
+    def shoe(self) -> Shoe:
+        """The table's shoe in use."""
+        shoe = self.live.shoe
+        assert shoe is not None  # the table's own shuffled shoe, from the start
         return shoe
 
+    @property
+    def shoe_number(self) -> int:
+        return self.live.shoes
+
+    @property
+    def shoe_ended(self) -> bool:
+        return self.live.shoe_finished
+
     def _start_shoe(self) -> None:
-        self.shoe = self._new_shoe()
+        self.live.new_shoe()
         self._revealed = False
         self._cut_announced = False
         self._show_shoe()
@@ -230,7 +240,7 @@ class PlayTable:
 
     # -- betting ---------------------------------------------------------------
 
-    def _take_bets(self, table: _Round) -> bool:
+    def _take_bets(self, r: Round) -> bool:
         """Take bets until ``deal`` (True) or ``quit`` / end of input (False)."""
         self.console.print()
         self.console.print(
@@ -249,28 +259,29 @@ class PlayTable:
                 if command in ("deal", "d"):
                     if len(words) > 1:
                         raise WagerError("'deal' takes nothing after it", hint="type deal")
-                    self._last_bets = dict(table.bets)
+                    r.close_betting()  # refused over the differential (MBS 5.18)
+                    self._last_bets = self._stakes(r)
                     return True
                 if command in ("quit", "exit", "q"):
                     return False
                 if command in ("help", "h", "?"):
                     self.console.print(HELP)
                 elif command == "clear":
-                    self._clear(table, words[1:])
+                    self._clear(r, words[1:])
                 elif command == "bets":
-                    self._show_bets(table)
+                    self._show_bets(r)
                 elif command in ("wagers", "table"):
                     self._show_wagers()
                 elif command == "shoe":
                     self._show_shoe()
                 elif command in ("rebet", "repeat", "again"):
-                    self._rebet(table)
+                    self._rebet(r)
                 else:
-                    self._place(table, words[1:] if command == "bet" else words)
+                    self._place(r, words[1:] if command == "bet" else words)
             except PuntoError as error:
                 self._refuse(str(error))
 
-    def _place(self, table: _Round, words: list[str]) -> None:
+    def _place(self, r: Round, words: list[str]) -> None:
         if not words:
             raise WagerError("which wager?", hint="e.g. 'bet banker 100'")
         if len(words) == 1:
@@ -293,24 +304,30 @@ class PlayTable:
             name_words, amount = words[1:], words[0]  # '100 banker'
         wager = self._resolve(" ".join(name_words))
         stake = parse_stake(amount)
-        room = self.bankroll - table.staked
-        if stake > room:
-            raise WagerError(
+        bets = self._stakes(r)
+        staked = self._staked(r)
+        bets[wager.id] = bets.get(wager.id, Decimal(0)) + stake
+        room = self.bankroll - staked
+
+        def too_much() -> PuntoError:
+            return WagerError(
                 f"a stake of {format_money(stake)} is more than your bankroll allows "
-                f"({format_money(self.bankroll)}, with {format_money(table.staked)} on the table)",
+                f"({format_money(self.bankroll)}, with {format_money(staked)} on the table)",
                 hint=f"you can stake up to {format_money(room)} more"
                 if room > 0
                 else "clear a bet first",
             )
-        table.bets[wager.id] = table.bets.get(wager.id, Decimal(0)) + stake
+
+        self._set_bets(r, bets, too_much)
         self.console.print(
-            f"  {escape(wager.name)}: [bold]{format_money(table.bets[wager.id])}[/]"
-            f"  (on the table {format_money(table.staked)}, "
-            f"bankroll left {format_money(self.bankroll - table.staked)})"
+            f"  {escape(wager.name)}: [bold]{format_money(bets[wager.id])}[/]"
+            f"  (on the table {format_money(self._staked(r))}, "
+            f"bankroll left {format_money(self.bankroll - self._staked(r))})"
         )
 
     def _resolve(self, text: str) -> Wager:
-        """The bettable wager ``text`` names: its id or name, or an unambiguous start of one."""
+        """The wager ``text`` names: its id or name, or an unambiguous start of
+        one; the table refuses the wagers it does not take now."""
         key = normalize_name(text)
         if not key:
             raise WagerError("which wager?", hint="e.g. 'banker 100'")
@@ -323,14 +340,9 @@ class PlayTable:
             raise WagerError(
                 f"{text!r} could be {', '.join(found)}", hint="type more of the wager's name"
             )
-        for side, wager in self._insurance.items():
+        for wager in self._insurance.values():
             if key in (wager.id, normalize_name(wager.name)):
-                raise WagerError(
-                    f"{wager.name} is not placed before the deal: it is offered during the deal "
-                    f"when you have a bet on {side.value.title()}",
-                    clause="4.1.15",
-                    hint="bet on the hand first, then take the offer when it comes",
-                )
+                return wager  # the round refuses it while betting (3.12)
         if key in self.game.wagers:
             self.game.wager(key, self.layout)  # explains which layouts offer it
         raise WagerError(
@@ -338,106 +350,136 @@ class PlayTable:
             hint=f"wagers: {', '.join(self.wagers)}",
         )
 
-    def _clear(self, table: _Round, words: list[str]) -> None:
+    def _clear(self, r: Round, words: list[str]) -> None:
+        bets = self._stakes(r)
         if not words:
-            table.bets.clear()
+            self._set_bets(r, {})
             self.console.print("  Bets cleared.")
             return
         wager = self._resolve(" ".join(words))
-        if table.bets.pop(wager.id, None) is None:
+        if bets.pop(wager.id, None) is None:
             raise WagerError(f"there is no bet on {wager.name} to clear")
+        self._set_bets(r, bets)
         self.console.print(f"  Bet on {escape(wager.name)} taken back.")
 
-    def _rebet(self, table: _Round) -> None:
+    def _rebet(self, r: Round) -> None:
         if not self._last_bets:
             raise WagerError("there were no bets on the last coup", hint="place bets as usual")
         total = sum(self._last_bets.values(), Decimal(0))
-        if total > self.bankroll:
-            raise WagerError(
+        self._set_bets(
+            r,
+            dict(self._last_bets),
+            lambda: WagerError(
                 f"the last coup's bets total {format_money(total)}, more than your bankroll "
                 f"of {format_money(self.bankroll)}"
-            )
-        table.bets = dict(self._last_bets)
-        self._show_bets(table)
+            ),
+        )
+        self._show_bets(r)
+
+    def _bets(self, r: Round) -> dict[str, TableBet]:
+        """The person's bet on each wager, placed before the deal."""
+        return {b.wager: b for b in r.active_bets if b.moment is None}
+
+    def _stakes(self, r: Round) -> dict[str, Decimal]:
+        return {wager: b.stake for wager, b in self._bets(r).items()}
+
+    def _staked(self, r: Round) -> Decimal:
+        return sum((b.stake for b in r.active_bets), Decimal(0))
+
+    def _set_bets(
+        self,
+        r: Round,
+        wanted: dict[str, Decimal],
+        too_much: Callable[[], PuntoError] | None = None,
+    ) -> None:
+        """Make the person's bets ``wanted`` (wager -> stake): a bet whose stake
+        changes is taken back and placed again at its new stake, so that the
+        limits apply to the wager as a whole (3.5.1) and it settles as one.
+        The change is tried on a copy of the round first: a refusal by the
+        round or the bankroll leaves every bet as it was."""
+        current = self._bets(r)
+        take_back = [b.bet_id for w, b in current.items() if wanted.get(w) != b.stake]
+        place = [(w, s) for w, s in wanted.items() if w not in current or current[w].stake != s]
+        for target in (r.fork(), r):
+            for bet_id in take_back:
+                target.withdraw_bet(bet_id)
+            for wager, stake in place:
+                target.place_bet(PLAYER, POSITION, wager, stake)
+            if target is not r and too_much is not None and self._staked(target) > self.bankroll:
+                raise too_much()
 
     # -- dealing ---------------------------------------------------------------
 
-    def _play_coup(self, table: _Round) -> None:
+    def _play_coup(self, r: Round) -> None:
         number = len(self.history) + 1
         self.console.print()
         self.console.rule(f"Coup {number} · shoe {self.shoe_number}")
-        if not table.bets:
+        if not r.active_bets:
             self.console.print("[dim]No bets: the coup is dealt for you to watch.[/]")
-        state = Deal()
         told: set[str] = set()
-        try:
-            while not state.is_complete:
-                if state.cards and self.options.delay > 0:
-                    self._sleep(self.options.delay)
-                card = self.shoe.draw()
-                side = state.next_side
-                assert side is not None
-                state = state.add(card)
-                self._show_card(state, side, card)
-                if self.shoe.cut_card_reached and not self._cut_announced:
-                    self._announce_cut_card()
-                if state.is_initial_deal_done and not state.is_complete:
-                    self._show_decided(state, table, told)
-                    if self._insurance and table.bets:
-                        self._offer_insurance(state, table)
-        except ShoeError as error:
-            # Too few cards to complete the coup: the round is void (5.3).
-            self._shoe_void = True
-            self.console.print(f"[bold red]{escape(str(error))}[/]")
-            self.console.print("The coup is void: every bet is returned.")
-            record = RoundRecord(number, self.shoe_number, None, (), None, self.bankroll)
-            self.history.append(record)
-            return
-        coup = state.to_coup()
-        bets = tuple(Bet(wid, stake) for wid, stake in table.bets.items()) + tuple(table.insurance)
-        settlement = settle(self.game, coup, bets, layout=self.layout, pair_rule=self.pair_rule)
-        self._show_result(coup)
-        self.bankroll += settlement.net
+        while r.can_deal_card():
+            if r.deal.cards and self.options.delay > 0:
+                self._sleep(self.options.delay)
+            side = r.deal.next_side
+            assert side is not None
+            try:
+                self.live.draw()
+            except ShoeError as error:
+                if len(self.shoe) > 0:
+                    raise
+                self._void(r, number, error)
+                return
+            self.console.print(card_line(r.deal, side, self._unicode))
+            if self.live.cut_card_out and not self._cut_announced:
+                self._announce_cut_card()
+            if r.deal.is_initial_deal_done and not r.deal.is_complete:
+                self._show_decided(r, told)
+                for offer in r.insurance_offers():
+                    self._offer_insurance(r, offer)
+        r.settle()
+        coup = r.deal.to_coup()
+        results = tuple(s for s in r.results() if s.outcome != "withdrawn")
+        self.console.print(result_text(coup, self._unicode))
+        self.bankroll += sum((s.net for s in results), Decimal(0))
         self.history.append(
-            RoundRecord(number, self.shoe_number, coup, bets, settlement, self.bankroll)
+            RoundRecord(number, self.shoe_number, coup, _bets(r), results, self.bankroll)
         )
-        self._show_settlement(settlement)
+        self._show_settlement(results)
         if self.bankroll <= 0:
             self.console.print("[bold red]Your bankroll is spent.[/] Type quit to leave.")
 
-    def _show_card(self, state: Deal, side: Side, card: Card) -> None:
-        hand = state.player if side is Side.PLAYER else state.banker
-        line = Text(f"  {side.value.title():<7}", style="bold")
-        line.append_text(self._card_text(card))
-        line.append("   ")
-        line.append(f"{self._cards_plain(hand.cards)} = {hand.total}", style="dim")
-        self.console.print(line)
+    def _void(self, r: Round, number: int, error: ShoeError) -> None:
+        """Too few cards to complete the coup: the round is void and every bet returned."""
+        self.console.print(f"[bold red]{escape(str(error))}[/]")
+        ruling = irregularities.insufficient_cards(r, remaining=len(self.shoe))
+        void = r.void
+        assert void is not None
+        self.console.print(
+            f"The coup is void (clause {escape(ruling.clause)}: {escape(void.reason)}): "
+            "every bet is returned."
+        )
+        results = tuple(s for s in r.results() if s.outcome != "withdrawn")
+        self.history.append(
+            RoundRecord(number, self.shoe_number, None, _bets(r), results, self.bankroll)
+        )
 
-    def _card_text(self, card: Card) -> Text:
-        label = card.pretty() if self._unicode else str(card)
-        red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
-        return Text(f"{label:>3}", style="bold red" if red else "bold")
-
-    def _cards_plain(self, cards: tuple[Card, ...]) -> str:
-        return " ".join(c.pretty() if self._unicode else str(c) for c in cards)
-
-    def _show_decided(self, state: Deal, table: _Round, told: set[str]) -> None:
+    def _show_decided(self, r: Round, told: set[str]) -> None:
         """Tell the person which of their bets the cards have already decided."""
-        if not table.bets:
-            return
-        known = decided(self.game, state, layout=self.layout, pair_rule=self.pair_rule)
-        for wid in table.bets:
-            if wid in known and wid not in told:
-                told.add(wid)
-                event = known[wid]
-                name = escape(self.wagers[wid].name)
-                if event is None:
-                    self.console.print(f"  [dim]{name} has lost: the cards already say so.[/]")
-                else:
-                    pays = self.wagers[wid].pays[event]
-                    self.console.print(
-                        f"  [green]{name} is already decided: {event_words(event)} ({pays}).[/]"
-                    )
+        known = r.decided_bets()
+        for bet in r.active_bets:
+            if bet.moment is not None or bet.bet_id not in known or bet.bet_id in told:
+                continue
+            told.add(bet.bet_id)
+            event = known[bet.bet_id]
+            wager = self.wagers[bet.wager]
+            name = escape(wager.name)
+            if event is None:
+                self.console.print(f"  [dim]{name} has lost: the cards already say so.[/]")
+            else:
+                self.console.print(
+                    f"  [green]{name} is already decided: {event_words(event)} "
+                    f"({wager.pays[event]}).[/]"
+                )
 
     def _announce_cut_card(self) -> None:
         self._cut_announced = True
@@ -450,45 +492,27 @@ class PlayTable:
 
     # -- Insurance Plus ----------------------------------------------------------
 
-    def _offer_insurance(self, state: Deal, table: _Round) -> None:
-        """At the moments of 4.1.15, offer Insurance on each hand the person has bet on."""
-        assert self.game.insurance is not None
-        moment = moment_of(state)
-        if moment is None:
+    def _offer_insurance(self, r: Round, offer: InsuranceOffer) -> None:
+        """An offer the round has open (4.1.15), made to the person if they
+        have an Original Bet on the hand it insures (3.11)."""
+        original = r.original_bet(PLAYER, offer.insures)
+        wager = self._insurance.get(offer.insures)
+        moment = moment_of(r.deal)
+        if original == 0 or wager is None or moment is None:
             return
-        for offer in self.game.insurance.offers(state):
-            original = table.bets.get(offer.insures.value, Decimal(0))
-            wager = self._insurance.get(offer.insures)
-            if original == 0 or wager is None:
-                continue
-            self._insurance_prompt(offer, wager, moment, original, table)
+        self._insurance_prompt(r, offer, wager, moment, original)
 
     def _insurance_prompt(
-        self, offer: InsuranceOffer, wager: Wager, moment: Moment, original: Decimal, table: _Round
+        self, r: Round, offer: InsuranceOffer, wager: Wager, moment: Moment, original: Decimal
     ) -> None:
         assert self.game.insurance is not None
-        hand = offer.insures.value.title()
-        cap = self.game.insurance.max_stake(offer, original)
-        room = self.bankroll - table.staked
+        cap = r.insurance_cap(PLAYER, offer)
+        room = self.bankroll - self._staked(r)
         limit = min(cap, room)
-        p, b = (
-            (offer.hand_points, offer.other_points)
-            if offer.insures is Side.PLAYER
-            else (offer.other_points, offer.hand_points)
-        )
-        tie = "; a Tie also pays (4.2.1)" if offer.row.tie_pays else "; a Tie returns the bet"
-        self.console.print(
-            f"  [bold magenta]Insurance Plus[/] on the {hand} hand {moment.words}: "
-            f"Player {p} v Banker {b} pays [bold]{offer.row.pays}[/] if the {hand} hand loses"
-            f"{tie} (clause {escape(offer.row.clause)})."
-        )
-        why = f"your Original Bet on {hand} is {format_money(original)}"
-        if limit < cap:
-            why += f"; your bankroll leaves {format_money(room)}"
-        self.console.print(
-            f"  Cap {format_money(cap)} (3.12.2: {why}). "
-            "Type an amount, [cyan]max[/] or [cyan]pass[/]."
-        )
+        for shown in offer_text(
+            offer, moment, original, cap, room, r.limits.maximum, self.game.insurance.cap_clause
+        ):
+            self.console.print(shown)
         if limit <= 0:
             self.console.print("  [dim]Your bankroll cannot cover it: passed.[/]")
             return
@@ -509,22 +533,16 @@ class PlayTable:
                 continue
             try:
                 stake = limit if text in ("max", "all") else parse_stake(text)
-                if stake > cap:
-                    raise WagerError(
-                        f"{format_money(stake)} is over the cap of {format_money(cap)}: "
-                        f"Insurance may not exceed the Original Bet on the hand",
-                        clause=self.game.insurance.cap_clause,
-                        hint=f"stake up to {format_money(limit)}, or pass",
-                    )
+                r.check_place_insurance(PLAYER, wager.id, stake)
                 if stake > room:
                     raise WagerError(
                         f"{format_money(stake)} is more than your bankroll allows",
                         hint=f"stake up to {format_money(limit)}, or pass",
                     )
+                r.place_insurance(PLAYER, wager.id, stake)
             except PuntoError as error:
                 self._refuse(str(error))
                 continue
-            table.insurance.append(Bet(wager.id, stake, moment))
             self.console.print(
                 f"  {escape(wager.name)} {moment.words}: [bold]{format_money(stake)}[/] "
                 f"at {offer.row.pays}."
@@ -533,83 +551,37 @@ class PlayTable:
 
     # -- results ---------------------------------------------------------------
 
-    def _show_result(self, coup: Coup) -> None:
-        p, b = coup.player, coup.banker
-        if coup.winner is Winner.TIE:
-            verdict = f"Tie, {p.total} all"
-        else:
-            winner = coup.winner.value.title()
-            high, low = max(p.total, b.total), min(p.total, b.total)
-            verdict = f"{winner} wins {high} to {low}"
-        if coup.natural:
-            verdict += ", a natural"
-        self.console.print(
-            f"  Player {self._cards_plain(p.cards)} ({p.total}) · "
-            f"Banker {self._cards_plain(b.cards)} ({b.total}): [bold]{verdict}[/]"
-        )
-
-    def _show_settlement(self, settlement: Settlement) -> None:
-        if settlement.results:
-            grid = Table(title="Settlement", title_justify="left", show_edge=False)
-            grid.add_column("wager")
-            grid.add_column("stake", justify="right")
-            grid.add_column("outcome")
-            grid.add_column("event")
-            grid.add_column("pays")
-            grid.add_column("net", justify="right")
-            for result in settlement.results:
-                grid.add_row(
-                    self._bet_label(result.bet),
-                    format_money(result.bet.stake),
-                    outcome_text(result),
-                    event_words(result.event) if result.event else "-",
-                    result.pays or "-",
-                    signed_text(result.net),
-                )
-            self.console.print(grid)
+    def _show_settlement(self, results: tuple[BetSettlement, ...]) -> None:
+        if results:
+            self.console.print(settlement_table(self.game, results))
         self.console.print(
             Text.assemble(
                 "  Net this coup ",
-                signed_text(settlement.net),
+                signed_text(sum((s.net for s in results), Decimal(0))),
                 "   Bankroll: ",
                 (format_money(self.bankroll), "bold"),
             )
         )
-
-    def _bet_label(self, bet: Bet) -> str:
-        wager = self.game.wagers[bet.wager]
-        if bet.moment is not None:
-            return f"{wager.name} ({bet.moment.words})"
-        return wager.name
 
     # -- the end of a shoe -------------------------------------------------------
 
     def _end_shoe(self) -> None:
         self.console.print()
         self.console.rule(f"End of shoe {self.shoe_number}")
-        if self.shoe.cut_card_reached:
+        if self.live.cut_card_out:
             self.console.print(
                 f"The cut card ended the shoe with {len(self.shoe)} cards left unplayed."
             )
         self._reveal()
 
     def _reveal(self) -> None:
-        nonce, order = self.shoe.reveal()
-        ok = verify_commitment(self.shoe.commitment, nonce, order)
+        shoe = self.shoe
+        nonce, order = shoe.reveal()
+        ok = verify_commitment(shoe.commitment, nonce, order)
         self._revealed = True
-        self.shoes.append(ShoeRecord(self.shoe_number, self.shoe.commitment, nonce, order, ok))
-        self.console.print(f"Shoe {self.shoe_number} revealed.")
-        self.console.print(f"  nonce: {nonce}")
-        self.console.print(f"  order: {order}", soft_wrap=True)
-        self.console.print(f"  SHA-256 commitment: {self.shoe.commitment}")
-        if ok:
-            self.console.print(
-                "  [bold green]The commitment verifies:[/] SHA-256 of "
-                "'punto-shoe-v1', the nonce and the order, one a line, is the commitment "
-                "published before the first coup."
-            )
-        else:  # pragma: no cover - a shoe that does not match its own commitment
-            self.console.print("  [bold red]The commitment does NOT verify.[/]")
+        self.shoes.append(ShoeRecord(self.shoe_number, shoe.commitment, nonce, order, ok))
+        for line in reveal_text(self.shoes[-1]):
+            self.console.print(line, soft_wrap=True)
 
     def _ask_new_shoe(self) -> bool:
         while True:
@@ -638,27 +610,20 @@ class PlayTable:
         self.console.print(f"Bankroll: [bold]{format_money(self.bankroll)}[/]")
 
     def _show_wagers(self) -> None:
-        grid = Table(title="Wagers on offer", title_justify="left", show_edge=False)
-        grid.add_column("type")
-        grid.add_column("wager")
-        grid.add_column("pays")
-        grid.add_column("clauses", style="dim")
-        for wager in self.wagers.values():
-            grid.add_row(wager.id, wager.name, pays_text(wager), wager.clause)
-        self.console.print(grid)
+        self.console.print(wagers_table(self.wagers.values()))
         if self._insurance:
             names = " and ".join(w.name for w in self._insurance.values())
             self.console.print(
                 f"{escape(names)}: offered during the deal, after four cards and after the "
                 "Player's third card, when you have an Original Bet on that hand (4.1.15)."
             )
+        self.console.print(f"Table limits: {limits_text(self.live.limits, self.game)}")
 
     def _show_shoe(self) -> None:
         shoe = self.shoe
-        depth = shoe.cut_card
         cut = (
             f", cut card {self.options.cut_card} from the end"
-            if depth is not None and not shoe.cut_card_reached
+            if shoe.cut_card is not None and not self.live.cut_card_out
             else ""
         )
         self.console.print(
@@ -666,30 +631,26 @@ class PlayTable:
         )
         self.console.print(f"  SHA-256 commitment: {shoe.commitment}")
 
-    def _show_bets(self, table: _Round) -> None:
-        if not table.bets:
+    def _show_bets(self, r: Round) -> None:
+        bets = self._stakes(r)
+        if not bets:
             self.console.print("  No bets on the table.")
             return
-        for wid, stake in table.bets.items():
+        for wid, stake in bets.items():
             self.console.print(f"  {escape(self.wagers[wid].name)}: {format_money(stake)}")
         self.console.print(
-            f"  On the table {format_money(table.staked)}, bankroll left "
-            f"{format_money(self.bankroll - table.staked)}"
+            f"  On the table {format_money(self._staked(r))}, bankroll left "
+            f"{format_money(self.bankroll - self._staked(r))}"
         )
 
     def _show_summary(self) -> None:
-        played = [r for r in self.history if r.settlement is not None]
-        staked = sum((b.stake for r in played for b in r.bets), Decimal(0))
-        net = self.bankroll - self.options.bankroll
         self.console.print()
         self.console.rule("Session summary")
-        shoes = f"{self.shoe_number} shoe" + ("s" if self.shoe_number != 1 else "")
-        rounds = f"{len(played)} round" + ("s" if len(played) != 1 else "")
         self.console.print(
-            Text.assemble(
-                f"{rounds} in {shoes}, staked {format_money(staked)}, net ",
-                signed_text(net),
-                f", bankroll {format_money(self.bankroll)} "
-                f"(started with {format_money(self.options.bankroll)})",
-            )
+            summary_text(self.history, self.shoe_number, self.bankroll, self.options.bankroll)
         )
+
+
+def _bets(r: Round) -> tuple[Bet, ...]:
+    """The person's bets in play in ``r``, in the order placed."""
+    return tuple(Bet(b.wager, b.stake, b.moment) for b in r.active_bets)

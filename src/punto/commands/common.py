@@ -6,10 +6,15 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from punto.errors import LimitError, WagerError
 from punto.game import Game
 from punto.games import get_game
+from punto.money import format_money, parse_stake
+from punto.table.bet_limits import check_table_limits
+from punto.table.limits import DEFAULT_LIMITS, TableLimits
 from punto.wagers import PairRule
 
 if TYPE_CHECKING:
@@ -68,6 +73,55 @@ def resolve_table(args: argparse.Namespace, *, layout_required: bool = True) -> 
     rule_text = getattr(args, "pair_rule", None)
     rule = PairRule(rule_text) if rule_text else game.pair_rule
     return Table(game, layout, rule)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table limits a terminal table opens with (``punto table``, ``punto play``)."""
+    low, high = format_money(DEFAULT_LIMITS.minimum), format_money(DEFAULT_LIMITS.maximum)
+    parser.add_argument("--minimum", metavar="AMOUNT", default=low, help=f"table minimum ({low})")
+    parser.add_argument("--maximum", metavar="AMOUNT", default=high, help=f"table maximum ({high})")
+    parser.add_argument("--differential", metavar="AMOUNT", help="table differential (none)")
+    parser.add_argument(
+        "--wagers-per-area",
+        metavar="N",
+        type=int,
+        help="the Pit Manager's fewer wagers per playing area (MBS 3.7.1; "
+        "default: the rules' three, where the game has the rule)",
+    )
+
+
+def table_limits(args: argparse.Namespace, game: Game) -> TableLimits:
+    """The limits of :func:`add_limit_arguments`, checked against ``game``'s rules."""
+    limits = TableLimits(
+        money_argument("--minimum", args.minimum),
+        money_argument("--maximum", args.maximum),
+        differential=None
+        if args.differential is None
+        else money_argument("--differential", args.differential),
+        wagers_per_area=args.wagers_per_area,
+    )
+    if limits.maximum < limits.minimum:
+        raise LimitError(
+            f"--maximum {format_money(limits.maximum)} is below --minimum "
+            f"{format_money(limits.minimum)}",
+            clause=game.clause("bet_limits"),
+            hint="give a maximum at least the minimum",
+        )
+    try:
+        check_table_limits(game, limits)
+    except LimitError as error:
+        raise LimitError(
+            f"--wagers-per-area: {error.message}", clause=error.clause, hint=error.hint
+        ) from None
+    return limits
+
+
+def money_argument(option: str, text: str) -> Decimal:
+    """An amount of money given as ``option`` on the command line."""
+    try:
+        return parse_stake(text)
+    except WagerError as error:
+        raise WagerError(f"{option}: {error.message}", hint=error.hint) from None
 
 
 def print_json(data: Any) -> None:

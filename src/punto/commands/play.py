@@ -1,21 +1,20 @@
 """``punto play GAME``: a table for a person at a terminal.
 
-The table itself is :class:`punto.playtable.PlayTable`; this module reads the
-command line, builds the table (refusing a bad game, layout, deck count, cut
-card or bankroll before anything is printed) and runs it on standard input
-and output.  Input may be a terminal or a pipe; end of input leaves the table
+The table itself is :class:`punto.playtable.PlayTable`, over a live table;
+this module reads the command line, builds the table (refusing a bad game,
+layout, deck count, cut card, bankroll or limits before anything is printed)
+and runs it on standard input and output.  The limits are ``punto table``'s
+options, with its defaults.  Input may be a terminal or a pipe; end of input leaves the table
 cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
-from decimal import Decimal
 from typing import Any
 
 from punto.commands import common
-from punto.errors import WagerError
-from punto.money import format_money, parse_stake
+from punto.money import format_money
 from punto.playtable import (
     DEFAULT_BANKROLL,
     DEFAULT_CUT_CARD,
@@ -34,7 +33,8 @@ def register(sub: Any) -> None:
         description="Sit at a table: place bets, watch each coup dealt card by card, "
         "take Insurance Plus when it is offered (Tiger Buffalo) and be paid exactly. "
         "The shoe's SHA-256 commitment is shown before the first coup and checked "
-        "when the shoe ends. Type 'help' at the table for the commands.",
+        "when the shoe ends. Bets are held to the table's limits (--minimum, --maximum, "
+        "--differential). Type 'help' at the table for the commands.",
     )
     common.add_game_arguments(parser)
     parser.add_argument(
@@ -61,6 +61,7 @@ def register(sub: Any) -> None:
         help=f"cards left behind the cut card (default {DEFAULT_CUT_CARD}); the coup in "
         "which it comes out is the last of the shoe",
     )
+    common.add_limit_arguments(parser)
     parser.add_argument(
         "--delay",
         metavar="SECONDS",
@@ -76,9 +77,10 @@ def run(args: argparse.Namespace) -> int:
     options = PlayOptions(
         decks=args.decks,
         seed=args.seed,
-        bankroll=_bankroll(args.bankroll),
+        bankroll=common.money_argument("--bankroll", args.bankroll),
         cut_card=args.cut_card,
         delay=args.delay,
+        limits=common.table_limits(args, table.game),
     )
     console = common.console()
     play = PlayTable(
@@ -90,10 +92,3 @@ def run(args: argparse.Namespace) -> int:
         input_fn=console_input(console),
     )
     return play.run()
-
-
-def _bankroll(text: str) -> Decimal:
-    try:
-        return parse_stake(text)
-    except WagerError as error:
-        raise WagerError(f"--bankroll: {error.message}", hint=error.hint) from None

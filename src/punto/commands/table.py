@@ -15,14 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from punto.commands import common
-from punto.errors import LimitError, PuntoError, WagerError
+from punto.errors import PuntoError
 from punto.inputs import InputError, read_json, read_name
-from punto.money import parse_stake
 
 # The replay engine and the console are imported by the command that runs
 # them: ``punto --help`` and the other commands do not load them.
@@ -97,16 +95,7 @@ def register(sub: common.SubParsers) -> None:
     table.add_argument(
         "--table-id", metavar="ID", help="the table's id in the log (default: GAME or GAME/LAYOUT)"
     )
-    table.add_argument("--minimum", metavar="AMOUNT", default="10", help="table minimum (10)")
-    table.add_argument("--maximum", metavar="AMOUNT", default="10000", help="table maximum (10000)")
-    table.add_argument("--differential", metavar="AMOUNT", help="table differential (none)")
-    table.add_argument(
-        "--wagers-per-area",
-        metavar="N",
-        type=int,
-        help="the Pit Manager's fewer wagers per playing area (MBS 3.7.1; "
-        "default: the rules' three, where the game has the rule)",
-    )
+    common.add_limit_arguments(table)
     table.add_argument(
         "--no-insurance",
         action="store_true",
@@ -212,24 +201,9 @@ def run_table(args: argparse.Namespace) -> int:
     from punto.dealer_console import DealerConsole
     from punto.playtable import console_input
     from punto.store.eventlog import open_event_log
-    from punto.table.bet_limits import check_table_limits
-    from punto.table.limits import TableLimits
 
     table = common.resolve_table(args)
-    limits = TableLimits(
-        _money("--minimum", args.minimum),
-        _money("--maximum", args.maximum),
-        differential=None
-        if args.differential is None
-        else _money("--differential", args.differential),
-        wagers_per_area=args.wagers_per_area,
-    )
-    try:
-        check_table_limits(table.game, limits)
-    except LimitError as error:
-        raise LimitError(
-            f"--wagers-per-area: {error.message}", clause=error.clause, hint=error.hint
-        ) from None
+    limits = common.table_limits(args, table.game)
     log = open_event_log(args.database or "memory:")
     console = common.console()
     desk = DealerConsole(
@@ -251,10 +225,3 @@ def run_table(args: argparse.Namespace) -> int:
         face_down=args.face_down,
     )
     return desk.run()
-
-
-def _money(option: str, text: str) -> Decimal:
-    try:
-        return parse_stake(text)
-    except WagerError as error:
-        raise WagerError(f"{option}: {error.message}", hint=error.hint) from None

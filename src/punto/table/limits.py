@@ -138,6 +138,11 @@ class TableLimits:
         )
 
 
+#: The limits a terminal table opens with when none are given (``punto table``,
+#: ``punto play``): the rules set no amounts, the casino displays them (3.5.1).
+DEFAULT_LIMITS = TableLimits(Decimal(10), Decimal(10000))
+
+
 def _money(value: Any, what: str) -> Decimal:
     """Money as :func:`punto.money.parse_stake` reads it (one reading of money everywhere)."""
     if isinstance(value, bool) or not isinstance(value, int | str | Decimal):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from punto.cards import Card
+from punto.cards import DECK, Card
 from punto.errors import ActionError, PhaseError, PuntoError, ShoeError
 from punto.game import Game
 from punto.shoe import Shoe
@@ -54,7 +54,14 @@ from punto.table.round import Phase, Round
 from punto.table.shoe_state import TABLE_SOURCES, DeviceCardsError, ShoeState
 from punto.wagers import PairRule
 
-__all__ = ["TABLE_SOURCES", "DeviceCardsError", "LiveTable", "TableConfigError", "check_hlga"]
+__all__ = [
+    "TABLE_SOURCES",
+    "DeviceCardsError",
+    "LiveTable",
+    "TableConfigError",
+    "check_cut_card",
+    "check_hlga",
+]
 
 
 class TableConfigError(PuntoError):
@@ -71,6 +78,17 @@ def check_hlga(game: Game, hlga: bool) -> None:
             "that comes out first: an HLGA setting would change nothing",
             clause=game.clause("cut_card"),
             hint="leave HLGA off for this game",
+        )
+
+
+def check_cut_card(decks: int, from_end: int) -> None:
+    """Refuse a cutting card placed outside a shoe of ``decks`` decks: it goes
+    ``from_end`` cards from the end, 0 to every card of the shoe (3.22)."""
+    total = len(DECK) * decks
+    if not 0 <= from_end <= total:
+        raise ShoeError(
+            f"the cut card cannot go {from_end} cards from the end of a shoe of {total} cards",
+            hint=f"choose from 0 to {total} cards behind the cut card",
         )
 
 
@@ -123,6 +141,7 @@ class LiveTable:
         recover: bool = True,
     ) -> None:
         check_hlga(game, hlga)
+        check_cut_card(decks, cut_card_from_end)
         self.table_id = table_id
         self.game = game
         self.layout = game.check_layout(layout)

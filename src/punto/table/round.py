@@ -585,6 +585,7 @@ class Round(RoundInsurance, RoundIrregular):
                         stakes[bet.bet_id],
                         result.net,
                         clauses.get(bet.bet_id),
+                        result.pays,
                     )
                 )
         return out

@@ -70,6 +70,9 @@ class BetSettlement:
     settled_stake: Decimal
     net: Decimal
     clause: str | None = None
+    #: the pay line it settled on (``0.95 to 1``, an Insurance offer's odds),
+    #: as :func:`punto.settlement.settle` gave it; None where none applied
+    pays: str | None = None
 
 
 @dataclass
