@@ -5,7 +5,11 @@ and PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from fastapi.testclient import TestClient
+from sqlalchemy.sql import Select
 
 from punto.store.accounts import UserRole
 from tests import test_server_support as support
@@ -73,8 +77,8 @@ def test_a_balance_forgotten_while_it_is_read_is_not_kept(db_url: str) -> None:
         journal = server_of(client).journal
         reader_rows = journal.reader.rows
 
-        def forgetting(sql: str, params: object) -> list[tuple[object, ...]]:
-            rows = reader_rows(sql, params)  # type: ignore[arg-type]
+        def forgetting(query: Select[Any], params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+            rows = reader_rows(query, params)
             journal.forget_balance("player:someone-else")
             return rows
 
