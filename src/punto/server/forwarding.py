@@ -29,13 +29,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from fastapi import FastAPI
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from punto.server.errors import error_body, replaying
-from punto.server.notices import Notices
+from punto.server.notices import FRAME, Notices, notify, unhurried
 from punto.server.ownership import Ownership
 from punto.store import db
 from punto.store.leases import db_now, table_requests
@@ -66,7 +66,7 @@ class Forwarding:
         self.ownership: Ownership | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
-        self._waiting: dict[int, asyncio.Future[None]] = {}
+        self._waiting: dict[int, asyncio.Future[str | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[None]] = set()
 
@@ -123,19 +123,26 @@ class Forwarding:
             "body": base64.b64encode(body).decode("ascii"),
         }
         request_id = await asyncio.to_thread(self._write_request, table_id, json.dumps(request))
-        done: asyncio.Future[None] = self._loop.create_future()
+        done: asyncio.Future[str | None] = self._loop.create_future()
         self._waiting[request_id] = done
         try:
             deadline = self._loop.time() + FORWARD_SECONDS
             while True:
-                answer = await asyncio.to_thread(self._read_answer, request_id)
+                # The answer comes in its notice (read from its row if it is too
+                # long for one, or the notice was missed: looked for every poll).
+                left = deadline - self._loop.time()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(done), max(0, min(POLL_SECONDS, left)))
+                noticed = done.result() if done.done() else None
+                answer = (
+                    _unpacked(noticed)
+                    if noticed is not None
+                    else await asyncio.to_thread(self._read_answer, request_id)
+                )
                 if answer is not None:
                     return answer
-                left = deadline - self._loop.time()
-                if left <= 0:
+                if deadline - self._loop.time() <= 0:
                     break
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(done), min(POLL_SECONDS, left))
         finally:
             self._waiting.pop(request_id, None)
         return (
@@ -155,12 +162,15 @@ class Forwarding:
     def _write_request(self, table_id: str, request: str) -> int:
         assert self.engine is not None
         with db.write_transaction(self.engine) as conn:
+            # Not waited onto the disk: a request lost in a crash is never answered,
+            # and its client retries (a bet's Idempotency-Key makes that safe).
+            unhurried(conn)
             request_id = conn.execute(
                 insert(table_requests)
                 .values(table_id=table_id, request=request, created_at=db_now(conn))
                 .returning(table_requests.c.id)
             ).scalar_one()
-            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": REQUESTS, "p": table_id})
+            notify(conn, REQUESTS, [table_id])
         return int(request_id)
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
@@ -168,10 +178,7 @@ class Forwarding:
         with self.engine.connect() as conn:
             query = select(table_requests.c.answer).where(table_requests.c.id == request_id)
             answer = conn.execute(query).scalar_one_or_none()
-        if answer is None:
-            return None
-        data = json.loads(answer)
-        return int(data["status"]), data["headers"], base64.b64decode(data["body"])
+        return None if answer is None else _unpacked(answer)
 
     # -- the process that runs the table ---------------------------------------------------------
 
@@ -182,13 +189,15 @@ class Forwarding:
         with contextlib.suppress(RuntimeError):  # the loop is closed
             if channel == REQUESTS and self._wake is not None:
                 loop.call_soon_threadsafe(self._wake.set)
-            elif channel == ANSWERS and payload.isdigit():
-                loop.call_soon_threadsafe(self._answered, int(payload))
+            elif channel == ANSWERS:
+                number, _, answer = payload.partition(" ")
+                if number.isdigit():
+                    loop.call_soon_threadsafe(self._answered, int(number), answer or None)
 
-    def _answered(self, request_id: int) -> None:
+    def _answered(self, request_id: int, answer: str | None) -> None:
         done = self._waiting.get(request_id)
         if done is not None and not done.done():
-            done.set_result(None)
+            done.set_result(answer)
 
     async def _serve(self) -> None:
         assert self._wake is not None
@@ -218,6 +227,7 @@ class Forwarding:
         if not held:
             return []
         with db.write_transaction(self.engine) as conn:
+            unhurried(conn)  # taken again by the next process if this one dies
             waiting = (
                 select(table_requests.c.id)
                 .where(table_requests.c.taken_by.is_(None), table_requests.c.table_id.in_(held))
@@ -258,13 +268,19 @@ class Forwarding:
 
     def _write_answer(self, request_id: int, answer: str) -> None:
         assert self.engine is not None
+        # The answer rides in its notice when it fits one (the first process need
+        # not read it back); the row keeps it for a notice missed.
+        notice = f"{request_id} {answer}"
         with db.write_transaction(self.engine) as conn:
+            # Not waited onto the disk: what it answers is durable already (a bet
+            # is acknowledged by its journal), and a lost answer is asked again.
+            unhurried(conn)
             conn.execute(
                 update(table_requests)
                 .where(table_requests.c.id == request_id)
                 .values(answer=answer)
             )
-            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": ANSWERS, "p": str(request_id)})
+            notify(conn, ANSWERS, [notice if len(notice) <= FRAME else str(request_id)])
 
     async def _run(self, request: dict[str, Any]) -> tuple[int, list[Any], bytes]:
         assert self.app is not None
@@ -305,6 +321,12 @@ class Forwarding:
 
         await self.app(scope, replaying(body, receive), send)
         return status, headers, b"".join(chunks)
+
+
+def _unpacked(answer: str) -> tuple[int, list[Any], bytes]:
+    """A stored answer: status, headers, body."""
+    data = json.loads(answer)
+    return int(data["status"]), data["headers"], base64.b64decode(data["body"])
 
 
 class Forward:

@@ -31,6 +31,14 @@ WAIT_SECONDS = 0.5
 PARTS_KEPT = 256
 
 _NOTIFY = text("SELECT pg_notify(:c, :p)")
+_UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
+
+
+def unhurried(conn: Connection) -> None:
+    """Commit ``conn``'s transaction without waiting for its flush to disk: for
+    what a crash may lose because someone retries it (a message to watchers,
+    a forwarded request or its answer), never for money or events."""
+    conn.execute(_UNHURRIED)
 
 
 def frames(sender: str, number: int, message: str) -> list[str]:

@@ -48,11 +48,10 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from punto.server.hub import EVERYONE, STAFF, Hub, Subscriber
-from punto.server.notices import Frames, Notices, frames, notify
+from punto.server.notices import Frames, Notices, frames, notify, unhurried
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
@@ -67,8 +66,6 @@ HEARTBEAT_SECONDS = 1.0
 INTEREST_SECONDS = 10.0
 #: Messages sent in one transaction at most.
 BATCH = 200
-
-_UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
 
 
 def table_opening(
@@ -343,7 +340,7 @@ class Relay:
                 payloads += frames(self.me, number, envelope)
             try:
                 with self.engine.begin() as conn:
-                    conn.execute(_UNHURRIED)
+                    unhurried(conn)
                     notify(conn, CHANNEL, payloads)
             except Exception:  # the watchers elsewhere see the gap and start again
                 log.warning("relay: %d messages not sent", len(batch), exc_info=True)
