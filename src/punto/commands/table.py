@@ -153,6 +153,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
 def run_roads(args: argparse.Namespace) -> int:
     from punto.roads_svg import roads_svg
     from punto.store.eventlog import open_event_log
+    from punto.table.events import TABLE_STREAM
     from punto.table.replay import run_replay
     from punto.table.shoe_boards import logged_boards, shoe_boards
 
@@ -169,7 +170,7 @@ def run_roads(args: argparse.Namespace) -> int:
             raise ReplayInputError(
                 f"there is no event log {args.log}", hint="give the database the table wrote"
             )
-        table, boards = logged_boards(open_event_log(args.log), args.roads_table)
+        table, boards = logged_boards(open_event_log(args.log, TABLE_STREAM), args.roads_table)
         title = f"{table.game.title}, table {args.roads_table}"
     else:
         replay = run_replay(_read_json(args.file))
@@ -213,6 +214,7 @@ def run_table(args: argparse.Namespace) -> int:
     from punto.playtable import console_input
     from punto.store.eventlog import open_event_log
     from punto.table.bet_limits import check_table_limits
+    from punto.table.events import TABLE_STREAM
     from punto.table.limits import TableLimits
 
     table = common.resolve_table(args)
@@ -230,7 +232,7 @@ def run_table(args: argparse.Namespace) -> int:
         raise LimitError(
             f"--wagers-per-area: {error.message}", clause=error.clause, hint=error.hint
         ) from None
-    log = open_event_log(args.database or "memory:")
+    log = open_event_log(args.database or "memory:", TABLE_STREAM)
     console = common.console()
     desk = DealerConsole(
         table.game,
