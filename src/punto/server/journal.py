@@ -434,6 +434,15 @@ def _as_store_error(error: BaseException, unit: Unit) -> BaseException:
             f"bet {bet_id!r} at table {table_id!r} was already placed",
             hint="give each bet at a table its own bet id",
         )
+    if (
+        isinstance(error, IntegrityError)
+        and unit.kind == "event"
+        and "table_events" in str(error.orig)
+    ):
+        item: EventAppend = unit.payload
+        if item.expected is not None:
+            # another writer (another journal) took the number this event expected
+            return TABLE_STREAM.conflicting(item.table_id, item.expected)
     if isinstance(error, DBAPIError):
         wrapped = StoreError(f"the database refused the write: {error.orig}")
         wrapped.__cause__ = error
