@@ -30,8 +30,9 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
-#: Packages of the extras, none of which the core install may bring in.
-HEAVY = ("numba", "numpy", "fastapi", "sqlalchemy", "distributed", "uvicorn", "alembic")
+#: Packages of the extras, none of which the core install may bring in
+#: (SQLAlchemy and Alembic are the core's: its event logs in a SQLite file).
+HEAVY = ("numba", "numpy", "fastapi", "distributed", "uvicorn")
 
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.M | re.S)
 

@@ -2,7 +2,8 @@
 line a command prints when the part it needs is not installed.
 
 The core install (rules engine, exact mathematics, the command line for them,
-the terminal table) needs only ``rich``; the server, PostgreSQL, the
+the terminal table) needs ``rich``, and SQLAlchemy and Alembic for an event
+log in a SQLite file (:mod:`punto.store.eventlog`); the server, PostgreSQL, the
 simulation kernels, the charts and the data frames are extras, declared in
 ``pyproject.toml``.  Code that needs one imports it through :func:`require`,
 which names the extra when it is missing:
@@ -29,9 +30,9 @@ __all__ = [
 ]
 
 #: The extra that installs each optional top-level module.  SQLAlchemy and
-#: Alembic come with both ``server`` and ``postgres``; outside ``punto serve``
-#: only a PostgreSQL event log (``--database postgresql+psycopg://...``) needs
-#: them, so they are named for ``postgres``.
+#: Alembic are the core's (an event log in a SQLite file) and come again with
+#: ``server`` and ``postgres``: an install without them is told ``postgres``,
+#: which brings them and the driver of a PostgreSQL event log.
 EXTRA_OF_MODULE = {
     "fastapi": "server",
     "starlette": "server",
