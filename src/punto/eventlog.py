@@ -52,14 +52,14 @@ class Stream(Generic[R]):
 
     name: str
     codec: RecordCodec[R]
-    #: what an append refused for a number taken raises
-    conflict: type[PuntoError]
+    #: what the stream's refusals raise: a number taken, a round id where there are none
+    error: type[PuntoError]
     rounds: bool = False
 
     def encode(self, stream_id: str, event: R, round_id: str) -> str:
         """The stored form of ``event`` (refusing a round id where there are none)."""
         if round_id and not self.rounds:
-            raise self.conflict(
+            raise self.error(
                 f"{self.name} {stream_id!r}: {self.name} events belong to no round,"
                 f" not to {round_id!r}",
                 hint="append it without a round id",
@@ -70,7 +70,7 @@ class Stream(Generic[R]):
         return self.codec.from_json(json.loads(body))
 
     def conflicting(self, stream_id: str, seq: int) -> PuntoError:
-        return self.conflict(
+        return self.error(
             f"event {seq} of {self.name} {stream_id!r} was written by someone else",
             hint=f"reload the {self.name} from its log",
         )

@@ -67,7 +67,7 @@ from punto.store.errors import StoreError
 from punto.store.ledger import LedgerError
 from punto.store.ledger_sql import BalanceChangedError, chunks
 from punto.store.postings import BetStateError, PlaceBet, ReturnBet, SettleBet
-from punto.store.sql_log import SQLEventLog, read_stream
+from punto.store.sql_log import read_stream, stream_ids
 from punto.table.events import TABLE_STREAM, Event
 
 __all__ = [
@@ -515,4 +515,4 @@ class JournalEventLog:
         return read_stream(self.journal.engine, TABLE_STREAM, stream_id)
 
     def streams(self) -> list[str]:
-        return SQLEventLog(self.journal.engine, TABLE_STREAM).streams()
+        return stream_ids(self.journal.engine, TABLE_STREAM)

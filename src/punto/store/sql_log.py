@@ -36,7 +36,7 @@ from punto.store import db
 from punto.store.columns import UTCDateTime, utc_now
 from punto.store.errors import StoreError
 
-__all__ = ["SQLEventLog", "read_stream"]
+__all__ = ["SQLEventLog", "read_stream", "stream_ids"]
 
 R = TypeVar("R")
 
@@ -75,6 +75,16 @@ def read_stream(
         raise StoreError(f"cannot read the {stream.name} log: {error.orig}") from error
     decode = stream.decode
     return [Stored(int(seq), str(round_id), decode(body)) for seq, round_id, body in rows]
+
+
+def stream_ids(engine: Engine, stream: Stream[Any]) -> list[str]:
+    """The ids of the streams of ``stream``'s family that have records, in order."""
+    key = _table(stream).c[f"{stream.name}_id"]
+    try:
+        with engine.connect() as conn:
+            return [str(v) for v in conn.execute(select(key).distinct().order_by(key)).scalars()]
+    except DBAPIError as error:
+        raise StoreError(f"cannot read the {stream.name} log: {error.orig}") from error
 
 
 class SQLEventLog(Generic[R]):
@@ -165,16 +175,7 @@ class SQLEventLog(Generic[R]):
         return read_stream(self.engine, self.stream, stream_id)
 
     def streams(self) -> list[str]:
-        try:
-            with self.engine.connect() as conn:
-                return [
-                    str(v)
-                    for v in conn.execute(
-                        select(self._key).distinct().order_by(self._key)
-                    ).scalars()
-                ]
-        except DBAPIError as error:
-            raise StoreError(f"cannot read the {self.stream.name} log: {error.orig}") from error
+        return stream_ids(self.engine, self.stream)
 
     def close(self) -> None:
         """Let go of the database (the engine's connections)."""
