@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 import sqlite3
 import time
@@ -499,6 +500,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         with write_transaction(engine) as conn:
             if not is_sqlite(conn):
                 conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+            if revision == "head" and _current(conn) == _head():
+                # At head already (every open of a command-line log file but
+                # the first): Alembic would read every script to find that out.
+                return
             command.upgrade(alembic_config(conn), revision)
     except DBAPIError as error:
         raise DatabaseError(f"cannot migrate the database: {error.orig}") from error
@@ -516,6 +521,14 @@ def current_revision(engine: Engine) -> str | None:
 
 def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+#: The newest revision, read from the scripts once (they do not change under a process).
+_head = functools.cache(head_revision)
+
+
+def _current(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
 
 
 # --- transactions --------------------------------------------------------------------
