@@ -55,10 +55,10 @@ def _table(stream: Stream[Any]) -> Table:
 
 
 def read_stream(
-    engine: Engine | Connection, stream: Stream[R], stream_id: str, *, after: int = 0
+    bind: Engine | Connection, stream: Stream[R], stream_id: str, *, after: int = 0
 ) -> list[Stored[R]]:
     """Every record of a stream after number ``after``, in order, whoever wrote
-    it (on ``engine``, or in the caller's open transaction)."""
+    it (on an engine, or in the caller's open transaction ``bind``)."""
     t = _table(stream)
     key = t.c[f"{stream.name}_id"]
     rounds = t.c.round_id if stream.rounds else literal("")
@@ -66,10 +66,10 @@ def read_stream(
         select(t.c.seq, rounds, t.c.body).where(key == stream_id, t.c.seq > after).order_by(t.c.seq)
     )
     try:
-        if isinstance(engine, Connection):
-            rows = engine.execute(query).all()
+        if isinstance(bind, Connection):
+            rows = bind.execute(query).all()
         else:
-            with engine.connect() as conn:
+            with bind.connect() as conn:
                 rows = conn.execute(query).all()
     except DBAPIError as error:
         raise StoreError(f"cannot read the {stream.name} log: {error.orig}") from error
