@@ -1013,9 +1013,11 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
     from the log up to the failure, read into a table that recovers nothing."""
     from sqlalchemy import select
 
+    from punto.eventlog import MemoryEventLog
     from punto.server.config import TableStore
-    from punto.store.db import SQLEventLog, connect, table_events
-    from punto.store.eventlog import MemoryEventLog
+    from punto.store.db import connect, table_events
+    from punto.store.sql_log import SQLEventLog
+    from punto.table.events import TABLE_STREAM
     from punto.table.round import Phase
 
     engine = connect(url)
@@ -1031,7 +1033,7 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
                     )
                 }
             )
-        store, log = TableStore(engine), SQLEventLog(engine)
+        store, log = TableStore(engine), SQLEventLog(engine, TABLE_STREAM)
         out = []
         for table_id, round_id in hit:
             config = store.get(table_id)
@@ -1041,9 +1043,9 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
                 for i, e in enumerate(stored)
                 if e.round_id == round_id and e.event.type == "power_failed"
             )
-            before = MemoryEventLog()
+            before = MemoryEventLog(TABLE_STREAM)
             for e in stored[:failed]:
-                before.append(table_id, e.round_id, e.event)
+                before.append(table_id, e.event, round_id=e.round_id)
             live = config.live_table(before, recover=False)
             r = live.round
             assert r is not None

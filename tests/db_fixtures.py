@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,15 @@ def postgres_base_url() -> str:
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of an empty database of each backend, private to the test."""
-    if request.param == "sqlite":
+    with fresh_database(request.param, tmp_path) as url:
+        yield url
+
+
+@contextmanager
+def fresh_database(backend: str, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database of ``backend`` ("sqlite", "postgresql"),
+    dropped (PostgreSQL) when the block ends."""
+    if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'punto.db'}"
         return
     base = normalize_url(postgres_base_url())

@@ -24,8 +24,8 @@ import pytest
 from playwright.sync_api import Browser, Route, expect
 
 from punto.store.db import connect as db_connect
-from punto.store.db import read_table_events
-from punto.table.events import BetPlaced, BetsClosed, Event
+from punto.store.sql_log import read_stream
+from punto.table.events import TABLE_STREAM, BetPlaced, BetsClosed, Event
 from tests import db_fixtures
 from tests.test_browser_faults import EXPECTED, ledger_bets, shown_raw
 from tests.test_browser_support import DEALER, PLAYER, Site, browser, money, open_page
@@ -95,7 +95,7 @@ def logged(database: str, table_id: str, kind: type[Event]) -> int:
     """How many events of ``kind`` the table's log holds."""
     engine = db_connect(database)
     try:
-        return sum(isinstance(e.event, kind) for e in read_table_events(engine, table_id))
+        return sum(isinstance(e.event, kind) for e in read_stream(engine, TABLE_STREAM, table_id))
     finally:
         engine.dispose()
 

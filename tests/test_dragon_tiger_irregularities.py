@@ -30,9 +30,10 @@ from punto.errors import ActionError, PhaseError, RoleError, ShoeError
 from punto.games import get_game
 from punto.roads import Scoreboard
 from punto.shoe import Shoe
-from punto.store.eventlog import SQLiteEventLog, open_event_log
+from punto.store.eventlog import open_event_log
+from punto.store.sql_log import SQLEventLog
 from punto.table import irregularities as irr
-from punto.table.events import CardDealt, Event
+from punto.table.events import TABLE_STREAM, CardDealt, Event
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.roles import Role
@@ -232,14 +233,20 @@ SQL_LIMITS = TableLimits(Decimal(10), Decimal(1000))
 
 
 def table_on(path: Path, seed: str) -> LiveTable:
-    return LiveTable("t", GAME, limits=SQL_LIMITS, log=SQLiteEventLog(str(path)), seed=seed)
+    return LiveTable(
+        "t", GAME, limits=SQL_LIMITS, log=open_event_log(str(path), TABLE_STREAM), seed=seed
+    )
 
 
 def restarted(table: LiveTable, path: Path) -> LiveTable:
-    assert isinstance(table.log, SQLiteEventLog)
+    assert isinstance(table.log, SQLEventLog)
     table.log.close()
     return LiveTable(
-        "t", GAME, limits=SQL_LIMITS, log=open_event_log(f"sqlite:///{path}"), seed=table.seed
+        "t",
+        GAME,
+        limits=SQL_LIMITS,
+        log=open_event_log(f"sqlite:///{path}", TABLE_STREAM),
+        seed=table.seed,
     )
 
 

@@ -84,6 +84,17 @@ def test_a_postgresql_event_log_without_the_postgres_extra_names_it(tmp_path: Pa
     assert done.stderr == "punto table: needs the postgres extra: pip install 'punto[postgres]'\n"
 
 
+@pytest.mark.parametrize("command", ["table", "tournament"])
+def test_an_event_log_in_a_file_without_the_store_extra_names_it(
+    tmp_path: Path, command: str
+) -> None:
+    args = ("tiger-baccarat",) if command == "table" else ("--entrants", "8", "--seed", "1")
+    done = _punto(command, *args, "--database", "events.db", cwd=tmp_path, stdin="quit\n")
+    assert done.returncode == 2
+    assert done.stderr == f"punto {command}: needs the store extra: pip install 'punto[store]'\n"
+    assert list(tmp_path.iterdir()) == []  # no file made
+
+
 def test_serve_help_needs_no_extra(tmp_path: Path) -> None:
     done = _punto("serve", "--help", cwd=tmp_path)
     assert done.returncode == 0
@@ -129,7 +140,7 @@ def test_missing_extra_names_the_commands_extra_first() -> None:
     assert str(refusal) == "punto serve: needs the server extra: pip install 'punto[server]'"
     table = missing_extra("table", error)
     assert table is not None
-    assert table.extra == "postgres"
+    assert table.extra == "store"  # an event log in a database file
 
 
 def test_a_missing_module_of_no_extra_is_not_called_an_extra() -> None:

@@ -20,17 +20,18 @@ from punto.cards import parse_cards
 from punto.coup import Side
 from punto.dealer_console import DealerConsole
 from punto.errors import ActionError, PhaseError, RoleError
+from punto.eventlog import EventLog, MemoryEventLog
 from punto.games import get_game
 from punto.playtable import console_input
-from punto.store import MemoryEventLog
-from punto.store.eventlog import EventLog
 from punto.table import handling
 from punto.table import irregularities as irr
 from punto.table.events import (
+    TABLE_STREAM,
     CardsPassed,
     CardsRefused,
     DeviceLost,
     DeviceTaken,
+    Event,
     HandlingEvent,
     Method,
     MethodChosen,
@@ -51,18 +52,18 @@ PLAYER_NINE = "9H 5C TD KS"
 BANKER_NINE = "5H 9C TD KS"
 
 
-def table(game_id: str, log: EventLog | None = None, *, hlga: bool = False) -> LiveTable:
+def table(game_id: str, log: EventLog[Event] | None = None, *, hlga: bool = False) -> LiveTable:
     return LiveTable(
         "t",
         get_game(game_id),
         limits=LIMITS,
-        log=log if log is not None else MemoryEventLog(),
+        log=log if log is not None else MemoryEventLog(TABLE_STREAM),
         seed="handling",
         hlga=hlga,
     )
 
 
-def method_c_table(game_id: str, log: EventLog | None = None) -> LiveTable:
+def method_c_table(game_id: str, log: EventLog[Event] | None = None) -> LiveTable:
     t = table(game_id, log, hlga=True)
     t.choose_method(Method.C, ACM)
     return t
@@ -137,7 +138,7 @@ def test_mbs_3_9_1_dealer_keeps_the_device_under_methods_a_and_b(game_id: str) -
 @pytest.mark.clause("tiger-baccarat", "3.9.2")
 @pytest.mark.clause("dragon-tiger", "3.9.2")
 def test_mbs_3_9_2_pit_manager_chooses_the_table_method_between_rounds(game_id: str) -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     t = table(game_id, log)
     with pytest.raises(RoleError) as refused:
         t.choose_method(Method.B, Role.PIT_SUPERVISOR)
@@ -420,7 +421,7 @@ def test_mbs_3_12_2_an_assistant_casino_manager_lets_a_player_draw_without_a_wag
 @pytest.mark.clause("tiger-baccarat", "3.12.8", "3.12.1")
 @pytest.mark.clause("dragon-tiger", "3.12.8", "3.12.1")
 def test_mbs_3_12_8_the_holder_keeps_the_device_into_the_next_round(game_id: str) -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     t = method_c_table(game_id, log)
     r1 = t.new_round()
     r1.place_bet("ann", 1, "player", D(100))
@@ -626,7 +627,7 @@ def test_tiger_baccarat_3_9_2_console_chooses_the_method_between_rounds() -> Non
     desk = DealerConsole(
         get_game("tiger-baccarat"),
         limits=LIMITS,
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed=1,
         console=out,
         input_fn=console_input(out, script),
@@ -663,7 +664,7 @@ def test_dragon_tiger_3_12_8_console_runs_method_c_at_an_hlga_table() -> None:
     desk = DealerConsole(
         get_game("dragon-tiger"),
         limits=LIMITS,
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed=1,
         console=out,
         input_fn=console_input(out, script),
@@ -685,7 +686,7 @@ def test_dragon_tiger_3_12_8_console_runs_method_c_at_an_hlga_table() -> None:
 @pytest.mark.clause("tiger-baccarat", "3.9.2")
 @pytest.mark.clause("dragon-tiger", "3.9.2")
 def test_mbs_3_9_2_method_c_stops_when_the_table_leaves_hlga(game_id: str) -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     method_c_table(game_id, log)
     outside = table(game_id, log)  # restarted, no longer in HLGA
     assert outside.method is Method.C

@@ -18,9 +18,10 @@ import punto.commands.games as games
 from punto.cards import DECK
 from punto.cli import main
 from punto.dealer_console import DealerConsole
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.playtable import console_input
-from punto.store import MemoryEventLog
+from punto.table.events import TABLE_STREAM
 from punto.table.limits import TableLimits
 from punto.table.replay import ACTIONS, ActionInputError, ReplayError, run_replay
 
@@ -439,7 +440,7 @@ def console(*commands: str) -> tuple[DealerConsole, str]:
     desk = DealerConsole(
         get_game("tiger-baccarat"),
         limits=TableLimits(Decimal(10), Decimal(1000)),
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed="input-test",
         console=out,
         input_fn=console_input(out, io.StringIO("".join(f"{c}\n" for c in commands))),

@@ -32,12 +32,13 @@ from punto.errors import (
     PhaseError,
     RoleError,
 )
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.shoe import Shoe
-from punto.store import MemoryEventLog
 from punto.table import handling
 from punto.table import irregularities as irr
 from punto.table.events import (
+    TABLE_STREAM,
     CardDealt,
     IrregularityNoted,
     PlayerWithdrew,
@@ -119,7 +120,9 @@ def assert_void(r: Round, clause: str) -> None:
 @pytest.mark.clause("dragon-tiger", "5.1", "5.1.1", "5.1.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_1_foreign_card_voids_round_and_previous_rounds_stand(game_id: str) -> None:
-    table = LiveTable("t", get_game(game_id), limits=LIMITS, log=MemoryEventLog(), seed="5.1")
+    table = LiveTable(
+        "t", get_game(game_id), limits=LIMITS, log=MemoryEventLog(TABLE_STREAM), seed="5.1"
+    )
     first = table.new_round()
     first.place_bet("ann", 1, "banker", Decimal(100))
     first.place_bet("bob", 2, "player", Decimal(200))
@@ -577,7 +580,11 @@ def test_tiger_baccarat_5_14_under_minimum_settled_once_then_returned() -> None:
 
 def test_tiger_baccarat_5_14_and_5_16_on_a_live_table() -> None:
     table = LiveTable(
-        "t", get_game("tiger-baccarat"), limits=LIMITS, log=MemoryEventLog(), seed="5.14"
+        "t",
+        get_game("tiger-baccarat"),
+        limits=LIMITS,
+        log=MemoryEventLog(TABLE_STREAM),
+        seed="5.14",
     )
     nets = []
     for _ in range(2):
@@ -669,7 +676,7 @@ def test_tiger_baccarat_5_17_1_power_failure_before_any_card() -> None:
 
 
 def test_tiger_baccarat_5_17_power_failure_recovered_from_the_log() -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     game = get_game("tiger-baccarat")
     table = LiveTable("t", game, limits=LIMITS, log=log, seed="5.17")
     r = table.new_round()
@@ -745,7 +752,7 @@ def test_mbs_cut_card_round_completed_then_shoe_ends(game_id: str, clause: str) 
         "t",
         get_game(game_id),
         limits=LIMITS,
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed="cut",
         cut_card_from_end=414,  # two cards in front of the cutting card
     )
@@ -988,7 +995,7 @@ def test_tiger_baccarat_5_13_cards_may_be_replaced_after_a_void() -> None:
         "t",
         get_game("tiger-baccarat"),
         limits=LIMITS,
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed="5.13",
         hlga=True,
     )

@@ -33,11 +33,11 @@ from punto.errors import (
     PhaseError,
     RoleError,
 )
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.insurance import Moment
-from punto.store import MemoryEventLog
 from punto.table import irregularities as irr
-from punto.table.events import BetPlaced, InsuranceReoffered, WithdrawalOffered
+from punto.table.events import TABLE_STREAM, BetPlaced, InsuranceReoffered, WithdrawalOffered
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.roles import Role
@@ -333,7 +333,7 @@ def test_tiger_buffalo_5_4_2_power_failure_no_outcome_voids_round() -> None:
 
 
 def test_tiger_buffalo_5_4_power_failure_recovered_from_the_log_voids_round() -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = LiveTable("t", GAME, limits=LIMITS, layout="A", log=log, seed="5.4")
     r = table.new_round()
     r.place_bet("ann", 1, "player", Decimal(300))
@@ -403,7 +403,9 @@ def test_tiger_buffalo_5_5_5_unshuffled_cards_void_round() -> None:
 
 
 def test_tiger_buffalo_5_6_and_5_12_previous_rounds_stand() -> None:
-    table = LiveTable("t", GAME, limits=LIMITS, layout="A", log=MemoryEventLog(), seed="5.6")
+    table = LiveTable(
+        "t", GAME, limits=LIMITS, layout="A", log=MemoryEventLog(TABLE_STREAM), seed="5.6"
+    )
     first = table.new_round()
     first.place_bet("ann", 1, "player", Decimal(300))
     first.close_betting()

@@ -3,6 +3,8 @@ files and PostgreSQL (see tests/db_fixtures.py for how PostgreSQL is found)."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -23,8 +25,9 @@ from sqlalchemy.engine import Engine
 
 from punto.cards import Card
 from punto.errors import PuntoError
+from punto.eventlog import EventLog
 from punto.store import db
-from punto.store.eventlog import EventLog, SQLiteEventLog, StoreError
+from punto.store.errors import StoreError
 from punto.store.ledger import (
     BetStateError,
     BetStatus,
@@ -38,7 +41,17 @@ from punto.store.ledger import (
     Wallet,
     WalletKind,
 )
-from punto.table.events import BetPlaced, BetsClosed, CardDealt, RoundOpened, RoundVoided
+from punto.store.sql_log import SQLEventLog
+from punto.table.events import (
+    TABLE_STREAM,
+    BetPlaced,
+    BetsClosed,
+    CardDealt,
+    Event,
+    RoundOpened,
+    RoundVoided,
+    event_to_json,
+)
 from punto.table.roles import Role
 from tests import db_fixtures
 
@@ -153,7 +166,7 @@ def test_times_must_be_timezone_aware(engine: Engine) -> None:
 
 
 def test_sql_event_log_round_trips_table_events(engine: Engine) -> None:
-    log: EventLog = db.SQLEventLog(engine)
+    log: EventLog[Event] = SQLEventLog(engine, TABLE_STREAM)
     events = [
         RoundOpened("r1"),
         BetPlaced("b1", "ann", 3, "banker", Decimal("100.50")),
@@ -163,8 +176,8 @@ def test_sql_event_log_round_trips_table_events(engine: Engine) -> None:
         CardDealt(Card.parse("9C"), source="reader"),
         RoundVoided("card exposed", "5.1"),
     ]
-    assert [log.append("t1", "r1", e) for e in events] == list(range(1, len(events) + 1))
-    assert log.append("t2", "r9", RoundOpened("r9")) == 1  # sequences are per table
+    assert [log.append("t1", e, round_id="r1") for e in events] == list(range(1, len(events) + 1))
+    assert log.append("t2", RoundOpened("r9"), round_id="r9") == 1  # sequences are per table
     stored = log.read("t1")
     assert [s.event for s in stored] == events
     assert [s.seq for s in stored] == list(range(1, len(events) + 1))
@@ -184,11 +197,13 @@ def test_concurrent_appenders_never_share_a_sequence_number(db_url: str) -> None
     writers, per_writer = 4, 15
     pool = engines(db_url, writers)
     try:
-        logs = [db.SQLEventLog(e) for e in pool]  # one per "process": no shared lock
+        logs = [SQLEventLog(e, TABLE_STREAM) for e in pool]  # one per "process": no shared lock
 
         def append_many(i: int) -> list[int]:
             return [
-                logs[i].append("t1", "r1", BetPlaced(f"b{i}-{n}", f"p{i}", i, "banker", Decimal(n)))
+                logs[i].append(
+                    "t1", BetPlaced(f"b{i}-{n}", f"p{i}", i, "banker", Decimal(n)), round_id="r1"
+                )
                 for n in range(per_writer)
             ]
 
@@ -207,20 +222,38 @@ def test_concurrent_appenders_never_share_a_sequence_number(db_url: str) -> None
             e.dispose()
 
 
+#: The table the stdlib event log (``SQLiteEventLog``, raw SQL, before the one
+#: event log) made in a SQLite file of ``punto table --database``.
+_STDLIB_TABLE_EVENTS = """
+CREATE TABLE table_events (
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, round_id TEXT NOT NULL,
+    type TEXT NOT NULL, body TEXT NOT NULL,
+    recorded_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (table_id, seq)
+)
+"""
+
+
 def test_a_sqlite_event_log_file_is_adopted_with_its_events(tmp_path: Any) -> None:
     path = tmp_path / "table.db"
-    old = SQLiteEventLog(str(path))
-    old.append("t1", "r1", RoundOpened("r1"))
-    old.append("t1", "r1", BetPlaced("b1", "ann", 3, "banker", Decimal("25")))
+    old = sqlite3.connect(path)
+    old.execute(_STDLIB_TABLE_EVENTS)
+    for seq, event in enumerate(
+        [RoundOpened("r1"), BetPlaced("b1", "ann", 3, "banker", Decimal("25"))], 1
+    ):
+        old.execute(
+            "INSERT INTO table_events (table_id, seq, round_id, type, body) VALUES (?, ?, ?, ?, ?)",
+            ("t1", seq, "r1", event.type, json.dumps(event_to_json(event), sort_keys=True)),
+        )
+    old.commit()
     old.close()
     engine = db.connect(f"sqlite:///{path}")
     try:
-        log = db.SQLEventLog(engine)
+        log = SQLEventLog(engine, TABLE_STREAM)
         assert [s.event for s in log.read("t1")] == [
             RoundOpened("r1"),
             BetPlaced("b1", "ann", 3, "banker", Decimal("25")),
         ]
-        assert log.append("t1", "r1", BetsClosed()) == 3
+        assert log.append("t1", BetsClosed(), round_id="r1") == 3
         with engine.connect() as conn:
             recorded = conn.execute(select(db.table_events.c.recorded_at)).scalars().all()
         assert all(r.tzinfo is not None for r in recorded)
@@ -232,9 +265,9 @@ def test_a_sqlite_event_log_file_is_adopted_with_its_events(tmp_path: Any) -> No
 def test_sql_event_log_errors_are_store_errors(tmp_path: Any) -> None:
     engine = db.connect(f"sqlite:///{tmp_path / 'bare.db'}", migrate=False)  # no tables
     try:
-        log = db.SQLEventLog(engine, attempts=1)
+        log = SQLEventLog(engine, TABLE_STREAM, attempts=1)
         with pytest.raises(StoreError, match="cannot append"):
-            log.append("t1", "r1", RoundOpened("r1"))
+            log.append("t1", RoundOpened("r1"), round_id="r1")
         with pytest.raises(StoreError, match="cannot read"):
             log.read("t1")
     finally:

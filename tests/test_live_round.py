@@ -38,12 +38,14 @@ from punto.errors import (
     PuntoError,
     RoleError,
 )
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.insurance import Moment
-from punto.store import MemoryEventLog
-from punto.store.eventlog import SQLiteEventLog
+from punto.store.db import connect
+from punto.store.sql_log import SQLEventLog
 from punto.table import irregularities as irr
 from punto.table.events import (
+    TABLE_STREAM,
     BetPlaced,
     BetReduced,
     BetReturned,
@@ -803,7 +805,7 @@ def test_replay_gives_the_same_round_and_results() -> None:
 
 
 def test_replay_through_a_live_table_log() -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     game = get_game("tiger-buffalo")
     table = LiveTable("t", game, limits=RWS_LIMITS, layout="A", log=log, seed="replay")
     for _ in range(3):
@@ -913,9 +915,12 @@ class Harness:
         self.game = get_game(game_id)
         self.layout, self.limits = GAMES[game_id]
         self.path = str(path)
-        self.log = SQLiteEventLog(self.path)
+        self.log = self._log()
         self.table = self._open()
         self.insured_at: tuple[str, int] | None = None
+
+    def _log(self) -> SQLEventLog[Event]:
+        return SQLEventLog(connect(f"sqlite:///{self.path}"), TABLE_STREAM)
 
     def _open(self) -> LiveTable:
         return LiveTable(
@@ -925,7 +930,7 @@ class Harness:
     def restart(self) -> None:
         old = self.table
         self.log.close()
-        self.log = SQLiteEventLog(self.path)
+        self.log = self._log()
         self.table = self._open()
         assert len(self.table.rounds) == len(old.rounds)
         for before, after in zip(old.rounds, self.table.rounds, strict=True):
@@ -1118,7 +1123,7 @@ def test_live_table_logs_its_configuration_and_old_rounds_keep_their_limits() ->
     """A restart with other limits logs the change; rounds already played are
     restored under the limits they were played under (MBS 5.15 here)."""
     game = get_game("tiger-baccarat")
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     old = TableLimits(Decimal(10), Decimal(100))
     table = LiveTable("t", game, limits=old, log=log, seed="cfg")
     r = table.new_round()
@@ -1141,7 +1146,7 @@ def test_live_table_logs_its_configuration_and_old_rounds_keep_their_limits() ->
 
 def test_live_table_refuses_a_log_of_another_game() -> None:
 
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     limits = TableLimits(Decimal(10), Decimal(100))
     LiveTable("t", get_game("tiger-baccarat"), limits=limits, log=log)
     with pytest.raises(TableConfigError, match="written for tiger-baccarat"):

@@ -31,9 +31,12 @@ import pytest
 from punto.cards import Card, parse_cards
 from punto.errors import ActionError, PhaseError, RoleError, ShoeError
 from punto.games import get_game
-from punto.store.eventlog import SQLiteEventLog, open_event_log
+from punto.store.db import connect
+from punto.store.eventlog import open_event_log
+from punto.store.sql_log import SQLEventLog
 from punto.table import irregularities as irr
 from punto.table.events import (
+    TABLE_STREAM,
     CardDealt,
     CardsHeld,
     Event,
@@ -64,7 +67,7 @@ def table_on(path: Path, game_id: str, seed: str, **options: object) -> LiveTabl
         get_game(game_id),
         limits=LIMITS,
         layout=layout,
-        log=SQLiteEventLog(str(path)),
+        log=open_event_log(str(path), TABLE_STREAM),
         seed=seed,
         **options,  # type: ignore[arg-type]
     )
@@ -72,14 +75,14 @@ def table_on(path: Path, game_id: str, seed: str, **options: object) -> LiveTabl
 
 def restarted(table: LiveTable, path: Path, **options: object) -> LiveTable:
     """The same table started again on its log file (the old one closed)."""
-    assert isinstance(table.log, SQLiteEventLog)
+    assert isinstance(table.log, SQLEventLog)
     table.log.close()
     return LiveTable(
         table.table_id,
         table.game,
         limits=table.limits,
         layout=table.layout,
-        log=open_event_log(f"sqlite:///{path}"),
+        log=open_event_log(f"sqlite:///{path}", TABLE_STREAM),
         seed=table.seed,
         cut_card_from_end=table.cut_card_from_end,
         hlga=table.hlga,
@@ -121,8 +124,8 @@ def test_cards_held_event_round_trips_through_the_codec_and_the_sqlite_log(
 ) -> None:
     event = CardsHeld(cards("9S 9D"), "5.8", Role.PIT_SUPERVISOR)
     assert event_from_json(event_to_json(event)) == event
-    log = SQLiteEventLog(str(tmp_path / "codec.db"))
-    log.append("t", "r1", event)
+    log = SQLEventLog(connect(f"sqlite:///{tmp_path / 'codec.db'}"), TABLE_STREAM)
+    log.append("t", event, round_id="r1")
     assert [s.event for s in log.read("t")] == [event]
     log.close()
 

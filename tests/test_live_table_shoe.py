@@ -21,11 +21,11 @@ from rich.console import Console
 from punto.cards import Card, parse_cards
 from punto.dealer_console import DealerConsole
 from punto.errors import PhaseError, ShoeError
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.playtable import console_input
-from punto.store import MemoryEventLog
 from punto.table import irregularities as irr
-from punto.table.events import ShoeStarted
+from punto.table.events import TABLE_STREAM, ShoeStarted
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.roles import Role
@@ -47,7 +47,7 @@ def table(game_id: str, **options: object) -> LiveTable:
         get_game(game_id),
         limits=LIMITS,
         layout=layout,
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed="a",
         **options,  # type: ignore[arg-type]
     )
@@ -152,7 +152,7 @@ def console(script: str, *, hlga: bool = False) -> tuple[DealerConsole, str]:
     desk = DealerConsole(
         get_game("tiger-baccarat"),
         limits=LIMITS,
-        log=MemoryEventLog(),
+        log=MemoryEventLog(TABLE_STREAM),
         seed="a",
         console=out,
         input_fn=console_input(out, io.StringIO(script)),

@@ -39,7 +39,8 @@ from punto.store.postings import (
     WalletKind,
     WalletState,
 )
-from punto.table.events import BetPlaced
+from punto.store.sql_log import read_stream
+from punto.table.events import TABLE_STREAM, BetPlaced
 from tests import db_fixtures
 
 db_url = db_fixtures.db_url
@@ -349,7 +350,9 @@ def test_two_journals_on_one_database_never_overdraw_a_wallet(db_url: str) -> No
     assert ledger.trial_balance() == 0
     audit = ledger.audit()
     assert audit.ok, audit.problems
-    events = db.read_table_events(engines[0], "t1") + db.read_table_events(engines[0], "t2")
+    events = read_stream(engines[0], TABLE_STREAM, "t1") + read_stream(
+        engines[0], TABLE_STREAM, "t2"
+    )
     assert len(events) == 10  # an event for each bet taken, none for a bet refused
     for e in engines:
         e.dispose()

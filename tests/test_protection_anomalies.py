@@ -17,6 +17,7 @@ from fractions import Fraction
 import pytest
 
 from punto.cards import parse_cards
+from punto.eventlog import Stored
 from punto.games import get_game
 from punto.protection.anomalies import (
     ALPHA,
@@ -45,7 +46,6 @@ from punto.table.events import (
     TableConfigured,
 )
 from punto.table.limits import TableLimits
-from punto.table.log import StoredEvent
 from punto.table.round import Round
 
 D = Decimal
@@ -81,10 +81,10 @@ def a_round(
     return events
 
 
-def log_of(*rounds: tuple[str, list[Event]], game: str = GAME) -> list[StoredEvent]:
-    stored = [StoredEvent(1, "", configured(game))]
+def log_of(*rounds: tuple[str, list[Event]], game: str = GAME) -> list[Stored[Event]]:
+    stored: list[Stored[Event]] = [Stored(1, "", configured(game))]
     for rid, events in rounds:
-        stored += [StoredEvent(len(stored) + 1, rid, e) for e in events]
+        stored += [Stored(len(stored) + 1, rid, e) for e in events]
     return stored
 
 

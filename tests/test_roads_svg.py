@@ -15,7 +15,8 @@ from punto.cli import main
 from punto.games import get_game
 from punto.roads import Scoreboard
 from punto.roads_svg import ROADS, roads_svg
-from punto.store.eventlog import SQLiteEventLog
+from punto.store.eventlog import open_event_log
+from punto.table.events import TABLE_STREAM
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 
@@ -113,7 +114,7 @@ def test_roads_command_reads_an_event_log_without_writing_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "table.db"
-    log = SQLiteEventLog(str(path))
+    log = open_event_log(str(path), TABLE_STREAM)
     limits = TableLimits(Decimal(10), Decimal(500))
     table = LiveTable("t1", get_game("tiger-baccarat"), limits=limits, log=log, seed="roads")
     coups = []
@@ -126,7 +127,7 @@ def test_roads_command_reads_an_event_log_without_writing_it(
     before = len(log.read("t1"))
     out = tmp_path / "roads.svg"
     assert main(["roads", "--log", str(path), "--table-id", "t1", "--out", str(out)]) == 0
-    assert len(SQLiteEventLog(str(path)).read("t1")) == before
+    assert len(open_event_log(str(path), TABLE_STREAM).read("t1")) == before
     cells, _ = drawn(out.read_text("utf-8"))
     board = Scoreboard(pair_rule=table.pair_rule)
     board.extend(coups)

@@ -40,10 +40,12 @@ from typing import Any
 import httpx2
 import pytest
 
+from punto.eventlog import MemoryEventLog
 from punto.server.config import TableStore
-from punto.store.db import SQLEventLog, connect, ledger_bets, table_events
-from punto.store.eventlog import MemoryEventLog
+from punto.store.db import connect, ledger_bets, table_events
 from punto.store.ledger import Ledger
+from punto.store.sql_log import SQLEventLog
+from punto.table.events import TABLE_STREAM
 from punto.table.round import Phase
 from tests import test_server_support as support
 from tests.test_server_support import (
@@ -201,15 +203,15 @@ def expected_rules(url: str) -> dict[str, tuple[str | None, str | None]]:
     may have logged since, taking the table over), without writing to it."""
     engine = connect(url)
     try:
-        store, log = TableStore(engine), SQLEventLog(engine)
+        store, log = TableStore(engine), SQLEventLog(engine, TABLE_STREAM)
         out: dict[str, tuple[str | None, str | None]] = {}
         for table in RULE:
             config = store.get(table)
-            copy = MemoryEventLog()
+            copy = MemoryEventLog(TABLE_STREAM)
             for stored in log.read(table):
                 if stored.event.type == "power_failed":
                     break  # what came before is the log as the kill left it
-                copy.append(table, stored.round_id, stored.event)
+                copy.append(table, stored.event, round_id=stored.round_id)
             live = config.live_table(copy, recover=False)
             r = live.round
             if r is None or r.phase is not Phase.DEALING:

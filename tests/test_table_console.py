@@ -20,11 +20,12 @@ from rich.console import Console
 
 from punto.cli import main
 from punto.dealer_console import DealerConsole
+from punto.eventlog import EventLog, MemoryEventLog
 from punto.games import get_game
 from punto.money import format_money
 from punto.playtable import console_input
-from punto.store import MemoryEventLog
-from punto.store.eventlog import EventLog, SQLiteEventLog
+from punto.store.eventlog import open_event_log
+from punto.table.events import TABLE_STREAM, Event
 from punto.table.limits import TableLimits
 from punto.table.round import Phase
 
@@ -36,7 +37,7 @@ def session(
     script: str,
     *,
     game: str = "tiger-baccarat",
-    log: EventLog | None = None,
+    log: EventLog[Event] | None = None,
     limits: TableLimits = LIMITS,
     layout: str | None = None,
 ) -> tuple[DealerConsole, int, str]:
@@ -46,7 +47,7 @@ def session(
     desk = DealerConsole(
         get_game(game),
         limits=limits,
-        log=log if log is not None else MemoryEventLog(),
+        log=log if log is not None else MemoryEventLog(TABLE_STREAM),
         layout=layout,
         seed="console-test",
         console=out,
@@ -336,7 +337,7 @@ def test_restart_on_the_same_database_resumes(tmp_path: Path) -> None:
             "open", "bet ann 1 banker 100", "close", "draw", "deal", "settle",
             "open", "bet ann 1 banker 100", "bet bob 2 player 50", "close", "card 2H",
         ),
-        log=SQLiteEventLog(path),
+        log=open_event_log(path, TABLE_STREAM),
     )  # fmt: skip
     assert (
         "Round r2 is being dealt: started again on this log, the console handles it as a power failure (5.17)."
@@ -350,7 +351,7 @@ def test_restart_on_the_same_database_resumes(tmp_path: Path) -> None:
     # power failure with no outcome established (MBS 5.17.1).
     again, code, text = session(
         lines("status", "take bob", "close_withdrawal", "card 5C 3D 4S", "settle", "open"),
-        log=SQLiteEventLog(path),
+        log=open_event_log(path, TABLE_STREAM),
     )
     assert code == 0
     assert "Resumed: 2 rounds on the log; round r2 is dealing." in text
@@ -367,7 +368,7 @@ def test_restart_on_the_same_database_resumes(tmp_path: Path) -> None:
     assert [r.round_id for r in again.table.rounds] == ["r1", "r2", "r3"]
     assert len(again.board()) == 2  # the settled rounds of the shoe
 
-    third, _, text = session(lines("status"), log=SQLiteEventLog(path))
+    third, _, text = session(lines("status"), log=open_event_log(path, TABLE_STREAM))
     assert "Resumed: 3 rounds on the log; round r3 is betting." in text
     assert len(third.board()) == 2
     assert third.seats.positions == {"ann": 1, "bob": 2}
@@ -387,9 +388,9 @@ def test_punto_table_reads_piped_stdin(
     assert (code, err) == (0, "")
     assert "r1 betting> bet ann 1 banker 100" in out
     assert "Round r1 settled" in out
-    assert [e.event.type for e in SQLiteEventLog(path).read("dragon-tiger/A")][-1] == (
-        "round_settled"
-    )
+    assert [e.event.type for e in open_event_log(path, TABLE_STREAM).read("dragon-tiger/A")][
+        -1
+    ] == ("round_settled")
 
 
 @pytest.mark.parametrize(

@@ -21,12 +21,12 @@ import pytest
 from punto.cards import parse_cards
 from punto.cli import main
 from punto.errors import ActionError, GameDataError
+from punto.eventlog import EventLog, MemoryEventLog
 from punto.game import load_game
 from punto.games import get_game
-from punto.store import MemoryEventLog
-from punto.store.eventlog import EventLog, SQLiteEventLog
+from punto.store.eventlog import open_event_log
 from punto.table import irregularities as irr
-from punto.table.events import BettingReopened, TableConfigured
+from punto.table.events import TABLE_STREAM, BettingReopened, Event, TableConfigured
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.replay import ReplayError, run_replay
@@ -141,7 +141,7 @@ def test_tiger_baccarat_5_9_grant_table_requirement_must_be_a_known_fact() -> No
         load_game(data, "tiger_baccarat.toml")
 
 
-def live(game_id: str, log: EventLog, *, electronic_device: bool = True) -> LiveTable:
+def live(game_id: str, log: EventLog[Event], *, electronic_device: bool = True) -> LiveTable:
     layout = "A" if game_id == "tiger-buffalo" else None
     limits = RWS_LIMITS if game_id == "tiger-buffalo" else LIMITS
     return LiveTable(
@@ -155,7 +155,7 @@ def live(game_id: str, log: EventLog, *, electronic_device: bool = True) -> Live
 
 
 def test_tiger_baccarat_5_9_live_table_own_shoe_is_an_electronic_device() -> None:
-    table = live("tiger-baccarat", MemoryEventLog())
+    table = live("tiger-baccarat", MemoryEventLog(TABLE_STREAM))
     r = table.new_round()
     r.place_bet("ann", 1, "banker", D(100))
     r.place_bet("bob", 2, "player", D(200))
@@ -169,7 +169,7 @@ def test_tiger_baccarat_5_9_live_table_own_shoe_is_an_electronic_device() -> Non
 
 
 def test_tiger_baccarat_5_9_manual_shoe_table_refuses_device_reset() -> None:
-    table = live("tiger-baccarat", MemoryEventLog(), electronic_device=False)
+    table = live("tiger-baccarat", MemoryEventLog(TABLE_STREAM), electronic_device=False)
     r = table.new_round()
     r.place_bet("ann", 1, "banker", D(100))
     r.place_bet("bob", 2, "player", D(200))
@@ -186,7 +186,7 @@ def test_tiger_baccarat_5_9_manual_shoe_table_refuses_device_reset() -> None:
 def test_tiger_baccarat_5_9_device_fact_logged_and_kept_by_each_round() -> None:
     """A change applies from the next round, is logged, and a restart
     restores each round with the facts it was played under."""
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = live("tiger-baccarat", log)
     first = table.new_round()
     first.place_bet("ann", 1, "banker", D(100))
@@ -225,7 +225,7 @@ def test_tiger_buffalo_5_10_card_face_up_only_at_a_face_down_table() -> None:
 
 
 def test_tiger_buffalo_5_10_face_down_set_between_rounds_applies_from_the_next_round() -> None:
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = live("tiger-buffalo", log)
     r = table.new_round()
     r.place_bet("ann", 1, "player", D(300))
@@ -338,7 +338,7 @@ def test_tiger_baccarat_5_9_punto_table_manual_shoe_refuses_the_device_reset(
     out, err = capsys.readouterr()
     assert (code, err) == (0, "")
     assert "5.9 applies where an electronic dealing device is in use" in " ".join(out.split())
-    log = SQLiteEventLog(path)
+    log = open_event_log(path, TABLE_STREAM)
     configured = [
         s.event for s in log.read("tiger-baccarat") if isinstance(s.event, TableConfigured)
     ]
@@ -375,7 +375,7 @@ def test_tiger_buffalo_5_10_punto_table_face_down_option_is_logged(
     code = main(argv)
     _, err = capsys.readouterr()
     assert (code, err) == (0, "")
-    log = SQLiteEventLog(path)
+    log = open_event_log(path, TABLE_STREAM)
     configured = [
         s.event for s in log.read("tiger-buffalo/A") if isinstance(s.event, TableConfigured)
     ]

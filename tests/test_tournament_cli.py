@@ -28,8 +28,9 @@ import pytest
 
 from punto.cli import main
 from punto.coup import Coup
-from punto.tournament import MemoryTournamentLog, Tournament, load_format
-from punto.tournament.events import HandSettled, TiebreakDealt
+from punto.eventlog import MemoryEventLog
+from punto.tournament import Tournament, load_format
+from punto.tournament.events import TOURNAMENT_STREAM, HandSettled, TiebreakDealt
 from punto.tournament.export import results_csv, results_json, write_results
 from punto.tournament.tournament import Stage
 
@@ -262,7 +263,7 @@ FINAL_BETS: list[list[tuple[str, int]]] = [[("player", 2000)], [("banker", 2000)
 
 def play_sit_and_go() -> tuple[Tournament, list[Any]]:
     fmt = load_format(SIT_AND_GO, "sit-and-go")
-    t = Tournament.create(MemoryTournamentLog(), "sng", fmt, seed="golden")
+    t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "sng", fmt, seed="golden")
     names = {}
     for name in BETS:
         names[t.register(name)] = name
@@ -390,7 +391,7 @@ def test_golden_sit_and_go() -> None:
 
 def test_exports_need_a_finished_tournament(tmp_path: Path) -> None:
     fmt = load_format(SIT_AND_GO, "sit-and-go")
-    t = Tournament.create(MemoryTournamentLog(), "sng", fmt, seed="golden")
+    t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "sng", fmt, seed="golden")
     with pytest.raises(Exception, match=r"has not finished \(registration\)"):
         results_csv(t)
     done, _ = play_sit_and_go()

@@ -12,10 +12,17 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
+from punto.eventlog import MemoryEventLog
 from punto.store.ledger import Ledger, PostingKind
-from punto.tournament import MemoryTournamentLog, Phase, Stage, Tournament, get_format, load_format
+from punto.tournament import Phase, Stage, Tournament, get_format, load_format
 from punto.tournament.clock import TIEBREAK, Clock, Window
-from punto.tournament.events import EntrantRegistered, HandSettled, TiebreakChosen
+from punto.tournament.events import (
+    TOURNAMENT_STREAM,
+    EntrantRegistered,
+    HandSettled,
+    TiebreakChosen,
+    TournamentEvent,
+)
 from punto.tournament.runner import Runner, bot_controller
 from tests import db_fixtures
 
@@ -32,10 +39,10 @@ class FakeTime:
 
 
 def live_turbo(
-    humans: tuple[str, ...], bots: int, *, log: MemoryTournamentLog | None = None
+    humans: tuple[str, ...], bots: int, *, log: MemoryEventLog[TournamentEvent] | None = None
 ) -> Tournament:
     t = Tournament.create(
-        log or MemoryTournamentLog(),
+        log or MemoryEventLog(TOURNAMENT_STREAM),
         "live",
         get_format("turbo"),
         seed=3,
@@ -127,7 +134,7 @@ def test_a_person_who_never_bets_is_penalised_only_when_the_minimum_requires_it(
 
 
 def test_a_restarted_clock_opens_a_fresh_window_for_the_hand_being_bet() -> None:
-    log = MemoryTournamentLog()
+    log = MemoryEventLog(TOURNAMENT_STREAM)
     t = live_turbo(("ann",), 3, log=log)
     t.start_session()
     time = FakeTime()
@@ -166,7 +173,7 @@ def two_player_final() -> Any:
 
 
 def test_the_sudden_death_side_is_chosen_in_its_window_or_by_default() -> None:
-    log = MemoryTournamentLog()
+    log = MemoryEventLog(TOURNAMENT_STREAM)
     t = Tournament.create(log, "duel", two_player_final(), seed=1, betting_ms=1000)
     t.register("Ann", "human", entrant="ann")
     t.register("Bo", "human", entrant="bo")
@@ -228,10 +235,10 @@ def test_fees_and_prizes_balance_on_the_ledger(engine: Engine) -> None:
 def test_an_entry_fee_and_its_registration_commit_together(engine: Engine) -> None:
     from punto.store import db
     from punto.store.ledger import InsufficientFundsError
-    from punto.tournament import SQLTournamentLog
+    from punto.store.sql_log import SQLEventLog
 
     ledger = Ledger(engine)
-    log = SQLTournamentLog(engine, create=False)
+    log = SQLEventLog(engine, TOURNAMENT_STREAM)
     t = Tournament.create(log, "cup", get_format("turbo"), seed=1)
     ann = ledger.player_wallet("ann")
     ledger.deposit(ann, 4_000, key="d-ann")
@@ -239,7 +246,7 @@ def test_an_entry_fee_and_its_registration_commit_together(engine: Engine) -> No
     def register(conn: Any) -> int:
         event = t.registration("Ann", "human", "ann", wallet=ann.code, fee="50.00")
         ledger.pay_entry_fee(ann, "cup", 5_000, key="cup-fee-ann", within=conn)
-        return log.append_within(conn, "cup", t.seq + 1, event)
+        return log.append_within(conn, "cup", event, expected=t.seq + 1)
 
     with pytest.raises(InsufficientFundsError):
         db.run_transaction(engine, register)

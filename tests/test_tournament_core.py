@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from punto.coup import Coup, deal
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.settlement import Bet, settle
 from punto.tournament import (
     BetLimitError,
-    MemoryTournamentLog,
     MinHandsError,
     RegistrationError,
     Stage,
@@ -34,6 +34,7 @@ from punto.tournament import (
     load_format,
 )
 from punto.tournament.events import (
+    TOURNAMENT_STREAM,
     HandSettled,
     Refund,
     SessionEnded,
@@ -104,7 +105,7 @@ def small(**changes: Any) -> Format:
 def tournament(
     fmt: Format, entrants: int, *, seed: str = "core", tables: int | None = None
 ) -> Tournament:
-    t = Tournament.create(MemoryTournamentLog(), "t", fmt, seed=seed, tables=tables)
+    t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "t", fmt, seed=seed, tables=tables)
     for i in range(entrants):
         t.register(f"P{i + 1}")
     return t
@@ -606,7 +607,9 @@ def test_t6_2_wildcards_and_t8_final_places() -> None:
     cards on chips; the final's places and prizes."""
     from punto.tournament.runner import Runner
 
-    t = Tournament.create(MemoryTournamentLog(), "c", get_format("championship"), seed="wild")
+    t = Tournament.create(
+        MemoryEventLog(TOURNAMENT_STREAM), "c", get_format("championship"), seed="wild"
+    )
     runner = Runner(t)
     runner.enter(bots=48)
     sessions: list[SessionStarted] = []

@@ -18,14 +18,17 @@ import pytest
 from rich.console import Console
 
 from punto.coup import Coup, deal
+from punto.eventlog import MemoryEventLog
 from punto.games import get_game
 from punto.settlement import Bet, settle
 from punto.shoe import Shoe
+from punto.store.eventlog import open_event_log
 from punto.table.roles import Role
-from punto.tournament import MemoryTournamentLog, SQLiteTournamentLog, Tournament, get_format
+from punto.tournament import Tournament, get_format
 from punto.tournament.clock import Clock, Window
 from punto.tournament.errors import IrregularityError, IrregularityRoleError
 from punto.tournament.events import (
+    TOURNAMENT_STREAM,
     HandIrregularityNoted,
     HandSettled,
     HandVoided,
@@ -389,7 +392,7 @@ def test_baccarat_tournament_5_5_too_few_cards_in_the_shoe_void_the_hand_not_a_c
 def short_shoe_tournament() -> Tournament:
     """Three entrants at one table whose shoe holds three cards (a log
     written elsewhere: the tournament itself never deals such a shoe)."""
-    log = MemoryTournamentLog()
+    log = MemoryEventLog(TOURNAMENT_STREAM)
     t = Tournament.create(log, "short", small(), seed="short")
     for name in ("Ann", "Bo", "Cy"):
         t.register(name)
@@ -397,7 +400,7 @@ def short_shoe_tournament() -> Tournament:
     three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
     nonce, order = three_cards.reveal()
     short = ShoeStarted(1, 1, 1, order, 3, three_cards.commitment, nonce)
-    log.append("short", t.seq + 1, short)
+    log.append("short", short, expected=t.seq + 1)
     return Tournament.open(log, "short")
 
 
@@ -471,7 +474,7 @@ def test_baccarat_tournament_5_2_refused_once_a_sudden_death_hand_has_commenced(
 
 
 def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is_void() -> None:
-    log = MemoryTournamentLog()
+    log = MemoryEventLog(TOURNAMENT_STREAM)
     t = Tournament.create(log, "tied", small(), seed="tie")
     for name in ("Ann", "Bo"):
         t.register(name)
@@ -486,7 +489,11 @@ def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is
     three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
     nonce, order = three_cards.reveal()
     shoe = t.tables[1].shoes + 1
-    log.append("tied", t.seq + 1, ShoeStarted(1, 1, shoe, order, 3, three_cards.commitment, nonce))
+    log.append(
+        "tied",
+        ShoeStarted(1, 1, shoe, order, 3, three_cards.commitment, nonce),
+        expected=t.seq + 1,
+    )
     t = Tournament.open(log, "tied")
     tb = t.open_tiebreak()
     assert tb is not None
@@ -545,7 +552,7 @@ def test_baccarat_tournament_5_1_a_live_hand_voided_in_its_window_opens_again() 
 def test_baccarat_tournament_5_2_a_void_survives_a_restart_from_the_database(
     tmp_path: Path,
 ) -> None:
-    log = SQLiteTournamentLog(str(tmp_path / "cup.db"))
+    log = open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM)
     t = Tournament.create(log, "cup", small(), seed="irregular")
     for name in ("P1", "P2", "P3"):
         t.register(name)
@@ -558,7 +565,7 @@ def test_baccarat_tournament_5_2_a_void_survives_a_restart_from_the_database(
     bet_hand(t, BETS)  # hand 2 again: two irregularities noted, not yet dealt
     t.order_altered(1, reconstructable=True)
     t.incorrect_number_of_cards(1, reconstructable=True, dealt=4)
-    again = Tournament.open(SQLiteTournamentLog(str(tmp_path / "cup.db")), "cup")
+    again = Tournament.open(open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM), "cup")
     assert chips(again) == chips(t) == {e: START + net(first, BETS[e]) for e in BETS}
     assert again.snapshot() == t.snapshot()
     assert again.tables[1].voided == t.tables[1].voided

@@ -24,12 +24,13 @@ a session can be scripted.
 >>> from rich.console import Console
 >>> from punto.games import get_game
 >>> from punto.playtable import console_input
->>> from punto.store import MemoryEventLog
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.table.events import TABLE_STREAM
 >>> from punto.table.limits import TableLimits
 >>> out = Console(file=io.StringIO(), width=120)
 >>> script = io.StringIO("open\\nbet ann 1 banker 100\\nfoo\\nclose\\ndeal\\nsettle\\n")
 >>> desk = DealerConsole(get_game("tiger-baccarat"), limits=TableLimits(Decimal(10), Decimal(1000)),
-...                      log=MemoryEventLog(), seed=1, console=out,
+...                      log=MemoryEventLog(TABLE_STREAM), seed=1, console=out,
 ...                      input_fn=console_input(out, script))
 >>> desk.run(), desk.table.round.phase.value
 (0, 'settled')
@@ -58,16 +59,16 @@ from punto.dealer_console_text import (
 )
 from punto.dealer_console_view import ConsoleView
 from punto.errors import PhaseError, PuntoError
+from punto.eventlog import EventLog
 from punto.game import Game
 from punto.inputs import InputFn, quoted
 from punto.money import format_money
 from punto.roads import Scoreboard
 from punto.table import handling
-from punto.table.events import HandlingEvent
+from punto.table.events import Event, HandlingEvent
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
-from punto.table.log import EventLog
 from punto.table.replay import (
     ACTIONS,
     HANDLING,
@@ -97,7 +98,7 @@ class DealerConsole:
         game: Game,
         *,
         limits: TableLimits,
-        log: EventLog,
+        log: EventLog[Event],
         console: Console,
         input_fn: InputFn,
         table_id: str | None = None,

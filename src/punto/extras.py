@@ -2,8 +2,9 @@
 line a command prints when the part it needs is not installed.
 
 The core install (rules engine, exact mathematics, the command line for them,
-the terminal table) needs only ``rich``; the server, PostgreSQL, the
-simulation kernels, the charts and the data frames are extras, declared in
+the terminal table) needs only ``rich``; an event log in a database
+(:mod:`punto.store.eventlog`), the server, PostgreSQL, the simulation
+kernels, the charts and the data frames are extras, declared in
 ``pyproject.toml``.  Code that needs one imports it through :func:`require`,
 which names the extra when it is missing:
 
@@ -29,9 +30,8 @@ __all__ = [
 ]
 
 #: The extra that installs each optional top-level module.  SQLAlchemy and
-#: Alembic come with both ``server`` and ``postgres``; outside ``punto serve``
-#: only a PostgreSQL event log (``--database postgresql+psycopg://...``) needs
-#: them, so they are named for ``postgres``.
+#: Alembic are ``store``'s (an event log in a database), which ``server`` and
+#: ``postgres`` bring too.
 EXTRA_OF_MODULE = {
     "fastapi": "server",
     "starlette": "server",
@@ -39,8 +39,8 @@ EXTRA_OF_MODULE = {
     "argon2": "server",
     "limits": "server",
     "swagger_ui_bundle": "server",
-    "sqlalchemy": "postgres",
-    "alembic": "postgres",
+    "sqlalchemy": "store",
+    "alembic": "store",
     "psycopg": "postgres",
     "numpy": "sim",
     "numba": "sim",

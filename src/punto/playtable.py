@@ -43,6 +43,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from punto.errors import PuntoError, ShoeError, WagerError
+from punto.eventlog import MemoryEventLog
 from punto.game import Game, Wager
 from punto.inputs import InputFn, SleepFn
 from punto.insurance import InsuranceOffer, Moment, moment_of
@@ -68,9 +69,9 @@ from punto.playtable_text import ShoeRecord as ShoeRecord
 from punto.playtable_text import console_input as console_input
 from punto.settlement import Bet
 from punto.shoe import Shoe, verify_commitment
-from punto.store import MemoryEventLog
 from punto.table import irregularities
 from punto.table.bet_limits import check_table_limits
+from punto.table.events import TABLE_STREAM
 from punto.table.limits import DEFAULT_LIMITS, TableLimits
 from punto.table.live import LiveTable
 from punto.table.round import BetSettlement, Round, TableBet
@@ -154,7 +155,7 @@ class PlayTable:
             "play",
             game,
             limits=self.options.limits,
-            log=MemoryEventLog(),
+            log=MemoryEventLog(TABLE_STREAM),
             layout=self.layout,
             decks=self.options.decks,
             cut_card_from_end=self.options.cut_card,

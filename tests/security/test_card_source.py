@@ -22,11 +22,10 @@ from fastapi.testclient import TestClient
 
 from punto.cards import Card, parse_cards
 from punto.errors import PhaseError, ShoeError
+from punto.eventlog import EventLog, MemoryEventLog
 from punto.games import get_game
-from punto.store import MemoryEventLog
-from punto.store.eventlog import EventLog
 from punto.table import irregularities as irr
-from punto.table.events import CardDealt, ShoeStarted
+from punto.table.events import TABLE_STREAM, CardDealt, Event, ShoeStarted
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.round import Round
@@ -239,7 +238,7 @@ def test_tiger_baccarat_3_22_card_source_changed_only_between_shoes_by_a_pit_man
 # -- the engine (punto.table.shoe_state, one place for the live table and the replay) ----------
 
 
-def _live(log: EventLog, *, physical: bool, decks: int = 8) -> LiveTable:
+def _live(log: EventLog[Event], *, physical: bool, decks: int = 8) -> LiveTable:
     return LiveTable(
         "t",
         get_game("tiger-baccarat"),
@@ -266,7 +265,7 @@ def test_tiger_baccarat_2_1_keyed_card_the_decks_no_longer_hold_is_refused() -> 
     """A physical shoe of 4 decks holds 4 KS: the fifth, keyed or read, is
     refused under 2.1 and nothing is written; the composition left survives
     a restart (it is folded from the log)."""
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = _live(log, physical=True, decks=4)
     r = table.new_round()
     r.place_bet("ann", 1, "tie", Decimal(10))
@@ -297,7 +296,7 @@ def test_tiger_baccarat_2_1_keyed_card_at_the_tables_own_shoe_is_refused() -> No
     """At a table dealing from its own shuffled shoe no card is keyed in or
     read from outside (2.1): refused, nothing written, the shoe untouched;
     the shoe's own next card is dealt as ever."""
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = _live(log, physical=False)
     r = table.new_round()
     r.place_bet("ann", 1, "tie", Decimal(10))
@@ -320,7 +319,7 @@ def test_tiger_baccarat_2_1_keyed_card_at_the_tables_own_shoe_is_refused() -> No
 def test_tiger_baccarat_3_22_card_source_changes_only_between_shoes() -> None:
     """The source of the cards changes when no shoe is in use: refused with
     a round in play or a shoe not ended (3.22), taken before the first shoe."""
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = _live(log, physical=False)
     table.set_physical_shoe(True)  # no shoe yet
     r = table.new_round()
@@ -341,7 +340,7 @@ def test_tiger_buffalo_5_8_physical_shoe_deals_a_held_card_before_its_next_card(
     """A card drawn in excess from a physical shoe is counted out of it once,
     held, and dealt first in the next round (5.8): a keyed card of the shoe
     is refused while it waits, and the table deals it (source held)."""
-    log = MemoryEventLog()
+    log = MemoryEventLog(TABLE_STREAM)
     table = LiveTable(
         "t",
         get_game("tiger-buffalo"),

@@ -142,6 +142,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
 def run_roads(args: argparse.Namespace) -> int:
     from punto.roads_svg import roads_svg
     from punto.store.eventlog import open_event_log
+    from punto.table.events import TABLE_STREAM
     from punto.table.replay import run_replay
     from punto.table.shoe_boards import logged_boards, shoe_boards
 
@@ -158,7 +159,7 @@ def run_roads(args: argparse.Namespace) -> int:
             raise ReplayInputError(
                 f"there is no event log {args.log}", hint="give the database the table wrote"
             )
-        table, boards = logged_boards(open_event_log(args.log), args.roads_table)
+        table, boards = logged_boards(open_event_log(args.log, TABLE_STREAM), args.roads_table)
         title = f"{table.game.title}, table {args.roads_table}"
     else:
         replay = run_replay(_read_json(args.file))
@@ -201,10 +202,11 @@ def run_table(args: argparse.Namespace) -> int:
     from punto.dealer_console import DealerConsole
     from punto.playtable import console_input
     from punto.store.eventlog import open_event_log
+    from punto.table.events import TABLE_STREAM
 
     table = common.resolve_table(args)
     limits = common.table_limits(args, table.game)
-    log = open_event_log(args.database or "memory:")
+    log = open_event_log(args.database or "memory:", TABLE_STREAM)
     console = common.console()
     desk = DealerConsole(
         table.game,

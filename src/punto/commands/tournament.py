@@ -19,17 +19,15 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from punto.commands import common
+from punto.eventlog import EventLog
 from punto.playtable import console_input
+from punto.store.eventlog import open_event_log
 from punto.tournament.errors import TournamentError
+from punto.tournament.events import TOURNAMENT_STREAM, TournamentEvent
 from punto.tournament.export import write_results
 from punto.tournament.format import Format
 from punto.tournament.formats import all_formats, get_format
 from punto.tournament.runner import DEFAULT_MIX, LateEntry, Runner
-from punto.tournament.store import (
-    MemoryTournamentLog,
-    SQLiteTournamentLog,
-    TournamentLog,
-)
 from punto.tournament.strategies import STRATEGIES
 from punto.tournament.tournament import Stage, Tournament
 
@@ -222,8 +220,8 @@ def _mix(text: str) -> list[str]:
     return names
 
 
-def _open_log(path: str | None) -> TournamentLog:
-    return SQLiteTournamentLog(path) if path else MemoryTournamentLog()
+def _open_log(path: str | None) -> EventLog[TournamentEvent]:
+    return open_event_log(path or "memory:", TOURNAMENT_STREAM)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -39,6 +39,7 @@ from statistics import NormalDist
 from typing import Any
 
 from punto.errors import PuntoError
+from punto.eventlog import Stored
 from punto.games import get_game
 from punto.money import format_money
 from punto.protection.edges import WagerEdge, edge_of
@@ -60,7 +61,6 @@ from punto.table.events import (
     TableConfigured,
 )
 from punto.table.limits import TableLimits
-from punto.table.log import StoredEvent
 from punto.table.round import Round
 from punto.table.round_state import Phase
 from punto.wagers import PairRule
@@ -175,7 +175,7 @@ class LogFolder:
         self._current: list[Event] = []
         self._current_id = ""
 
-    def feed(self, stored: Iterable[StoredEvent], dealers: Mapping[str, str]) -> None:
+    def feed(self, stored: Iterable[Stored[Event]], dealers: Mapping[str, str]) -> None:
         """The next events of the log, in order."""
         for item in stored:
             self.seq = max(self.seq, item.seq)
@@ -223,7 +223,7 @@ class LogFolder:
 
 def round_facts(
     table_id: str,
-    stored: Iterable[StoredEvent],
+    stored: Iterable[Stored[Event]],
     dealers: Mapping[str, str] | None = None,
     edge: EdgeFunction = off_the_top,
 ) -> list[RoundFacts]:

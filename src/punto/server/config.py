@@ -31,6 +31,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
 from punto.errors import LimitError, PuntoError
+from punto.eventlog import EventLog
 from punto.game import Game
 from punto.games import get_game
 from punto.protection.edges import EdgeConfirmation, WagerEdge, favoured, table_edges
@@ -38,8 +39,8 @@ from punto.server.card_source import physical
 from punto.server.schema import CARD_SOURCES, MODES, server_audit, server_tables
 from punto.store import db
 from punto.store.db import table_events
-from punto.store.eventlog import EventLog
 from punto.table.bet_limits import check_limit_wagers, check_table_limits
+from punto.table.events import Event
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable, TableConfigError, check_hlga
 
@@ -189,7 +190,7 @@ class TableConfig:
         return out
 
     def live_table(
-        self, log: EventLog, *, limits: TableLimits | None = None, recover: bool = True
+        self, log: EventLog[Event], *, limits: TableLimits | None = None, recover: bool = True
     ) -> LiveTable:
         """The table this configuration runs, restored from ``log`` (with
         ``recover``, a round interrupted mid-deal under the power failure

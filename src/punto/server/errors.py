@@ -55,7 +55,7 @@ from punto.store.accounts import (
     UsernameError,
 )
 from punto.store.bounds import MoneyBoundError
-from punto.store.eventlog import StoreError
+from punto.store.errors import StoreError
 from punto.store.ledger import (
     IdempotencyConflictError,
     InsufficientFundsError,

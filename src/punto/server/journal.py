@@ -51,6 +51,7 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from punto.eventlog import Stored
 from punto.server.journal_group import (
     EventAppend,
     Group,
@@ -62,11 +63,12 @@ from punto.server.journal_group import (
 )
 from punto.server.journal_reads import PLAYER_BALANCES, Reader, RequestLookup, settle
 from punto.store import db
-from punto.store.eventlog import StoredEvent, StoreError
+from punto.store.errors import StoreError
 from punto.store.ledger import LedgerError
 from punto.store.ledger_sql import BalanceChangedError, chunks
 from punto.store.postings import BetStateError, PlaceBet, ReturnBet, SettleBet
-from punto.table.events import Event
+from punto.store.sql_log import read_stream, stream_ids
+from punto.table.events import TABLE_STREAM, Event
 
 __all__ = [
     "EventAppend",
@@ -432,6 +434,15 @@ def _as_store_error(error: BaseException, unit: Unit) -> BaseException:
             f"bet {bet_id!r} at table {table_id!r} was already placed",
             hint="give each bet at a table its own bet id",
         )
+    if (
+        isinstance(error, IntegrityError)
+        and unit.kind == "event"
+        and "table_events" in str(error.orig)
+    ):
+        item: EventAppend = unit.payload
+        if item.expected is not None:
+            # another writer (another journal) took the number this event expected
+            return TABLE_STREAM.conflicting(item.table_id, item.expected)
     if isinstance(error, DBAPIError):
         wrapped = StoreError(f"the database refused the write: {error.orig}")
         wrapped.__cause__ = error
@@ -450,7 +461,7 @@ def _bets_placed(unit: Unit) -> list[tuple[str, str]]:
 
 
 class JournalEventLog:
-    """:class:`punto.store.eventlog.EventLog` writing through a :class:`Journal`.
+    """:class:`punto.eventlog.EventLog` of the tables, writing through a :class:`Journal`.
 
     ``attach`` sets what must commit with the next event appended (a bet's
     posting and request reservation); the table's lock makes "next" exact.
@@ -484,10 +495,14 @@ class JournalEventLog:
         self._attached = None
         self._notify = None
 
-    def append(self, table_id: str, round_id: str, event: Event) -> int:
+    def append(
+        self, stream_id: str, event: Event, *, round_id: str = "", expected: int | None = None
+    ) -> int:
+        """The event's number once committed; 0 for an event attached with
+        ``wait=False`` (its number is in :attr:`submitted`'s result then)."""
         postings, request, wait = self._attached or ((), None, True)
         self._attached = None
-        item = EventAppend(table_id, round_id, event, postings, request)
+        item = EventAppend(stream_id, round_id, event, postings, request, expected)
         if not wait:
             notify, self._notify = self._notify, None
             self.submitted = self.journal.submit(item, notify)
@@ -496,5 +511,8 @@ class JournalEventLog:
         seq, self.posted = self.journal.append(item)
         return seq
 
-    def read(self, table_id: str) -> list[StoredEvent]:
-        return db.read_table_events(self.journal.engine, table_id)
+    def read(self, stream_id: str) -> list[Stored[Event]]:
+        return read_stream(self.journal.engine, TABLE_STREAM, stream_id)
+
+    def streams(self) -> list[str]:
+        return stream_ids(self.journal.engine, TABLE_STREAM)

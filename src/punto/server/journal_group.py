@@ -40,7 +40,7 @@ from punto.store.postings import (
     WalletKind,
     WalletState,
 )
-from punto.table.events import Event, event_to_json
+from punto.table.events import TABLE_STREAM, Event
 
 #: Ledger transaction ids taken from PostgreSQL's sequence at once.
 ID_BLOCK = 1000
@@ -82,11 +82,13 @@ class EventAppend:
     postings: Sequence[PostingSpec] = ()
     #: a ``server_requests`` row (the idempotency reservation) to insert with it
     request: Mapping[str, Any] | None = None
+    #: the sequence number the writer expects the event to get (None: the next)
+    expected: int | None = None
     #: the event as stored (made by the caller, off the journal's thread)
     body: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.body = json.dumps(event_to_json(self.event), sort_keys=True)
+        self.body = TABLE_STREAM.encode(self.table_id, self.event, self.round_id)
         for spec in self.postings:
             _ = spec.request_hash  # hashed here, not on the journal's thread
 
@@ -264,6 +266,9 @@ class Group:
                     hint="use a new key for a new bet; repeat a key only to retry the same request",
                 )
             )
+        seq = self.next_seq[item.table_id]
+        if item.expected is not None and item.expected != seq:
+            return Refused(TABLE_STREAM.conflicting(item.table_id, item.expected))
         saved = (len(self.plans), dict(self.states), dict(self.bets), dict(self.keys))
         try:
             posted = [self._stage(spec) for spec in item.postings]
@@ -271,7 +276,6 @@ class Group:
             plans_n, self.states, self.bets, self.keys = saved
             del self.plans[plans_n:]
             return Refused(refused)
-        seq = self.next_seq[item.table_id]
         self.next_seq[item.table_id] = seq + 1
         self.events.append(
             {

@@ -1,11 +1,3 @@
-"""Persistence: the append-only event log behind every live table."""
-
-from punto.store.eventlog import (
-    EventLog,
-    MemoryEventLog,
-    SQLiteEventLog,
-    StoredEvent,
-    open_event_log,
-)
-
-__all__ = ["EventLog", "MemoryEventLog", "SQLiteEventLog", "StoredEvent", "open_event_log"]
+"""Persistence: the ledger, the accounts and the event logs in the database
+(:mod:`punto.store.db`), and opening an event log by URL
+(:func:`punto.store.eventlog.open_event_log`)."""

@@ -15,24 +15,19 @@ READ COMMITTED transaction in which the writer locks the rows it will change
 the errors a concurrent writer can cause (deadlock, serialization failure, a
 busy SQLite file).
 
-:class:`SQLEventLog` is :class:`punto.store.eventlog.EventLog` on this schema,
-so a live table can keep its log in PostgreSQL.
+:class:`punto.store.sql_log.SQLEventLog` keeps the event logs of tables and
+tournaments in ``table_events`` and ``tournament_events``.
 
 >>> engine = connect("sqlite://")          # in memory, one connection
->>> from punto.table.events import RoundOpened
->>> log = SQLEventLog(engine)
->>> log.append("t1", "r1", RoundOpened("r1"))
-1
->>> [(e.seq, e.event.type) for e in log.read("t1")]
-[(1, 'round_opened')]
+>>> current_revision(engine) == head_revision()
+True
 """
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -62,7 +57,6 @@ from sqlalchemy import (
     event,
     false,
     func,
-    insert,
     select,
     text,
     true,
@@ -81,8 +75,6 @@ from punto.store.columns import UTCDateTime as UTCDateTime
 from punto.store.columns import utc_now as utc_now
 from punto.store.errors import StoreError
 from punto.store.protection_schema import protection_tables
-from punto.table.events import Event, event_from_json, event_to_json
-from punto.table.log import StoredEvent
 
 #: How long a SQLite connection waits for another writer before giving up (ms).
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -271,7 +263,7 @@ table_events = Table(
 
 Index("ix_table_events_round", table_events.c.table_id, table_events.c.round_id)
 
-# -- tournaments (revision 0003): the log of punto.tournament.store.SQLTournamentLog --
+# -- tournaments (revision 0003): their event log (punto.store.sql_log.SQLEventLog) --
 
 tournament_events = Table(
     "tournament_events",
@@ -508,6 +500,10 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         with write_transaction(engine) as conn:
             if not is_sqlite(conn):
                 conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+            if revision == "head" and _current(conn) == _head():
+                # At head already (every open of a command-line log file but
+                # the first): Alembic would read every script to find that out.
+                return
             command.upgrade(alembic_config(conn), revision)
     except DBAPIError as error:
         raise DatabaseError(f"cannot migrate the database: {error.orig}") from error
@@ -525,6 +521,14 @@ def current_revision(engine: Engine) -> str | None:
 
 def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+#: The newest revision, read from the scripts once (they do not change under a process).
+_head = functools.cache(head_revision)
+
+
+def _current(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
 
 
 # --- transactions --------------------------------------------------------------------
@@ -595,81 +599,3 @@ def run_transaction(
                 raise
         time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.1)))
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-# --- the table event log -------------------------------------------------------------
-
-
-def read_table_events(engine: Engine, table_id: str) -> list[StoredEvent]:
-    """A table's event log from the database, in order (whoever wrote it)."""
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
-                .where(table_events.c.table_id == table_id)
-                .order_by(table_events.c.seq)
-            ).all()
-    except DBAPIError as error:
-        raise StoreError(f"cannot read the event log: {error.orig}") from error
-    return [
-        StoredEvent(int(seq), str(round_id), event_from_json(json.loads(body)))
-        for seq, round_id, body in rows
-    ]
-
-
-class SQLEventLog:
-    """The append-only table event log in the database (SQLite or PostgreSQL).
-
-    ``append`` reads the table's last sequence number and inserts the next one
-    in the same transaction; if another appender took that number first, the
-    primary key (table_id, seq) refuses the second insert and the append is
-    tried again, so two appenders never get the same sequence number.
-    """
-
-    def __init__(self, engine: Engine, *, attempts: int = 100) -> None:
-        self._engine = engine
-        self._attempts = attempts
-        # Appends from one process queue here rather than fight in the database.
-        self._lock = threading.Lock()
-
-    def append(self, table_id: str, round_id: str, event: Event) -> int:
-        body = json.dumps(event_to_json(event), sort_keys=True)
-
-        def work(conn: Connection) -> int:
-            last = conn.execute(
-                select(func.coalesce(func.max(table_events.c.seq), 0)).where(
-                    table_events.c.table_id == table_id
-                )
-            ).scalar_one()
-            seq = int(last) + 1
-            conn.execute(
-                insert(table_events).values(
-                    table_id=table_id,
-                    seq=seq,
-                    round_id=round_id,
-                    type=event.type,
-                    body=body,
-                    recorded_at=utc_now(),
-                )
-            )
-            return seq
-
-        try:
-            with self._lock:
-                return run_transaction(
-                    self._engine, work, attempts=self._attempts, retry_integrity=True
-                )
-        except DBAPIError as error:
-            raise StoreError(f"cannot append to the event log: {error.orig}") from error
-
-    def read(self, table_id: str) -> list[StoredEvent]:
-        return read_table_events(self._engine, table_id)
-
-    def tables(self) -> list[str]:
-        """Every table that has events, in name order."""
-        with self._engine.connect() as conn:
-            return list(
-                conn.execute(
-                    select(table_events.c.table_id).distinct().order_by(table_events.c.table_id)
-                ).scalars()
-            )

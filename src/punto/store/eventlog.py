@@ -1,113 +1,44 @@
-"""An append-only log of table events, written before an action is acknowledged.
+"""Opening an event log by URL: in memory, a SQLite file, or PostgreSQL.
 
-Each event is stored with its table, its round and a sequence number that is
-unique per table; an append either commits whole or not at all, so a process
-killed at any instant leaves a prefix of the log, never half an event.
-
->>> from punto.table.events import RoundOpened
->>> log = SQLiteEventLog(":memory:")
->>> log.append("t1", "r1", RoundOpened("r1"))
-1
->>> [(e.seq, e.round_id, e.event.type) for e in log.read("t1")]
-[(1, 'r1', 'round_opened')]
+The log is :class:`punto.eventlog.MemoryEventLog` or, in a database,
+:class:`punto.store.sql_log.SQLEventLog` on the schema the migrations keep
+(a SQLite file is brought to the newest revision as the server's is).  The
+database is imported only when one is asked for, so a log in memory needs
+neither SQLAlchemy nor Alembic (the ``store`` extra; ``postgres`` for PostgreSQL).
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import threading
+import importlib
+from typing import TypeVar
 
+from punto.eventlog import EventLog, MemoryEventLog, Stream
 from punto.store.errors import StoreError
-from punto.table.events import Event, event_from_json, event_to_json
-from punto.table.log import EventLog, MemoryEventLog, StoredEvent
 
-# StoredEvent, EventLog and MemoryEventLog live with the table that writes
-# them (punto.table.log), so that the table does not import the store; they
-# stay importable from here, where the store's logs implement them.
-__all__ = [
-    "EventLog",
-    "MemoryEventLog",
-    "SQLiteEventLog",
-    "StoreError",
-    "StoredEvent",
-    "open_event_log",
-]
+__all__ = ["open_event_log"]
+
+R = TypeVar("R")
+
+_SCHEMES = ("sqlite://", "postgres://", "postgresql://", "postgresql+psycopg://")
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS table_events (
-    table_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    round_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    body TEXT NOT NULL,
-    recorded_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    PRIMARY KEY (table_id, seq)
-)
-"""
-
-
-class SQLiteEventLog:
-    """The event log in a SQLite file (WAL, fully synchronous commits)."""
-
-    def __init__(self, path: str) -> None:
-        try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute(_SCHEMA)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the event log {path!r}: {error}") from None
-        self._lock = threading.Lock()
-
-    def append(self, table_id: str, round_id: str, event: Event) -> int:
-        body = json.dumps(event_to_json(event), sort_keys=True)
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                (last,) = self._db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM table_events WHERE table_id = ?", (table_id,)
-                ).fetchone()
-                self._db.execute(
-                    "INSERT INTO table_events (table_id, seq, round_id, type, body) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, last + 1, round_id, event.type, body),
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.Error as error:
-                self._db.execute("ROLLBACK")
-                raise StoreError(f"cannot append to the event log: {error}") from None
-        return int(last) + 1
-
-    def read(self, table_id: str) -> list[StoredEvent]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, round_id, body FROM table_events WHERE table_id = ? ORDER BY seq",
-                (table_id,),
-            ).fetchall()
-        return [
-            StoredEvent(int(seq), str(rid), event_from_json(json.loads(body)))
-            for seq, rid, body in rows
-        ]
-
-    def close(self) -> None:
-        self._db.close()
-
-
-def open_event_log(url: str) -> EventLog:
-    """``sqlite:///path/to/file.db``, a plain file path, ``memory:``, or a
-    PostgreSQL URL (``postgresql+psycopg://...``) through :mod:`punto.store.db`."""
+def open_event_log(url: str, stream: Stream[R]) -> EventLog[R]:
+    """``memory:``, a SQLite file path (or ``sqlite:///FILE``), or a PostgreSQL
+    URL (``postgresql+psycopg://...``): the streams of ``stream``'s family there."""
     if url in ("memory:", ":memory:"):
-        return MemoryEventLog()
-    if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
-        # Imported here so a table on SQLite or in memory does not load
-        # SQLAlchemy and Alembic (punto.store.db does not import this module).
-        from punto.store.db import SQLEventLog, connect
-
-        return SQLEventLog(connect(url))
-    path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
-    if "://" in path:
+        return MemoryEventLog(stream)
+    if "://" not in url:
+        url = f"sqlite:///{url}"
+    elif not url.startswith(_SCHEMES):
         raise StoreError(
-            f"unsupported event log URL {url!r}", hint="use sqlite:///FILE or a file path"
+            f"unsupported event log URL {url!r}",
+            hint="use sqlite:///FILE, a file path or postgresql+psycopg://USER@HOST/DATABASE",
         )
-    return SQLiteEventLog(path)
+    if not url.startswith("sqlite://"):
+        # The driver first: without it, the extra to name is postgres (which
+        # brings SQLAlchemy too), not store.
+        importlib.import_module("psycopg")
+    from punto.store.db import connect
+    from punto.store.sql_log import SQLEventLog
+
+    return SQLEventLog(connect(url), stream)

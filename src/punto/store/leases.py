@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 
 from punto.store.db import is_sqlite, table_leases, table_requests
-from punto.store.eventlog import StoreError
+from punto.store.errors import StoreError
 
 __all__ = [
     "Lease",

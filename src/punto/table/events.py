@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from punto.cards import Card
 from punto.coup import Side
 from punto.errors import PuntoError
+from punto.eventlog import LogConflictError, Stream
 from punto.insurance import Moment
 from punto.records import RecordCodec
 from punto.table.roles import Role
@@ -44,6 +45,8 @@ _CODEC: RecordCodec[Event] = RecordCodec(Event, EventError, "event")
 _event = _CODEC.register
 #: Every table event type, by name.
 EVENT_TYPES = _CODEC.types
+#: A table's stream in an event log (:mod:`punto.eventlog`): its events carry their round.
+TABLE_STREAM: Stream[Event] = Stream("table", _CODEC, LogConflictError, rounds=True)
 
 
 @_event("round_opened")

@@ -17,8 +17,9 @@ mid-shoe only where the rules say so (:meth:`LiveTable.replace_shoe`).
 
 >>> from decimal import Decimal
 >>> from punto.games import get_game
->>> from punto.store import MemoryEventLog
->>> log = MemoryEventLog()
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.table.events import TABLE_STREAM
+>>> log = MemoryEventLog(TABLE_STREAM)
 >>> table = LiveTable("t1", get_game("dragon-tiger"), limits=TableLimits(Decimal(10), Decimal(500)),
 ...                   log=log, seed="doc")
 >>> r = table.new_round()
@@ -36,6 +37,7 @@ from collections.abc import Callable
 
 from punto.cards import DECK, Card
 from punto.errors import ActionError, PhaseError, PuntoError, ShoeError
+from punto.eventlog import EventLog
 from punto.game import Game
 from punto.shoe import Shoe
 from punto.table import handling, irregularities
@@ -48,7 +50,6 @@ from punto.table.events import (
     TableConfigured,
 )
 from punto.table.limits import TableLimits
-from punto.table.log import EventLog
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 from punto.table.shoe_state import TABLE_SOURCES, DeviceCardsError, ShoeState
@@ -127,7 +128,7 @@ class LiveTable:
         game: Game,
         *,
         limits: TableLimits,
-        log: EventLog,
+        log: EventLog[Event],
         layout: str | None = None,
         decks: int = 8,
         cut_card_from_end: int = 14,
@@ -233,14 +234,14 @@ class LiveTable:
     def _log_config(self) -> None:
         config = self.configuration()
         if config != self._logged_config:
-            self.log.append(self.table_id, "", config)
+            self.log.append(self.table_id, config)
             self._logged_config = config
 
     # -- the log -----------------------------------------------------------------
 
     def _writer(self, r: Round) -> Callable[[Event], None]:
         def write(event: Event) -> None:
-            self.log.append(self.table_id, r.round_id, event)
+            self.log.append(self.table_id, event, round_id=r.round_id)
             self.cards.track(r, event)  # only once it is durable
 
         return write
@@ -404,7 +405,7 @@ class LiveTable:
         if self._physical_shoe:
             # a physical shoe: its decks are declared, its order is not known
             event = ShoeStarted(f"s{self.shoes + 1}", (), None, "", "", clause, role, self.decks)
-            self.log.append(self.table_id, "", event)
+            self.log.append(self.table_id, event)
             self._load_shoe(event)
             return None
         seed = None if self.seed is None else f"{self.seed}:{self.shoes + 1}"
@@ -414,7 +415,7 @@ class LiveTable:
         event = ShoeStarted(
             f"s{self.shoes + 1}", shoe.order, shoe.cut_card, shoe.commitment, nonce, clause, role
         )
-        self.log.append(self.table_id, "", event)
+        self.log.append(self.table_id, event)
         self._load_shoe(event)
         assert self.shoe is not None
         return self.shoe
@@ -494,7 +495,7 @@ class LiveTable:
         self.check_choose_method(method, role)
         clause = handling.rule(self.game, "method_choice")
         event = MethodChosen(method, role, clause, self.hlga)
-        self.log.append(self.table_id, "", event)
+        self.log.append(self.table_id, event)
         self._method = event
 
     def new_round(self, role: Role = Role.DEALER) -> Round:

@@ -13,12 +13,12 @@ import json
 from collections.abc import Iterable, Sequence
 
 from punto.errors import PuntoError
+from punto.eventlog import EventLog, MemoryEventLog
 from punto.games import get_game
 from punto.roads import Result, Scoreboard
-from punto.table.events import Event, RoundSettled, ShoeStarted, TableConfigured
+from punto.table.events import TABLE_STREAM, Event, RoundSettled, ShoeStarted, TableConfigured
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
-from punto.table.log import EventLog, MemoryEventLog
 from punto.table.round import Phase, Round
 from punto.wagers import PairRule
 
@@ -47,7 +47,7 @@ def shoe_boards(
     return boards or [Scoreboard(pair_rule=pair_rule)]
 
 
-def logged_boards(log: EventLog, table_id: str) -> tuple[LiveTable, list[Scoreboard]]:
+def logged_boards(log: EventLog[Event], table_id: str) -> tuple[LiveTable, list[Scoreboard]]:
     """The boards of a table's event log (``punto table --database``, the
     server's database), the table restored from a copy of the log so that
     reading it never writes to it."""
@@ -58,9 +58,9 @@ def logged_boards(log: EventLog, table_id: str) -> tuple[LiveTable, list[Scorebo
             f"the event log holds no table {table_id!r} (or its configuration)",
             hint="give the --table-id the table was run with",
         )
-    copy = MemoryEventLog()
+    copy = MemoryEventLog(TABLE_STREAM)
     for s in stored:
-        copy.append(table_id, s.round_id, s.event)
+        copy.append(table_id, s.event, round_id=s.round_id)
     table = LiveTable(
         table_id,
         get_game(config.game),

@@ -11,8 +11,9 @@ around it, by the competition rules T1-T8 of ``docs/tournament.md``:
   hands, sudden-death tie-breaks, sessions and the final;
 * :mod:`~punto.tournament.irregularities` -- the rules' irregularities
   (5.1-5.5) of a tournament hand, by the table engine's own procedures;
-* :mod:`~punto.tournament.store` -- where the events are kept (memory,
-  SQLite, SQLAlchemy);
+* :data:`~punto.tournament.events.TOURNAMENT_STREAM` -- the tournament's
+  stream in an event log (:mod:`punto.eventlog`: in memory; the database's
+  by :func:`punto.store.eventlog.open_event_log`);
 * :mod:`~punto.tournament.runner` -- people at a terminal and automated
   entrants (:mod:`~punto.tournament.strategies`);
 * :mod:`~punto.tournament.export` -- results as CSV and JSON;
@@ -34,34 +35,26 @@ from punto.tournament.errors import (
     TournamentPhaseError,
     UnknownFormatError,
 )
+from punto.tournament.events import TOURNAMENT_STREAM
 from punto.tournament.format import Format, Session, load_format
 from punto.tournament.formats import all_formats, get_format, load_format_file
-from punto.tournament.store import (
-    MemoryTournamentLog,
-    SQLiteTournamentLog,
-    SQLTournamentLog,
-    TournamentLog,
-)
 from punto.tournament.tournament import Phase, Stage, Tournament
 
 __all__ = [
+    "TOURNAMENT_STREAM",
     "BetLimitError",
     "Format",
     "FormatError",
     "IrregularityError",
     "IrregularityRoleError",
-    "MemoryTournamentLog",
     "MinHandsError",
     "Phase",
     "RegistrationError",
-    "SQLTournamentLog",
-    "SQLiteTournamentLog",
     "Session",
     "Stage",
     "TiebreakError",
     "Tournament",
     "TournamentError",
-    "TournamentLog",
     "TournamentLogError",
     "TournamentPhaseError",
     "UnknownFormatError",

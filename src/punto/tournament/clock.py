@@ -30,8 +30,9 @@ could not bet while the server was down.
 
 >>> from punto.tournament.formats import get_format
 >>> from punto.tournament.runner import Runner, bot_controller
->>> from punto.tournament.store import MemoryTournamentLog
->>> t = Tournament.create(MemoryTournamentLog(), "doc", get_format("turbo"), seed=1,
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.tournament.events import TOURNAMENT_STREAM
+>>> t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "doc", get_format("turbo"), seed=1,
 ...                       betting_ms=500, pause_ms=0)
 >>> for i in range(4):
 ...     _ = t.register(f"Bot {i}", bot_controller("flat"))

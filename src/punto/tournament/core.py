@@ -14,6 +14,7 @@ from typing import Self
 
 from punto.coup import Coup, deal
 from punto.errors import PuntoError
+from punto.eventlog import EventLog
 from punto.settlement import Bet, settle
 from punto.shoe import Shoe
 from punto.tournament.errors import (
@@ -61,7 +62,6 @@ from punto.tournament.state import (
     TableState,
     TiebreakState,
 )
-from punto.tournament.store import TournamentLog
 
 _log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class TournamentCore(HandIrregularities):
     """A tournament's log, the state folded from its events, and what is
     where; :class:`punto.tournament.tournament.Tournament` adds the actions."""
 
-    def __init__(self, log: TournamentLog, tournament_id: str) -> None:
+    def __init__(self, log: EventLog[TournamentEvent], tournament_id: str) -> None:
         self.log = log
         self.id = tournament_id
         self.format: Format | None = None
@@ -107,7 +107,7 @@ class TournamentCore(HandIrregularities):
     @classmethod
     def create(
         cls,
-        log: TournamentLog,
+        log: EventLog[TournamentEvent],
         tournament_id: str,
         fmt: Format,
         *,
@@ -154,7 +154,7 @@ class TournamentCore(HandIrregularities):
         return t
 
     @classmethod
-    def open(cls, log: TournamentLog, tournament_id: str) -> Self:
+    def open(cls, log: EventLog[TournamentEvent], tournament_id: str) -> Self:
         """The tournament as its log left it (after a crash: exactly where it stood)."""
         stored = log.read(tournament_id)
         if not stored:
@@ -184,7 +184,7 @@ class TournamentCore(HandIrregularities):
 
     def _emit(self, event: TournamentEvent) -> None:
         with self._lock:
-            seq = self.log.append(self.id, self.seq + 1, event)
+            seq = self.log.append(self.id, event, expected=self.seq + 1)
             self._applied(seq, event)
 
     def adopt(self, seq: int, event: TournamentEvent) -> None:

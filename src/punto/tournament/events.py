@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
+from punto.eventlog import Stream
 from punto.records import RecordCodec
 from punto.tournament.errors import TournamentLogError
 
@@ -33,6 +34,9 @@ _CODEC: RecordCodec[TournamentEvent] = RecordCodec(
 _event = _CODEC.register
 #: Every tournament event type, by name.
 EVENT_TYPES = _CODEC.types
+#: A tournament's stream in an event log (:mod:`punto.eventlog`); a writer
+#: behind another is refused with :class:`TournamentLogError`.
+TOURNAMENT_STREAM: Stream[TournamentEvent] = Stream("tournament", _CODEC, TournamentLogError)
 
 
 # -- records inside events -----------------------------------------------------------

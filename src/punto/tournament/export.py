@@ -6,9 +6,10 @@ table and chips of every session played.
 
 >>> from punto.tournament.formats import get_format
 >>> from punto.tournament.runner import Runner
->>> from punto.tournament.store import MemoryTournamentLog
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.tournament.events import TOURNAMENT_STREAM
 >>> from punto.tournament.tournament import Tournament
->>> t = Tournament.create(MemoryTournamentLog(), "doc", get_format("turbo"), seed=2)
+>>> t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "doc", get_format("turbo"), seed=2)
 >>> runner = Runner(t); runner.enter(bots=6); _ = runner.run()
 >>> results_csv(t).splitlines()[0]
 'place,entrant,name,controller,reached,chips,prize,currency,entries,heat_table,heat_chips,final_table,final_chips'

@@ -27,9 +27,10 @@ Cards running out in :meth:`Tournament.deal_hand` void the hand (5.5) by
 :func:`punto.table.irregularities.insufficient_cards` too, never a crash.
 
 >>> from punto.tournament.formats import get_format
->>> from punto.tournament.store import MemoryTournamentLog
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.tournament.events import TOURNAMENT_STREAM
 >>> from punto.tournament.tournament import Tournament
->>> t = Tournament.create(MemoryTournamentLog(), "doc", get_format("turbo"), seed="doc")
+>>> t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "doc", get_format("turbo"), seed="doc")
 >>> for name in ("Ann", "Bo", "Cy", "Di"):
 ...     _ = t.register(name)
 >>> t.start_session(); t.open_hand(1)

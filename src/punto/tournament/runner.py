@@ -14,10 +14,11 @@ so a session can be scripted:
 >>> import io
 >>> from rich.console import Console
 >>> from punto.tournament.formats import get_format
->>> from punto.tournament.store import MemoryTournamentLog
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.tournament.events import TOURNAMENT_STREAM
 >>> from punto.playtable import console_input
 >>> out = Console(file=io.StringIO(), width=120)
->>> t = Tournament.create(MemoryTournamentLog(), "doc", get_format("turbo"), seed=4)
+>>> t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "doc", get_format("turbo"), seed=4)
 >>> script = io.StringIO("auto\\n")
 >>> runner = Runner(t, console=out, input_fn=console_input(out, script))
 >>> runner.enter(humans=["Ann"], bots=5)

@@ -13,8 +13,9 @@ Each hand at a table is dealt from that table's shoe with
 in whole tournament chips.
 
 >>> from punto.tournament.formats import get_format
->>> from punto.tournament.store import MemoryTournamentLog
->>> log = MemoryTournamentLog()
+>>> from punto.eventlog import MemoryEventLog
+>>> from punto.tournament.events import TOURNAMENT_STREAM
+>>> log = MemoryEventLog(TOURNAMENT_STREAM)
 >>> t = Tournament.create(log, "doc", get_format("turbo"), seed="doc")
 >>> for name in ("Ann", "Bo", "Cy", "Di"):
 ...     _ = t.register(name)
@@ -101,7 +102,7 @@ __all__ = [
 
 
 class Tournament(TournamentTiebreaks, TournamentViews):
-    """One tournament, its entrants and tables, kept in a :class:`TournamentLog`.
+    """One tournament, its entrants and tables, kept in a :class:`~punto.eventlog.EventLog`.
 
     Build one with :meth:`create` or :meth:`open`.  The attributes are the
     state as of the last event; change it only through the actions.

@@ -3,13 +3,13 @@ anomalies (issue 15, items 4 and 5), as JSON and CSV."""
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import select
 
+from punto.eventlog import Stored
 from punto.games import get_game
 from punto.protection.anomalies import (
     ALPHA,
@@ -25,9 +25,8 @@ from punto.protection.anomalies import (
 from punto.protection.edges import table_edges
 from punto.server.routes.common import pit_or_admin, server_of, user_of
 from punto.server.schema import server_audit
-from punto.store.db import table_events
-from punto.table.events import event_from_json
-from punto.table.log import StoredEvent
+from punto.store.sql_log import read_stream
+from punto.table.events import TABLE_STREAM, Event
 
 if TYPE_CHECKING:
     from punto.server.services import Server
@@ -55,16 +54,9 @@ def dealers(server: Server) -> dict[str, dict[str, str]]:
     return out
 
 
-def _new_events(server: Server, table_id: str, after: int) -> list[StoredEvent]:
+def _new_events(server: Server, table_id: str, after: int) -> list[Stored[Event]]:
     """A table's events after sequence number ``after``, in order."""
-    query = (
-        select(table_events.c.seq, table_events.c.round_id, table_events.c.body)
-        .where(table_events.c.table_id == table_id, table_events.c.seq > after)
-        .order_by(table_events.c.seq)
-    )
-    with server.engine.connect() as conn:
-        rows = conn.execute(query).all()
-    return [StoredEvent(int(q), str(r), event_from_json(json.loads(b))) for q, r, b in rows]
+    return read_stream(server.engine, TABLE_STREAM, table_id, after=after)
 
 
 def pit_report(request: Request, alpha: float, min_bets: int) -> AnomalyReport:

@@ -40,7 +40,8 @@ from punto.store.requests import (
     answer_given,
     run_within,
 )
-from punto.tournament import RegistrationError, SQLTournamentLog, Stage, Tournament
+from punto.store.sql_log import SQLEventLog
+from punto.tournament import RegistrationError, Stage, Tournament
 from punto.tournament.events import TournamentEvent, event_to_json
 
 log = logging.getLogger("punto.server.tournaments")
@@ -93,7 +94,7 @@ class Cashier:
         self,
         engine: Engine,
         *,
-        log: SQLTournamentLog,
+        log: SQLEventLog[TournamentEvent],
         ledger: Ledger,
         accounts: Accounts,
         journal: Journal,
@@ -146,7 +147,7 @@ class Cashier:
                         select(wallets.c.balance).where(wallets.c.code == code)
                     ).scalar_one()
                     body["balance"] = money(int(left))
-                written.append(self.log.append_within(conn, t.id, t.seq + 1, event))
+                written.append(self.log.append_within(conn, t.id, event, expected=t.seq + 1))
                 return Answer(200, body)
 
             # answered meanwhile, by another process: its answer, and nothing written

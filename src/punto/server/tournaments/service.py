@@ -2,7 +2,7 @@
 opened from its log, its live clock, and the actions the routes ask of it.
 
 Each tournament is one :class:`~punto.tournament.Tournament` in the process,
-on :class:`~punto.tournament.SQLTournamentLog` in the server's database
+on :class:`~punto.store.sql_log.SQLEventLog` in the server's database
 (table ``tournament_events``, migration 0003), opened from its log at start
 -- so a server killed mid-session carries on exactly where the log stopped.
 Every action takes the tournament's lock (:attr:`Entry.lock`), as the clock's
@@ -37,8 +37,9 @@ from punto.server.tournaments.money import Cashier
 from punto.server.tournaments.views import EntrantBets, StaffEntry, TiebreakChoice
 from punto.store.accounts import Accounts
 from punto.store.ledger import Ledger
+from punto.store.sql_log import SQLEventLog
 from punto.tournament import (
-    SQLTournamentLog,
+    TOURNAMENT_STREAM,
     Tournament,
     TournamentPhaseError,
     get_format,
@@ -163,7 +164,7 @@ class Tournaments:
         journal: Journal,
     ) -> None:
         self.hub = hub
-        self.log = SQLTournamentLog(engine, create=False)
+        self.log = SQLEventLog(engine, TOURNAMENT_STREAM)
         self.money = Cashier(
             engine, log=self.log, ledger=ledger, accounts=accounts, journal=journal
         )
@@ -171,7 +172,7 @@ class Tournaments:
         self._lock = threading.Lock()
         self._timers: dict[str, LiveTimer] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        for tournament_id in self.log.tournaments():
+        for tournament_id in self.log.streams():
             self._add(Tournament.open(self.log, tournament_id))
 
     def _add(self, t: Tournament) -> Entry:

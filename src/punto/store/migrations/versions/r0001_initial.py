@@ -6,7 +6,8 @@ Create Date: 2026-11-25
 
 Frozen: a later change to the schema is a new revision, never an edit here.
 A SQLite file that already holds the ``table_events`` of the stdlib event log
-(:class:`punto.store.eventlog.SQLiteEventLog`) keeps them.
+(``SQLiteEventLog``, which wrote them with raw SQL until the one event log of
+:mod:`punto.store.sql_log`) keeps them.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_ledger_bets_wallet_id"), "ledger_bets", ["wallet_id"])
     if not context.is_offline_mode() and sa.inspect(op.get_bind()).has_table("table_events"):
-        # A file the stdlib SQLiteEventLog (punto.store.eventlog) already wrote:
+        # A file the stdlib SQLiteEventLog (before punto.store.sql_log) already wrote:
         # same table, same columns, same JSON bodies.  Adopt it as it is.
         op.create_index(op.f("ix_table_events_round"), "table_events", ["table_id", "round_id"])
         return
