@@ -21,7 +21,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from tests.test_server_support import free_port, healthy, make_app
+from tests.server.test_server_support import free_port, healthy, make_app
 
 if TYPE_CHECKING:  # imported where used, so that the first test runs on today's main too
     from punto.server.limits import Limits
