@@ -254,6 +254,7 @@ def _check_decided_prefixes(
     assert previous == final, "the finished coup decides every wager on offer"
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_and_layout(), coups(), st.sampled_from([None, *PairRule]))
 @example((get_game("tiger-baccarat"), None), Coup.parse("AS 2H AS 2C 6D 5D"), None)
@@ -264,6 +265,7 @@ def test_decided_wager_never_changes_as_more_cards_arrive(
     _check_decided_prefixes(game, layout, coup, pair_rule, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_and_layout(), coups(), st.sampled_from([None, *PairRule]))
 def test_decided_pair_wager_never_changes_as_more_cards_arrive(

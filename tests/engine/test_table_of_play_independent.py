@@ -198,6 +198,7 @@ def test_naive_reading_follows_the_printed_rows(
 # --- the engine agrees with the naive reading ------------------------------------------
 
 
+@pytest.mark.slow
 def test_table_of_play_3_15_agrees_with_naive_reading_on_all_first_four_cards() -> None:
     """Every value sequence of a coup: 10^4 initial deals x every Player third
     card x every Banker third card (all 10^6 six-value runs, by the prefixes

@@ -237,6 +237,7 @@ def big_tiger_run(
     return chosen
 
 
+@pytest.mark.slow
 def test_big_tiger_published_figures_ci_sized() -> None:
     """400,000 shoes (32 million coups) a reading of the cut card, a few seconds.
 

@@ -14,12 +14,14 @@ import time
 from pathlib import Path
 
 import httpx2
+import pytest
 
 from tests.server.test_server_support import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_run_sh_serves_the_demo_and_prints_the_url_and_logins(tmp_path: Path) -> None:
     port = free_port()
     out = tmp_path / "out.txt"

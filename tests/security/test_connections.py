@@ -55,6 +55,7 @@ def closed_by_server(sock: socket.socket, timeout: float) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_security_idle_sockets_do_not_starve_a_server_with_few_descriptors(
     tmp_path: Path,
 ) -> None:

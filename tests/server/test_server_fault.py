@@ -239,6 +239,7 @@ def logged_events(url: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_mid_round_under_load(db_url: str) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from punto.store.db import connect as db_connect
@@ -27,6 +28,7 @@ def messages(ws: ClientConnection, timeout: float = 10.0) -> Iterator[dict[str, 
         yield json.loads(ws.recv(timeout=timeout))
 
 
+@pytest.mark.slow
 def test_automatic_dealer_over_websocket(db_url: str) -> None:
     app = make_app(db_url, auto_dealers=True, demo_options=TIMINGS)
     with live_server(app) as base, httpx2.Client(base_url=base, timeout=10) as client:
@@ -90,6 +92,7 @@ def test_automatic_dealer_over_websocket(db_url: str) -> None:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_insurance_plus_window_on_the_automatic_tiger_buffalo(tmp_path: Path) -> None:
     app = make_app(
         f"sqlite:///{tmp_path / 'live.db'}",

@@ -79,6 +79,7 @@ def assert_books(run: dict[str, Any]) -> None:
     assert run["ok"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", db_fixtures.BACKENDS)
 def test_200_players_at_10_tables_lose_and_double_nothing(backend: str) -> None:
     report = _run(backend, "--bets", str(BETS), "--rate", "0", "--seconds", "60")
@@ -93,6 +94,7 @@ def test_200_players_at_10_tables_lose_and_double_nothing(backend: str) -> None:
     assert_books(run)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", db_fixtures.BACKENDS)
 def test_sigkill_under_the_load_loses_and_doubles_nothing(backend: str) -> None:
     """The same load, SIGKILLed once a table is mid-deal and started again on

@@ -95,6 +95,7 @@ def _running_here(base: str) -> set[str]:
     return {t["id"] for t in pit if t["running"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
 def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_killed(
     db_url: str, tmp_path: Path
@@ -169,6 +170,7 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
 def test_watchers_on_the_other_process_follow_a_table_through_a_sigkill_of_its_owner(
     db_url: str, tmp_path: Path

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from punto.analysis.composition import Composition
@@ -160,6 +161,7 @@ def test_the_players_history_shows_each_bets_value_at_placement(client: TestClie
 # -- advantage-play detection through the server ----------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestClient) -> None:
     """A bounded run at a virtual-shoe table with a fixed seed: both players
     bet Banker every round; the counter (punto.protection.players, the

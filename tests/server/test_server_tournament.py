@@ -252,6 +252,7 @@ def server_process(database: str) -> Iterator[tuple[subprocess.Popen[bytes], htt
         process.wait(10)
 
 
+@pytest.mark.slow
 def test_a_tournament_survives_sigkill_mid_request(tmp_path: Path, db_url: str) -> None:
     with TestClient(tournament_app(f"sqlite:///{tmp_path / 'a.db'}")) as client:
         run_to_end(client, setup_cup(client, seed=11), "cup")

@@ -260,6 +260,7 @@ def test_watcher_elsewhere_sees_only_what_its_user_may(db_url: str) -> None:
             assert Decimal(last["balance"]) == Decimal(balance)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
 def test_watchers_elsewhere_keep_their_sockets_when_another_process_takes_the_table_over(
     db_url: str,

@@ -279,6 +279,7 @@ def test_lease_second_server_forwards_bets_to_the_first_then_takes_the_tables_ov
         assert [b["bet_id"] for b in state["me"]["bets"]] == [placed["bet_id"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", db_fixtures.BACKENDS, indirect=True)
 def test_lease_taken_by_another_process_stops_the_table_here(
     db_url: str, caplog: pytest.LogCaptureFixture

@@ -1083,6 +1083,7 @@ def _check_money(r: Round) -> None:
     assert sum(r.nets().values()) + r.house_net() == 0
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40,
     deadline=None,

@@ -207,6 +207,7 @@ def test_insurance_exact_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Player 5 v Banker 4" in out
 
 
+@pytest.mark.slow
 def test_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "buffalo"
     code, text, _ = run(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser
 
 from tests.ui.test_browser_support import DEALER, PIT, PLAYER, Site, browser, open_page, site
@@ -17,6 +18,7 @@ def percent(x: float) -> str:
     return f"{100 * x:.2f}%".replace("-", "−")
 
 
+@pytest.mark.slow
 def test_pit_page_shows_the_player_favoured_wagers_and_the_anomalies_the_api_gives(
     browser: Browser, site: Site
 ) -> None:

@@ -45,6 +45,7 @@ def auto_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         yield running
 
 
+@pytest.mark.slow
 def test_countdown_bet_and_settlement_by_the_automatic_dealer(
     browser: Browser, auto_site: Site
 ) -> None:

@@ -136,6 +136,7 @@ def killed_after_answering(
     return handle
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
 def test_tiger_baccarat_bet_whose_process_is_killed_is_answered_by_the_other_once(
     browser: Browser, db_url: str, tmp_path: Path
@@ -144,6 +145,7 @@ def test_tiger_baccarat_bet_whose_process_is_killed_is_answered_by_the_other_onc
         _bet_through_the_failover(browser, site, first)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
 def test_tiger_baccarat_dealers_no_more_bets_through_a_failover_closes_betting_once(
     browser: Browser, db_url: str, tmp_path: Path

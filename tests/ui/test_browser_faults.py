@@ -170,6 +170,7 @@ def test_tiger_baccarat_bet_whose_answer_is_lost_is_sent_again_and_made_once(
         page.close()
 
 
+@pytest.mark.slow
 def test_tiger_baccarat_bet_sent_into_a_killed_server_is_made_once_after_the_restart(
     browser: Browser, server: Server
 ) -> None:
@@ -209,6 +210,7 @@ def test_tiger_baccarat_bet_sent_into_a_killed_server_is_made_once_after_the_res
         assert lost_after < BOUND
 
 
+@pytest.mark.slow
 def test_tiger_baccarat_5_17_1_page_says_the_interrupted_round_offers_the_withdrawal(
     browser: Browser, server: Server
 ) -> None:

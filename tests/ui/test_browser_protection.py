@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser
 
 from punto.money import format_units
@@ -88,6 +89,7 @@ def cells(row: dict[str, Any]) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 def test_pit_shows_the_ratings_and_alerts_the_api_gives(browser: Browser, site: Site) -> None:
     site.new_table("prot", "tiger-baccarat", card_source="device")
     round_ids = play(site, "prot")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.test_server_support import ADMIN, SHIFT
@@ -30,6 +31,7 @@ from tests.ui.test_browser_support import (
 __all__ = ["browser", "site"]
 
 
+@pytest.mark.slow
 def test_player_bets_dealer_deals_from_the_console_and_settles(
     browser: Browser, site: Site
 ) -> None:
@@ -109,6 +111,7 @@ def test_player_bets_dealer_deals_from_the_console_and_settles(
         dealer.close()
 
 
+@pytest.mark.slow
 def test_tiger_buffalo_insurance_plus_taken_and_passed(browser: Browser, site: Site) -> None:
     """Tiger Buffalo layout A at a dealer's table, cards keyed for a known
     offer: Player 5 v Banker 4 after four cards is insured at 3 to 2 (cap:
@@ -239,6 +242,7 @@ def test_phone_sized_player_page_has_no_sideways_scroll_and_bets(
         phone.close()
 
 
+@pytest.mark.slow
 def test_every_game_and_tiger_buffalo_layout_is_drawn_from_the_game_data(
     browser: Browser, site: Site
 ) -> None:

@@ -283,6 +283,7 @@ def bust_live(served: Served, tid: str, losers: dict[str, dict[str, str]]) -> No
         done = hand
 
 
+@pytest.mark.slow
 def test_sudden_death_buttons_choose_the_players_side_in_the_tiebreak(
     browser: Browser, served: Served
 ) -> None:

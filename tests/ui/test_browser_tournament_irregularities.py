@@ -10,6 +10,7 @@ browser is served by (see :mod:`tests.ui.test_browser_tournament_buttons`).
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from punto.tournament import Phase
@@ -30,6 +31,7 @@ from tests.ui.test_browser_tournament_buttons import Served, register, served
 __all__ = ["browser", "served"]
 
 
+@pytest.mark.slow
 def test_baccarat_tournament_5_1_the_pit_voids_a_hand_from_the_tournament_page(
     browser: Browser, served: Served
 ) -> None:

@@ -29,6 +29,7 @@ def play_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         yield Site(base, database, client)
 
 
+@pytest.mark.slow
 def test_a_player_registers_and_bets_in_a_live_hand(browser: Browser, play_site: Site) -> None:
     site = play_site
     site.call(

@@ -241,6 +241,7 @@ def _replay_text(path: Path, text: str | bytes, *flags: str) -> tuple[int, str, 
     return run(["replay", *flags, str(path)])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=replay_files(), events=st.booleans(), escaped=st.booleans())
 def test_replay_files_are_answered_never_crash(
@@ -324,6 +325,7 @@ CONSOLE_WORDS = st.sampled_from(
 LINES = st.lists(CONSOLE_WORDS, min_size=0, max_size=5).map(" ".join)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     game=st.sampled_from(GAMES),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Route
 
 from punto.cli import main
@@ -15,6 +16,7 @@ from tests.browser import browser, screenshot_path
 __all__ = ["browser"]
 
 
+@pytest.mark.slow
 def test_report_renders_in_chromium(browser: Browser, tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert main(["report", "tiger-baccarat", "--out", str(out), "--counting-shoes", "200"]) == 0

@@ -16,6 +16,7 @@ from tests.browser import chromium_path
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.slow
 def test_report_pdf_is_printed_with_its_text(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
