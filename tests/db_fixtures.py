@@ -1,16 +1,11 @@
 """Database fixtures shared by the store tests: every test runs on SQLite and PostgreSQL.
 
-Bring them into a test module explicitly (an assignment, not an import, so
-that ruff does not take the test arguments for redefinitions)::
-
-    from tests import db_fixtures
-
-    db_url = db_fixtures.db_url
-    engine = db_fixtures.engine
+``tests/conftest.py`` brings ``db_url`` and ``engine`` to every test.
 
 ``db_url`` is parametrized over ``sqlite`` (a fresh file under ``tmp_path``)
 and ``postgresql`` (a fresh schema in the database named by the environment
-variable ``PUNTO_TEST_POSTGRES``, dropped after the test).  Without that
+variable ``PUNTO_TEST_POSTGRES``, dropped after the test), marked ``postgres``
+so that ``pytest -m "not postgres"`` leaves it out.  Without that
 variable the PostgreSQL tests are skipped, except under ``CI=true``, where they
 fail: CI must never pass by silently not testing PostgreSQL.  Start a local
 server with::
@@ -32,7 +27,10 @@ from sqlalchemy.engine import Engine
 
 from punto.store.db import connect, normalize_url
 
-BACKENDS = ["sqlite", "postgresql"]
+#: A test on PostgreSQL, marked so: ``[POSTGRESQL]`` where only PostgreSQL will do
+#: (``@pytest.mark.parametrize("db_url", [POSTGRESQL], indirect=True)``).
+POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.postgres)
+BACKENDS = [pytest.param("sqlite"), POSTGRESQL]
 POSTGRES_ENV = "PUNTO_TEST_POSTGRES"
 
 

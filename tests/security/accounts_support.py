@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.types import ASGIApp
 
 from punto.server.services import Server
-from tests.test_server_support import ADMIN, FAST, make_app, server_of
+from tests.server.test_server_support import ADMIN, FAST, make_app, server_of
 
 __all__ = ["ADMIN", "FAST", "client_from", "headers_for", "login_as", "make_app", "server_of"]
 

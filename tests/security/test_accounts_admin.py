@@ -10,11 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from punto.store.accounts import UserRole
-from tests import db_fixtures
 from tests.security.accounts_support import ADMIN, headers_for, login_as
-from tests.test_server_support import DEALER, PIT, PLAYER, balance, make_app, server_of
-
-db_url = db_fixtures.db_url
+from tests.server.test_server_support import DEALER, PIT, PLAYER, balance, make_app, server_of
 
 SUPERVISOR = ("sup", "supervisor-password")
 SHIFT = ("shift", "shift-manager-password")

@@ -8,8 +8,8 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from tests.security.accounts_support import ADMIN
-from tests.test_browser_support import PIT, PLAYER2, Site, browser, open_page, site
-from tests.test_server_support import login
+from tests.server.test_server_support import login
+from tests.ui.test_browser_support import PIT, PLAYER2, Site, browser, open_page, site
 
 __all__ = ["browser", "site"]
 

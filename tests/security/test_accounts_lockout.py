@@ -16,9 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
 from punto.store.accounts import Accounts, LoginFailedError, LoginLockedError, UserRole
-from tests import db_fixtures
 from tests.security.accounts_support import ADMIN, FAST, client_from, headers_for, login_as
-from tests.test_server_support import (
+from tests.server.test_server_support import (
     DEALER,
     PIT,
     PLAYER,
@@ -27,9 +26,6 @@ from tests.test_server_support import (
     make_app,
     shift_manager,
 )
-
-db_url = db_fixtures.db_url
-engine = db_fixtures.engine
 
 STRANGER = "203.0.113.7"
 PIT_DESK = "198.51.100.20"

@@ -18,7 +18,7 @@ from argon2 import PasswordHasher
 from punto.server.app import create_app
 from punto.server.login_guard import LoginGuard
 from punto.server.services import Server
-from tests.test_server_support import DEALER, PLAYER, PLAYER2, live_server
+from tests.server.test_server_support import DEALER, PLAYER, PLAYER2, live_server
 
 #: Dearer than the tests' usual hashing, so that logins overlap.
 SLOW = PasswordHasher(time_cost=3, memory_cost=19 * 1024, parallelism=1)

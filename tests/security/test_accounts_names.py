@@ -11,11 +11,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from tests import db_fixtures
 from tests.security.accounts_support import headers_for
-from tests.test_server_support import PIT, PLAYER, balance, make_app
-
-db_url = db_fixtures.db_url
+from tests.server.test_server_support import PIT, PLAYER, balance, make_app
 
 
 @pytest.fixture

@@ -15,12 +15,8 @@ from sqlalchemy.engine import Engine
 
 from punto.store import db
 from punto.store.accounts import Accounts, UserRole
-from tests import db_fixtures
 from tests.security.accounts_support import ADMIN, headers_for, login_as
-from tests.test_server_support import make_app
-
-db_url = db_fixtures.db_url
-engine = db_fixtures.engine
+from tests.server.test_server_support import make_app
 
 
 @pytest.fixture

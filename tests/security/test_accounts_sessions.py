@@ -14,12 +14,8 @@ from sqlalchemy.engine import Engine
 
 from punto.store import db
 from punto.store.accounts import Accounts, LoginFailedError
-from tests import db_fixtures
 from tests.security.accounts_support import ADMIN, FAST, headers_for
-from tests.test_server_support import PLAYER, balance, make_app
-
-db_url = db_fixtures.db_url
-engine = db_fixtures.engine
+from tests.server.test_server_support import PLAYER, balance, make_app
 
 
 def _until_refused(client: TestClient, headers: dict[str, str], within: float) -> float:

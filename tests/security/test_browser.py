@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from playwright.sync_api import Browser, expect
 
-from tests.test_browser_support import DEALER, Site, browser, open_page, site
+from tests.ui.test_browser_support import DEALER, Site, browser, open_page, site
 
 __all__ = ["browser", "site"]
 

@@ -30,8 +30,7 @@ from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.round import Round
 from punto.table.shoe_state import DeviceCardsError, OutsideCardError
-from tests import test_server_support as support
-from tests.test_server_support import (
+from tests.server.test_server_support import (
     ADMIN,
     DEALER,
     PIT,
@@ -44,9 +43,6 @@ from tests.test_server_support import (
     server_of,
     shift_manager,
 )
-
-db_url = support.db_url
-client = support.client
 
 #: Six kings: Player 0, Banker 0, both draw a king: a Tie (Tiger Baccarat).
 KINGS = ["KS"] * 6

@@ -21,7 +21,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from tests.test_server_support import free_port, healthy, make_app
+from tests.server.test_server_support import free_port, healthy, make_app
 
 if TYPE_CHECKING:  # imported where used, so that the first test runs on today's main too
     from punto.server.limits import Limits
@@ -55,6 +55,7 @@ def closed_by_server(sock: socket.socket, timeout: float) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_security_idle_sockets_do_not_starve_a_server_with_few_descriptors(
     tmp_path: Path,
 ) -> None:

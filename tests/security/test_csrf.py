@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from tests import test_server_support as support
-from tests.test_server_support import DEALER, PLAYER, error_of, make_app, new_table
+from tests.server import test_server_support as support
+from tests.server.test_server_support import DEALER, PLAYER, error_of, make_app, new_table
 
 #: The TestClient's own origin (its base URL), and an attacker's page on another port.
 OWN = "http://testserver"

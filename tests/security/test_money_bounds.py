@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from punto.store.db import connect
 from punto.store.ledger import InsufficientFundsError, Ledger, LedgerError
-from tests.test_server_support import (
+from tests.server.test_server_support import (
     ADMIN,
     DEALER,
     PIT,

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from playwright.sync_api import Browser, Route
 
-from tests.test_browser_support import (
+from tests.ui.test_browser_support import (
     DEALER,
     PLAYER,
     Site,

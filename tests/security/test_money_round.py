@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.test_server_support import (
+from tests.server.test_server_support import (
     DEALER,
     PIT,
     PLAYER,

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.test_server_support import live_server, make_app
+from tests.server.test_server_support import live_server, make_app
 
 PAGES = ["/", "/play/tiger", "/dealer/tiger", "/scoreboard/tiger", "/pit", "/docs"]
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from fastapi.testclient import TestClient
 
-from tests.test_server_support import (
+from tests.server.test_server_support import (
     DEALER,
     PIT,
     PLAYER,

@@ -16,7 +16,7 @@ import httpx2
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
-from tests.test_server_support import PLAYER, live_server, login, make_app
+from tests.server.test_server_support import PLAYER, live_server, login, make_app
 
 
 def token_of(client: TestClient | httpx2.Client) -> str:

@@ -19,7 +19,7 @@ The pages work on a phone-sized screen, give every control a label and a
 script or style (scripts set styles only through the CSSOM), and connections
 (fetch and WebSocket) only to this server.  Every page answers ``HEAD`` as
 ``GET``, without the body.  They are exercised in Debian's Chromium by
-``tests/test_browser_*.py``.
+``tests/ui/test_browser_*.py``.
 """
 
 from __future__ import annotations

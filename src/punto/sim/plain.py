@@ -9,7 +9,7 @@ same partial Fisher-Yates, burn and cut card -- so it leaves the same counts
 and the same final state in the same arrays, only about 300 times more
 slowly.  Without the C kernel (:mod:`punto.sim.dealing`), :mod:`punto.sim.run`
 uses it for runs too small for numba's start-up to pay;
-``tests/test_sim_plain.py`` checks that both give the same integers.
+``tests/maths/test_sim_plain.py`` checks that both give the same integers.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The exact analysis (punto.analysis) and the simulation (punto.sim)."""

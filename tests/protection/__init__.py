@@ -1,0 +1,1 @@
+"""Game protection: bet valuation, ratings, sessions, advantage-play detection, edges and anomalies."""

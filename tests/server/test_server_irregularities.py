@@ -1,0 +1,597 @@
+"""The irregularity procedures of the rules through the table server
+(``GET/POST /api/tables/{id}/irregularities``), on SQLite and PostgreSQL:
+the procedures are replay's (punto.table.replay.IRREGULARITIES), run on the
+table's own round and shoe, with the ledger following (voided and withdrawn
+wagers returned exactly) and nothing written when one is refused."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from punto.cards import Card
+from punto.coup import Deal
+from punto.server.hub import EVERYONE
+from punto.table.events import CardDealt
+from punto.table.replay import IRREGULARITIES
+from tests.server.test_server_support import (
+    ADMIN,
+    DEALER,
+    PIT,
+    PLAYER,
+    PLAYER2,
+    balance,
+    check_books,
+    error_of,
+    login,
+    make_app,
+    new_table,
+    server_of,
+)
+
+PIT_CONFIRMS = {"username": PIT[0], "password": PIT[1]}
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def post(client: TestClient, path: str, headers: dict[str, str], json: Any = None) -> Any:
+    response = client.post(path, headers=headers, json=json)
+    assert response.status_code in (200, 201), response.text
+    return response.json()
+
+
+def open_with_bets(
+    client: TestClient, table: str, bets: list[tuple[dict[str, str], str, str]]
+) -> None:
+    """Open a round, place ``bets`` (headers, wager, stake), close betting."""
+    dealer = login(client, DEALER)
+    post(client, f"/api/tables/{table}/round/open", dealer)
+    for who, wager, stake in bets:
+        post(client, f"/api/tables/{table}/bets", who, {"wager": wager, "stake": stake})
+    post(client, f"/api/tables/{table}/round/close", dealer)
+
+
+def next_cards(client: TestClient, table: str, count: int) -> list[Card]:
+    """The next cards out of the server's own shoe for this table."""
+    shoe = server_of(client).tables[table].table.shoe
+    assert shoe is not None
+    return list(shoe.order[shoe.position : shoe.position + count])
+
+
+def events(client: TestClient, table: str) -> int:
+    return len(list(server_of(client).tables[table].table.log.read(table)))
+
+
+def irregularity(
+    client: TestClient, table: str, name: str, headers: dict[str, str], body: Any = None
+) -> Any:
+    return client.post(f"/api/tables/{table}/irregularities/{name}", headers=headers, json=body)
+
+
+# -- the list --------------------------------------------------------------------------------------
+
+
+def test_the_procedures_of_each_game_are_listed_for_staff_only(client: TestClient) -> None:
+    """Each game lists the procedures its rules cover (MBS 5; RWS 5), with
+    their parameters as replay reads them; ``role`` is the server's."""
+    new_table(client, id="buffalo-list", game="tiger-buffalo", layout="A")
+    new_table(client, id="nc-list", game="tiger-no-commission")
+    dealer, player = login(client, DEALER), login(client, PLAYER)
+    buffalo = client.get("/api/tables/buffalo-list/irregularities", headers=dealer).json()
+    names = [p["name"] for p in buffalo["procedures"]]
+    assert {
+        "excess_cards",
+        "dealing_error_options",
+        "forgotten_insurance",
+        "squeeze_waiver",
+    } <= set(names)
+    assert "left_with_cards" not in names  # MBS 5.11 only
+    assert "power_failure" not in names
+    assert buffalo["dedicated"] == {"power_failure": "/round/power-failure"}
+    excess = next(p for p in buffalo["procedures"] if p["name"] == "excess_cards")
+    assert excess["summary"] == IRREGULARITIES["excess_cards"].summary
+    assert excess["params"] == [
+        {"name": "cards", "kind": "cards", "required": True, "default": None,
+         "help": 'cards in order: "QH 9C" or ["QH", "9C"]'},
+        {"name": "reconstructable", "kind": "flag", "required": False, "default": True,
+         "help": "true or false"},
+        {"name": "withdrawing", "kind": "players", "required": False, "default": [],
+         "help": 'players: ["ann", "bob"]'},
+    ]  # fmt: skip
+    no_commission = client.get("/api/tables/nc-list/irregularities", headers=dealer).json()
+    nc_names = {p["name"] for p in no_commission["procedures"]}
+    assert "foreign_card" in nc_names
+    assert "card_face_up_in_device" not in nc_names  # no such clause in its rules
+    assert client.get("/api/tables/nc-list/irregularities", headers=player).status_code == 403
+    assert client.get("/api/tables/nowhere/irregularities", headers=dealer).status_code == 404
+
+
+# -- a void returns every stake --------------------------------------------------------------------
+
+
+def test_mbs_5_1_foreign_card_voids_the_round_and_returns_every_stake(client: TestClient) -> None:
+    table = new_table(client, id="tiger-foreign", game="tiger-baccarat")
+    dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    open_with_bets(
+        client,
+        table,
+        [(player, "banker", "100"), (player, "tiger", "25.50"), (player2, "player", "40")],
+    )
+    assert balance(client, player) == "9874.50"
+    assert balance(client, player2) == "9960.00"
+    post(client, f"/api/tables/{table}/round/deal", dealer)
+    done = irregularity(client, table, "foreign_card", dealer, {"card": "QH"})
+    assert done.status_code == 200, done.text
+    result = done.json()
+    assert result["phase"] == "void"
+    assert result["ruling"] == {
+        "irregularity": "foreign_card",
+        "role": "dealer",
+        "clause": "5.1",
+        "consequence": "void",
+    }
+    assert result["void"]["clause"] == "5.1"
+    assert "(QH)" in result["void"]["reason"]
+    assert balance(client, player) == "10000.00"
+    assert balance(client, player2) == "10000.00"
+    mine = client.get(f"/api/tables/{table}", headers=player).json()["me"]["results"]
+    assert {(r["wager"], r["outcome"], r["payout"]) for r in mine} == {
+        ("banker", "void", "100.00"),
+        ("tiger", "void", "25.50"),
+    }
+    audit = client.get(
+        "/api/pit/audit", headers=login(client, PIT), params={"table_id": table}
+    ).json()
+    assert audit[0]["action"] == "irregularity"
+    assert audit[0]["detail"]["procedure"] == "foreign_card"
+    assert audit[0]["detail"]["parameters"] == {"card": "QH"}
+    # The void is over: the next round opens.
+    post(client, f"/api/tables/{table}/round/open", dealer)
+    check_books(client)
+
+
+# -- RWS 5.8 and 5.13 on Tiger Buffalo, with the server's own shoe --------------------------------
+
+
+def test_rws_5_8_excess_cards_options_5_13_and_the_held_card_dealt_first(
+    client: TestClient,
+) -> None:
+    """Round 1: two cards out of the device at once, before any was dealt:
+    reconstructed by the Table of Play (5.8); no outcome established, so each
+    player may continue or have the bet returned (5.13): demo2 takes it and
+    gets exactly the stakes back.  Round 2: a whole coup and one card more out
+    of the device: the extra card is held and dealt first next round (5.8);
+    the outcome is established, so there is no option to take."""
+    table = new_table(client, id="buffalo-excess", game="tiger-buffalo", layout="A")
+    dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    open_with_bets(
+        client,
+        table,
+        [(player, "banker", "100"), (player2, "player", "50"), (player2, "banker", "20.25")],
+    )
+    assert balance(client, player2) == "9929.75"
+    two = next_cards(client, table, 2)
+    # A player not in the round cannot take the option: nothing is written.
+    before = events(client, table)
+    stranger = irregularity(
+        client,
+        table,
+        "excess_cards",
+        dealer,
+        {"cards": [str(c) for c in two], "withdrawing": ["nobody"]},
+    )
+    assert stranger.status_code == 422, stranger.text
+    assert "nobody" in error_of(stranger)["message"]
+    assert "demo, demo2" in error_of(stranger)["hint"]
+    assert events(client, table) == before
+
+    done = irregularity(
+        client,
+        table,
+        "excess_cards",
+        dealer,
+        {"cards": " ".join(str(c) for c in two), "withdrawing": ["demo2"]},
+    )
+    assert done.status_code == 200, done.text
+    result = done.json()
+    assert result["ruling"]["clause"] == "5.8"
+    assert result["ruling"]["consequence"] == "options"
+    assert result["ruling"]["withdrawn"] == ["demo2"]
+    assert result["phase"] == "dealing"
+    assert result["held"] == []
+    assert balance(client, player2) == "10000.00"  # 50 + 20.25 back, exactly
+    assert balance(client, player) == "9900.00"  # demo plays on
+    state = client.get(f"/api/tables/{table}", headers=player).json()
+    assert [c["card"] for c in state["round"]["cards"]] == [str(c) for c in two]
+    while post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing":
+        pass
+    settled = post(client, f"/api/tables/{table}/round/settle", dealer)
+    payout = {"banker": "195.00", "player": "0.00", "tie": "100.00"}[settled["winner"]]
+    assert balance(client, player) == f"{9900 + int(payout[:-3])}.00"
+    check_books(client)
+
+    # Round 2: the coup and one card more come out of the device.
+    open_with_bets(client, table, [(player, "player", "100"), (player2, "banker", "10")])
+    upcoming = next_cards(client, table, 7)
+    deal = Deal()
+    for n, card in enumerate(upcoming):
+        deal = deal.add(card)
+        if deal.is_complete:
+            coup, extra = upcoming[: n + 1], upcoming[n + 1]
+            break
+    named = [str(c) for c in (*coup, extra)]
+    before = events(client, table)
+    refused = irregularity(
+        client, table, "excess_cards", dealer, {"cards": named, "withdrawing": ["demo"]}
+    )
+    assert refused.status_code == 409, refused.text  # the outcome is established: no option
+    assert error_of(refused)["clause"] == "5.8"
+    assert events(client, table) == before
+    with client.websocket_connect(f"/ws/tables/{table}", headers=dealer) as ws:
+        held = irregularity(client, table, "excess_cards", dealer, {"cards": named})
+        assert held.status_code == 200, held.text
+        seen: list[dict[str, Any]] = []
+        while len(seen) < 100 and not any(m["type"] == "cards_held" for m in seen):
+            seen.append(ws.receive_json())
+    # The staff see the card held (RWS 5.8), and each card where it went.
+    assert [m for m in seen if m["type"] == "cards_held"] == [
+        {"type": "cards_held", "round_id": held.json()["round_id"], "cards": [str(extra)],
+         "clause": "5.8"}
+    ]  # fmt: skip
+    cards = [(m["card"], m["index"]) for m in seen if m["type"] == "card"]
+    assert cards == [(str(c), n) for n, c in enumerate(coup)]
+    ruling = held.json()["ruling"]
+    assert ruling["consequence"] == "continue"
+    assert ruling["next_round"] == [str(extra)]
+    assert held.json()["held"] == [str(extra)]
+    assert held.json()["phase"] == "result"
+    post(client, f"/api/tables/{table}/round/settle", dealer)
+    check_books(client)
+
+    # Round 3: the held card is the first card dealt.
+    open_with_bets(client, table, [(player, "banker", "10")])
+    first = post(client, f"/api/tables/{table}/round/deal", dealer)
+    assert first["card"] == str(extra)
+    r = server_of(client).tables[table].round
+    assert r is not None
+    dealt = [e for e in r.events if isinstance(e, CardDealt)]
+    assert (dealt[0].card, dealt[0].source) == (extra, "held")
+    check_books(client)
+
+
+# -- MBS 5.8.2 on Tiger Baccarat -------------------------------------------------------------------
+
+
+def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: TestClient) -> None:
+    """After the initial deal two cards come out at once, their order not
+    known: the Pit Manager sets the order, each player may withdraw all
+    remaining wagers (5.8.2.2), and the cards go where the Table of Play says
+    in the order set; a card the coup does not use is held."""
+    table = new_table(client, id="tiger-simultaneous", game="tiger-baccarat")
+    dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    for _ in range(30):  # until the initial deal leaves a third card to draw
+        open_with_bets(client, table, [(player, "banker", "100"), (player2, "player", "60")])
+        for _card in range(4):
+            last = post(client, f"/api/tables/{table}/round/deal", dealer)
+        if last["phase"] == "dealing":
+            break
+        post(client, f"/api/tables/{table}/round/settle", dealer)
+    else:
+        pytest.fail("no coup needed a third card")
+    check_books(client)
+    before_balance = balance(client, player2)
+    two = next_cards(client, table, 2)
+    decided = [str(two[1]), str(two[0])]
+    body = {"cards": [str(c) for c in two], "order_known": False, "withdrawing": ["demo2"]}
+    # The order is decided by a Pit Manager (5.8.2.2): a dealer alone is refused.
+    before = events(client, table)
+    alone = irregularity(client, table, "simultaneous_draw", dealer, {**body, "order": decided})
+    assert alone.status_code == 403, alone.text
+    assert events(client, table) == before
+    # Without the order decided the procedure is refused, and writes nothing.
+    undecided = irregularity(
+        client, table, "simultaneous_draw", dealer, {**body, "manager": PIT_CONFIRMS}
+    )
+    assert undecided.status_code == 409, undecided.text
+    assert error_of(undecided)["clause"] == "5.8.2.2"
+    assert events(client, table) == before
+    done = irregularity(
+        client,
+        table,
+        "simultaneous_draw",
+        dealer,
+        {**body, "order": decided, "manager": PIT_CONFIRMS},
+    )
+    assert done.status_code == 200, done.text
+    result = done.json()
+    assert result["ruling"]["clause"] == "5.8.2.2"
+    assert result["ruling"]["consequence"] == "withdrawal"
+    assert result["ruling"]["role"] == "pit_manager"
+    assert result["ruling"]["withdrawn"] == ["demo2"]
+    assert balance(client, player2) == f"{int(before_balance[:-3]) + 60}.00"
+    r = server_of(client).tables[table].round
+    assert r is not None
+    assert str(r.deal.cards[4]) == decided[0]  # the order set, not the order drawn
+    used = [str(c) for c in r.deal.cards[4:]]
+    assert used + result["held"] == decided
+    assert result["ruling"].get("next_round", []) == result["held"]
+    if r.deal.is_complete:
+        post(client, f"/api/tables/{table}/round/settle", dealer)
+    else:
+        post(client, f"/api/tables/{table}/round/deal", dealer)
+        post(client, f"/api/tables/{table}/round/settle", dealer)
+    check_books(client)
+
+
+# -- who may decide -------------------------------------------------------------------------------
+
+
+def test_mbs_6_1_unforeseen_is_for_the_shift_manager(client: TestClient) -> None:
+    """MBS 6.1: what the rules do not cover is decided by the Gaming Shift
+    Manager; a dealer alone, or with a pit manager's confirmation, is refused
+    (403, nothing written); with a shift manager's confirmation the round is
+    void and every stake returned."""
+    table = new_table(client, id="tiger-unforeseen", game="tiger-baccarat")
+    admin, dealer, player = login(client, ADMIN), login(client, DEALER), login(client, PLAYER)
+    shift = {"username": "shift", "password": "shift-password", "role": "shift_manager"}
+    assert client.post("/api/users", headers=admin, json=shift).status_code == 201
+    open_with_bets(client, table, [(player, "banker", "100")])
+    post(client, f"/api/tables/{table}/round/deal", dealer)
+    body = {"reason": "the table collapsed", "void": True}
+    before = events(client, table)
+    alone = irregularity(client, table, "unforeseen", dealer, body)
+    assert alone.status_code == 403, alone.text
+    assert error_of(alone)["clause"] == "6.1"
+    pit = irregularity(client, table, "unforeseen", dealer, {**body, "manager": PIT_CONFIRMS})
+    assert pit.status_code == 403, pit.text
+    assert events(client, table) == before
+    assert balance(client, player) == "9900.00"
+    confirmed = {"username": "shift", "password": "shift-password"}
+    done = irregularity(client, table, "unforeseen", dealer, {**body, "manager": confirmed})
+    assert done.status_code == 200, done.text
+    assert done.json()["ruling"] == {
+        "irregularity": "unforeseen",
+        "role": "shift_manager",
+        "clause": "6.1",
+        "consequence": "void",
+    }
+    assert balance(client, player) == "10000.00"
+    audit = client.get(
+        "/api/pit/audit", headers=login(client, PIT), params={"table_id": table}
+    ).json()
+    assert audit[0]["detail"]["confirmed_by"] == "shift"
+    assert "manager" not in audit[0]["detail"]["parameters"]  # no password in the audit
+    check_books(client)
+
+
+# -- refusals --------------------------------------------------------------------------------------
+
+
+def test_unreadable_unknown_and_role_refused_and_nothing_written(client: TestClient) -> None:
+    table = new_table(client, id="tiger-refusals", game="tiger-baccarat")
+    dealer, player = login(client, DEALER), login(client, PLAYER)
+    open_with_bets(client, table, [(player, "banker", "100")])
+    post(client, f"/api/tables/{table}/round/deal", dealer)
+    before = events(client, table)
+
+    unknown = irregularity(client, table, "spilled_drink", dealer, {})
+    assert unknown.status_code == 404
+    assert "foreign_card" in error_of(unknown)["hint"]
+    dedicated = irregularity(client, table, "power_failure", dealer, {})
+    assert dedicated.status_code == 404
+    assert "/round/power-failure" in error_of(dedicated)["hint"]
+
+    bad_card = irregularity(client, table, "foreign_card", dealer, {"card": "ZZ"})
+    assert bad_card.status_code == 422
+    assert error_of(bad_card)["message"].startswith("card:")
+    missing = irregularity(client, table, "insufficient_cards", dealer, {})
+    assert missing.status_code == 422
+    assert error_of(missing)["message"] == "insufficient_cards needs remaining"
+    assert error_of(missing)["hint"] == "remaining: a whole number"
+    wrong_kind = irregularity(
+        client, table, "order_altered", dealer, {"reconstructable": "perhaps"}
+    )
+    assert wrong_kind.status_code == 422
+    assert error_of(wrong_kind)["hint"] == "give true or false"
+    extra = irregularity(client, table, "cut_card", dealer, {"cards": "QH"})
+    assert extra.status_code == 422
+    assert "takes no cards" in error_of(extra)["message"]
+    role = irregularity(client, table, "foreign_card", dealer, {"role": "shift_manager"})
+    assert role.status_code == 422
+    assert "role" in error_of(role)["message"]
+    bad_manager = irregularity(client, table, "foreign_card", dealer, {"manager": "pit"})
+    assert bad_manager.status_code == 422
+    wrong_password = irregularity(
+        client, table, "foreign_card", dealer, {"manager": {"username": "pit", "password": "x"}}
+    )
+    assert wrong_password.status_code == 401
+    assert irregularity(client, table, "foreign_card", player, {}).status_code == 403
+    decks = irregularity(client, table, "left_with_cards", dealer, {"shoe": 10**30})
+    assert decks.status_code == 422  # MBS 2.1: not a number of decks in use
+    assert error_of(decks)["clause"] == "2.1"
+    assert error_of(decks)["hint"].startswith("4 to 10 decks")
+    # The engine's refusal: the device holds enough cards, no void (MBS 5.3).
+    enough = irregularity(client, table, "insufficient_cards", dealer, {"remaining": 40})
+    assert enough.status_code == 409
+    assert error_of(enough)["clause"] == "5.3"
+    assert events(client, table) == before
+    assert balance(client, player) == "9900.00"
+    check_books(client)
+
+
+def settle_a_decided_round(
+    client: TestClient, table: str, *, tie: str | None = None
+) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """Rounds of ``demo`` on Banker (and ``tie`` on Tie) and ``demo2`` on
+    Player, 100 each, dealt and settled until one is not a tie; returns
+    (winner, loser, the round's cards)."""
+    dealer, ann, bob = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    bets = [(ann, "banker", "100"), (bob, "player", "100")] + ([(ann, "tie", tie)] if tie else [])
+    while True:
+        open_with_bets(client, table, bets)
+        while post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing":
+            pass
+        result = post(client, f"/api/tables/{table}/round/settle", dealer)
+        if result["winner"] != "tie":
+            r = server_of(client).tables[table].round
+            assert r is not None
+            cards = [str(c) for c in r.deal.cards]
+            return (ann, bob, cards) if result["winner"] == "banker" else (bob, ann, cards)
+
+
+@pytest.mark.parametrize(
+    ("game", "config", "clause"),
+    [("tiger-no-commission", {}, "5.2"), ("tiger-buffalo", {"layout": "A"}, "5.5.3")],
+    ids=["no-commission-5.2", "buffalo-rws-5.5.3"],
+)
+def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
+    client: TestClient, game: str, config: dict[str, str], clause: str
+) -> None:
+    """No Commission 5.2 (RWS 5.5.3): a hand dealt an incorrect number of cards, not
+    reconstructable and noticed before the next round commences, voids the
+    round even after settlement.  The server has paid it, so the ledger is
+    resettled: the winnings go back to the house, the stakes lost back to
+    their players -- both players exactly where the round found them, the
+    table's win and the books as if it had not been played, the round off the
+    roads."""
+    table = new_table(client, id="incorrect", game=game, seed="5.2", **config)
+    ann, bob = login(client, PLAYER), login(client, PLAYER2)
+
+    def both() -> tuple[Decimal, Decimal]:
+        return Decimal(balance(client, ann)), Decimal(balance(client, bob))
+
+    def win() -> Decimal:
+        return Decimal(server_of(client).tables[table].figures()["win"])
+
+    total = Decimal(20_000)
+    *_, cards = settle_a_decided_round(client, table, tie="10")
+    r = server_of(client).tables[table].round
+    assert r is not None
+    # Where the round found them: what they have now less what the round gave them.
+    found = tuple(
+        have - sum(s.net for s in r.results() if s.bet.player == who)
+        for who, have in zip(("demo", "demo2"), both(), strict=True)
+    )
+    assert win() == total - sum(both())
+    assert win() >= 10  # the Tie bet, at least, was lost
+    coups = client.get(f"/api/tables/{table}/scoreboard").json()["stats"]["coups"]
+    dealer = login(client, DEALER)
+
+    def void(manager: dict[str, str] | None = PIT_CONFIRMS) -> Any:
+        body: dict[str, Any] = {"cards": cards, "reconstructable": False}
+        if manager is not None:
+            body["manager"] = manager
+        return irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+
+    # Taking back what was paid is a pit manager's: the dealer alone is refused.
+    logged = events(client, table)
+    alone = void(manager=None)
+    assert alone.status_code == 403, alone.text
+    assert error_of(alone)["hint"] == "it takes a pit manager or higher"
+    assert "take back the payments of a settled round" in error_of(alone)["message"]
+    assert events(client, table) == logged
+    assert both() != found  # nothing was taken back
+
+    runtime = server_of(client).tables[table]
+    published: list[dict[str, Any]] = []
+    publish = runtime.publish
+
+    def recording(message: dict[str, Any], audience: str = EVERYONE) -> None:
+        published.append(message)
+        publish(message, audience)
+
+    runtime.publish = recording  # type: ignore[method-assign]
+    done = void()
+    # the watchers' roads lose the coup too
+    boards = [m["scoreboard"]["stats"]["coups"] for m in published if m["type"] == "scoreboard"]
+    assert boards == [coups - 1]
+    assert done.status_code == 200, done.text
+    assert done.json()["ruling"]["clause"] == clause
+    assert done.json()["phase"] == "void"
+    assert both() == found
+    assert win() == total - sum(both())
+    ledger = server_of(client).ledger
+    history = ledger.history(f"player:{PLAYER[0]}") + ledger.history(f"player:{PLAYER2[0]}")
+    memos = [p.memo for p in history if p.kind.value == "resettlement"]
+    assert len(memos) == 3
+    assert all(m is not None and m.endswith(f"({clause})") for m in memos), memos
+    assert [ledger.bet_net(table, b.bet_id) for b in r.bets] == [0, 0, 0]
+    board = client.get(f"/api/tables/{table}/scoreboard").json()
+    assert board["stats"]["coups"] == coups - 1  # the ties before it stay on the roads
+    audit = client.get("/api/pit/audit", headers=login(client, PIT)).json()
+    assert any(e["action"] == "resettled" for e in audit), audit
+    check_books(client)
+    # Done twice, it finds the round void: nothing more moves.
+    again = void()
+    assert again.status_code == 409, again.text
+    assert both() == found
+    check_books(client)
+
+
+def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
+    client: TestClient,
+) -> None:
+    """The void would take back winnings the winner has staked at another
+    table: refused with 402, nothing written (the round stands settled, the
+    balances as they were); once the other bet is withdrawn the same
+    procedure goes through."""
+    table = new_table(client, id="nc-spent", game="tiger-no-commission")
+    other = new_table(
+        client,
+        id="nc-other",
+        game="tiger-no-commission",
+        limits={"minimum": "10", "maximum": "100000"},
+    )
+    winner, _, cards = settle_a_decided_round(client, table)
+    dealer = login(client, DEALER)
+    post(client, f"/api/tables/{other}/round/open", dealer)
+    everything = balance(client, winner)
+    staked = post(
+        client, f"/api/tables/{other}/bets", winner, {"wager": "tie", "stake": everything}
+    )
+    assert balance(client, winner) == "0.00"
+    logged = events(client, table)
+    body = {"cards": cards, "reconstructable": False, "manager": PIT_CONFIRMS}
+    refused = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    assert refused.status_code == 402, refused.text
+    error = error_of(refused)
+    assert "cannot be resettled" in error["message"]
+    assert error["clause"] == "5.2"
+    assert "apply the procedure again" in error["hint"]
+    assert events(client, table) == logged
+    assert server_of(client).tables[table].round.phase.value == "settled"  # type: ignore[union-attr]
+    assert balance(client, winner) == "0.00"
+    check_books(client)
+    withdrawn = client.delete(f"/api/tables/{other}/bets/{staked['bet']['bet_id']}", headers=winner)
+    assert withdrawn.status_code == 200, withdrawn.text
+    done = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    assert done.status_code == 200, done.text
+    assert balance(client, winner) == "10000.00"
+    check_books(client)
+
+
+def test_a_resettlement_the_round_does_not_show_is_undone_at_start_up(db_url: str) -> None:
+    """Should the server stop after the ledger is resettled but before the
+    round's void is written, the round stands settled when it starts again,
+    and start-up puts the settlement's payments back."""
+    with TestClient(make_app(db_url)) as client:
+        table = new_table(client, id="nc-crash", game="tiger-no-commission")
+        winner, loser, _ = settle_a_decided_round(client, table)
+        paid = {"winner": balance(client, winner), "loser": balance(client, loser)}
+        runtime = server_of(client).tables[table]
+        r = runtime.round
+        assert r is not None
+        with runtime.lock:  # the first half of a void after settlement, alone
+            nets = {b.bet_id: 0 for b in r.bets}
+            assert sorted(runtime._resettle(r, nets, "void (a test)")) == sorted(nets)
+        assert balance(client, winner) == balance(client, loser) == "10000.00"
+    with TestClient(make_app(db_url)) as client:
+        ann, bob = login(client, PLAYER), login(client, PLAYER2)
+        again = {balance(client, ann), balance(client, bob)}
+        assert again == set(paid.values())
+        assert server_of(client).tables[table].round.phase.value == "settled"  # type: ignore[union-attr]
+        check_books(client)

@@ -1,0 +1,1 @@
+"""The store: the database, the double-entry ledger, postings and accounts."""

@@ -1,0 +1,492 @@
+"""One posting implementation (issue 13): the pure rules, the Ledger and the
+journal deciding alike, and the database as the authority for balances --
+on SQLite files and PostgreSQL (see tests/db_fixtures.py)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy.engine import Connection, Engine
+
+from punto.errors import PuntoError
+from punto.server.journal import EventAppend, Journal, Posted
+from punto.store import db, ledger_sql, postings
+from punto.store.bounds import MoneyBoundError
+from punto.store.ledger import (
+    BetStateError,
+    BetStatus,
+    IdempotencyConflictError,
+    InsufficientFundsError,
+    Ledger,
+    LedgerError,
+)
+from punto.store.postings import (
+    BetState,
+    Entry,
+    PlaceBet,
+    PostingKind,
+    ReturnBet,
+    SettleBet,
+    WalletKind,
+    WalletState,
+)
+from punto.store.sql_log import read_stream
+from punto.table.events import TABLE_STREAM, BetPlaced
+
+ANN = WalletState("player:ann", WalletKind.PLAYER, 10_000)
+HOUSE = WalletState("house", WalletKind.HOUSE, -10_000)
+HOLDING = WalletState("holding:t1", WalletKind.HOLDING, 2_000)
+POOL = WalletState("tournament:cup", WalletKind.TOURNAMENT, 3_000)
+WALLETS = {w.code: w for w in (ANN, HOUSE, HOLDING, POOL)}
+OPEN = BetState("t1", "b1", "player:ann", "r1", 2_000, 2_000, BetStatus.OPEN)
+SETTLED = BetState("t1", "b1", "player:ann", "r1", 2_000, 0, BetStatus.SETTLED)
+
+
+# -- the pure rules ------------------------------------------------------------------------------
+
+
+PLANS: list[tuple[postings.Request, BetState | None, PostingKind, dict[str, int], int | None]] = [
+    (postings.Deposit("player:ann", 500, "k"), None, PostingKind.DEPOSIT,
+     {"player:ann": 500, "house": -500}, 10_500),
+    (postings.Withdrawal("player:ann", 10_000, "k"), None, PostingKind.WITHDRAWAL,
+     {"player:ann": -10_000, "house": 10_000}, 0),
+    (PlaceBet("player:ann", "t1", "b2", "r1", 1_500, "k"), None, PostingKind.BET,
+     {"player:ann": -1_500, "holding:t1": 1_500}, 8_500),
+    (SettleBet("t1", "b1", 3_900, "k"), OPEN, PostingKind.SETTLEMENT,
+     {"holding:t1": -2_000, "player:ann": 3_900, "house": -1_900}, 13_900),
+    (SettleBet("t1", "b1", 0, "k"), OPEN, PostingKind.SETTLEMENT,
+     {"holding:t1": -2_000, "house": 2_000}, 10_000),
+    (SettleBet("t1", "b1", 2_000, "k"), OPEN, PostingKind.SETTLEMENT,
+     {"holding:t1": -2_000, "player:ann": 2_000}, 12_000),
+    (ReturnBet("t1", "b1", "k", 500), OPEN, PostingKind.RETURN,
+     {"holding:t1": -500, "player:ann": 500}, 10_500),
+    (postings.EntryFee("player:ann", "cup", 1_000, "k"), None, PostingKind.ENTRY_FEE,
+     {"player:ann": -1_000, "tournament:cup": 1_000}, 9_000),
+    (postings.Refund("player:ann", "cup", 1_000, "k"), None, PostingKind.REFUND,
+     {"tournament:cup": -1_000, "player:ann": 1_000}, 11_000),
+    (postings.Prize("player:ann", "cup", 5_000, "k"), None, PostingKind.PRIZE,
+     {"tournament:cup": -3_000, "house": -2_000, "player:ann": 5_000}, 15_000),
+    (postings.PoolSurplus("cup", 3_000, "k"), None, PostingKind.POOL_SURPLUS,
+     {"tournament:cup": -3_000, "house": 3_000}, None),
+    (postings.Resettle("t1", "b1", -1_900, "k"), SETTLED, PostingKind.RESETTLEMENT,
+     {"player:ann": -1_900, "house": 1_900}, 8_100),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "kind", "entries", "player"), PLANS)
+def test_every_posting_kind_plans_its_entries_exactly(
+    request_: postings.Request,
+    bet: BetState | None,
+    kind: PostingKind,
+    entries: dict[str, int],
+    player: int | None,
+) -> None:
+    made = postings.plan(request_, WALLETS, bet)
+    assert made.kind is kind
+    assert {e.wallet: e.amount for e in made.entries} == entries
+    assert sum(e.amount for e in made.entries) == 0
+    assert all(e.amount != 0 for e in made.entries)
+    assert made.player_balance == player
+    for code, amount in entries.items():
+        assert made.balances[code] == WALLETS[code].balance + amount
+
+
+REFUSALS: list[tuple[postings.Request, BetState | None, type[Exception], str]] = [
+    (PlaceBet("player:ann", "t1", "b2", "r1", 10_001, "k"), None, InsufficientFundsError,
+     "wallet player:ann has 100.00, not the 100.01 asked for"),
+    (PlaceBet("player:zed", "t1", "b2", "r1", 1, "k"), None, InsufficientFundsError,
+     "wallet player:zed has 0.00"),
+    (PlaceBet("player:ann", "t1", "b1", "r1", 100, "k"), OPEN, BetStateError,
+     "bet 'b1' at table 't1' was already placed"),
+    (PlaceBet("player:ann", "t1", "b2", "r1", 0, "k"), None, LedgerError,
+     "stake 0.00 must be positive"),
+    (PlaceBet("house", "t1", "b2", "r1", 100, "k"), None, LedgerError,
+     "wallet 'house' is not a player wallet"),
+    (SettleBet("t1", "b9", 100, "k"), None, BetStateError, "there is no bet 'b9' at table 't1'"),
+    (SettleBet("t1", "b1", 100, "k"), SETTLED, BetStateError, "is already settled"),
+    (SettleBet("t1", "b1", -1, "k"), OPEN, LedgerError, "payout -0.01 must be zero or positive"),
+    (ReturnBet("t1", "b1", "k", 2_001), OPEN, LedgerError, "cannot return 20.01 of bet 'b1'"),
+    (postings.Withdrawal("player:ann", 10_001, "k"), None, InsufficientFundsError,
+     "not the 100.01 asked for"),
+    (postings.Refund("player:ann", "cup", 3_001, "k"), None, LedgerError,
+     "holds 30.00, not the 30.01 to refund"),
+    (postings.PoolSurplus("cup", 2_999, "k"), None, LedgerError, "changed while it was being closed"),
+    (postings.Resettle("t1", "b1", 0, "k"), OPEN, BetStateError, "is still open"),
+    (postings.Resettle("t1", "b1", -10_001, "k"), SETTLED, InsufficientFundsError,
+     "not the 100.01 asked for"),
+    (postings.Deposit("player:ann", 500, "k", max_balance=10_499), None, MoneyBoundError,
+     "past the most a wallet may hold"),
+    (postings.Deposit("player:ann", 500, ""), None, LedgerError, "idempotency key '' is not usable"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "error", "message"), REFUSALS)
+def test_every_refusal_is_typed(
+    request_: postings.Request, bet: BetState | None, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        postings.plan(request_, WALLETS, bet)
+
+
+def test_a_key_is_a_replay_only_for_the_same_content() -> None:
+    bet = PlaceBet("player:ann", "t1", "b2", "r1", 100, "k")
+    assert not postings.check_key(bet, None)
+    assert postings.check_key(bet, (postings.SCOPE, bet.request_hash))
+    other = PlaceBet("player:ann", "t1", "b2", "r1", 101, "k")
+    with pytest.raises(IdempotencyConflictError, match="already used for a different request"):
+        postings.check_key(other, (postings.SCOPE, bet.request_hash))
+
+
+# -- the Ledger path and the journal path decide alike --------------------------------------------
+
+# An operation: ("bet", player, bet, amount), ("settle", bet, payout), ("return", bet,
+# amount or None), ("again", i) -- operation i's request again -- or ("other", i) --
+# operation i's key for another request.
+Op = tuple[Any, ...]
+PLAYERS = ("ann", "bob")
+BETS = ("b1", "b2", "b3")
+amounts = st.sampled_from([-1, 0, 1, 700, 2_000, 4_999, 5_000, 5_001])
+operation = st.one_of(
+    st.tuples(st.just("bet"), st.sampled_from(PLAYERS), st.sampled_from(BETS), amounts),
+    st.tuples(st.just("settle"), st.sampled_from(BETS), st.sampled_from([0, 1, 2_000, 9_500])),
+    st.tuples(st.just("return"), st.sampled_from(BETS), st.sampled_from([None, 0, 1, 700, 5_000])),
+    st.tuples(st.just("again"), st.integers(0, 9)),
+    st.tuples(st.just("other"), st.integers(0, 9)),
+)
+operations = st.lists(operation, min_size=1, max_size=10)
+
+Outcome = tuple[Any, ...]
+
+
+def _requests(ops: Sequence[Op], p: str) -> list[PlaceBet | SettleBet | ReturnBet]:
+    """The requests of ``ops`` with every name prefixed by ``p`` (one database, two paths)."""
+    made: list[PlaceBet | SettleBet | ReturnBet] = []
+    for i, op in enumerate(ops):
+        kind = op[0]
+        if kind in ("again", "other") and op[1] >= len(made):
+            kind, op = "return", ("return", "b1", None)  # nothing to repeat yet
+        if kind == "bet":
+            made.append(PlaceBet(f"player:{p}{op[1]}", f"{p}t", op[2], "r1", op[3], f"{p}k{i}"))
+        elif kind == "settle":
+            made.append(SettleBet(f"{p}t", op[1], op[2], f"{p}k{i}"))
+        elif kind == "return":
+            made.append(ReturnBet(f"{p}t", op[1], f"{p}k{i}", op[2]))
+        elif kind == "again":
+            made.append(made[op[1]])
+        else:  # the same key, another request: a settlement of a bet of its own
+            made.append(SettleBet(f"{p}t", "b-other", 1, made[op[1]].key))
+    return made
+
+
+def _outcome(done: Posted | LedgerError, key: str, ledger: Ledger, p: str) -> Outcome:
+    if isinstance(done, LedgerError):
+        return (type(done).__name__, str(done).replace(p, ""))
+    posting = ledger.posting(key)
+    assert posting is not None
+    entries = {e.wallet.replace(p, ""): e.amount for e in posting.entries}
+    return ("replayed" if done.replayed else "posted", posting.kind, entries)
+
+
+def _via_ledger(ledger: Ledger, request: PlaceBet | SettleBet | ReturnBet) -> Posted | LedgerError:
+    try:
+        posting = ledger.post(request)
+    except LedgerError as refused:
+        return refused
+    return Posted(posting.key, replayed=posting.replayed)
+
+
+def _fund(ledger: Ledger, p: str) -> None:
+    for name in PLAYERS:
+        ledger.deposit(ledger.player_wallet(f"{p}{name}"), 5_000, key=f"{p}cage-{name}")
+
+
+def _state(ledger: Ledger, p: str) -> tuple[dict[str, int], dict[str, tuple[int, BetStatus]]]:
+    balances = {name: ledger.balance(f"player:{p}{name}") for name in PLAYERS}
+    with ledger.engine.connect() as conn:
+        bets = ledger_sql.load_bets(conn, [(f"{p}t", b) for b in BETS], lock=False)
+    return balances, {ref[1]: (bet.held, bet.status) for ref, bet in bets.items()}
+
+
+def _compare(engine: Engine, journal: Journal, ops: Sequence[Op], *, together: bool) -> None:
+    """Run ``ops`` through the Ledger and through the journal (one posting a group,
+    or all in one group with ``together``); the same outcomes, exact to the unit."""
+    ledger = Ledger(engine)
+    run = uuid.uuid4().hex[:8]
+    lp, jp = f"L{run}-", f"J{run}-"
+    _fund(ledger, lp)
+    _fund(ledger, jp)
+    by_ledger = [_outcome(_via_ledger(ledger, r), r.key, ledger, lp) for r in _requests(ops, lp)]
+    asked = _requests(ops, jp)
+    done = journal.post(asked) if together else [journal.post([r])[0] for r in asked]
+    by_journal = [_outcome(d, r.key, ledger, jp) for d, r in zip(done, asked, strict=True)]
+    assert by_journal == by_ledger
+    assert _state(ledger, jp) == _state(ledger, lp)
+    assert ledger.trial_balance() == 0
+    assert ledger.audit().ok, ledger.audit().problems
+
+
+TABLE: list[list[Op]] = [
+    [("bet", "ann", "b1", 2_000), ("settle", "b1", 3_900)],
+    [("bet", "ann", "b1", 5_001), ("bet", "ann", "b1", 5_000), ("bet", "ann", "b2", 1)],
+    [("bet", "ann", "b1", 2_000), ("bet", "bob", "b1", 2_000), ("settle", "b1", 0),
+     ("settle", "b1", 0)],
+    [("bet", "ann", "b1", 2_000), ("return", "b1", 700), ("return", "b1", 5_000),
+     ("settle", "b1", 9_500), ("return", "b1", None)],
+    [("bet", "ann", "b1", 700), ("again", 0), ("other", 0), ("settle", "b2", 1)],
+    [("bet", "bob", "b3", 0), ("bet", "bob", "b3", -1), ("return", "b3", None)],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("ops", TABLE)
+@pytest.mark.parametrize("together", [False, True], ids=["alone", "one-group"])
+def test_ledger_and_journal_give_the_same_entries_and_refusals(
+    engine: Engine, ops: list[Op], together: bool
+) -> None:
+    journal = Journal(engine)
+    try:
+        _compare(engine, journal, ops, together=together)
+    finally:
+        journal.close()
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(ops=operations, together=st.booleans())
+def test_ledger_and_journal_agree_on_any_sequence(
+    engine: Engine, ops: list[Op], together: bool
+) -> None:
+    journal = Journal(engine)
+    try:
+        _compare(engine, journal, ops, together=together)
+    finally:
+        journal.close()
+
+
+# -- the database is the authority for balances ---------------------------------------------------
+
+
+def test_a_debit_decided_on_a_stale_balance_is_refused_by_the_database(engine: Engine) -> None:
+    ledger = Ledger(engine)
+    ann = ledger.player_wallet("ann")
+    ledger.deposit(ann, 10_000, key="cage")
+    ledger.holding("t1")
+    with engine.connect() as conn:
+        rows = ledger_sql.load_wallets(conn, ["player:ann", "holding:t1"], lock=False)
+    stale = postings.plan(
+        PlaceBet("player:ann", "t1", "b1", "r1", 8_000, "bet-1"),
+        {code: row.state for code, row in rows.items()},
+    )
+    ledger.withdraw(ann, 5_000, key="cashed")  # meanwhile, elsewhere
+    ids = {code: row.id for code, row in rows.items()}
+
+    def write(conn: Connection) -> None:
+        (tid,) = ledger_sql.new_transaction_ids(conn, 1)
+        ledger_sql.write_plans(conn, [(tid, stale)], ids, db.utc_now())
+
+    with pytest.raises(ledger_sql.BalanceChangedError, match="the database refused the debit"):
+        db.run_transaction(engine, write)
+    assert isinstance(ledger_sql.BalanceChangedError("x"), InsufficientFundsError)
+    assert ledger.balance(ann) == 5_000
+    assert ledger.posting("bet-1") is None
+    assert ledger.audit().ok
+    assert ledger.trial_balance() == 0
+
+
+def test_two_journals_on_one_database_never_overdraw_a_wallet(db_url: str) -> None:
+    """Two server processes (two engines, two journals) both knowing ann's 100.00
+    and each taking 10.00 bets that together ask 160.00: exactly ten are taken."""
+    engines = [db.connect(db_url, migrate=i == 0) for i in range(2)]
+    ledger = Ledger(engines[0])
+    ledger.deposit(ledger.player_wallet("ann"), 10_000, key="cage")
+    journals = [Journal(e) for e in engines]
+    try:
+        for journal in journals:
+            assert journal.prime(["player:ann"]) == 1
+            assert journal.available("player:ann") == 10_000
+        counter = itertools.count()
+        lock = threading.Lock()
+
+        def bet(journal: Journal, table: str) -> tuple[int, list[Posted]] | BaseException:
+            with lock:
+                n = next(counter)
+            bet_id = f"b{n}"
+            event = BetPlaced(
+                bet_id=bet_id, player="ann", position=1, wager="banker", stake=Decimal("10.00")
+            )
+            spec = PlaceBet("player:ann", table, bet_id, "r1", 1_000, f"bet:{table}:{bet_id}")
+            try:
+                return journal.append(EventAppend(table, "r1", event, [spec]))
+            except BaseException as error:
+                return error
+
+        calls = [functools.partial(bet, journals[j], t) for j, t in [(0, "t1"), (1, "t2")] * 8]
+        results = _race(calls)
+    finally:
+        for journal in journals:
+            journal.close()
+    taken = [r for r in results if isinstance(r, tuple)]
+    refused = [r for r in results if not isinstance(r, tuple)]
+    assert len(taken) == 10, refused
+    assert len(refused) == 6
+    assert all(isinstance(r, InsufficientFundsError) for r in refused), refused
+    assert ledger.balance("player:ann") == 0
+    assert ledger.balance("holding:t1") + ledger.balance("holding:t2") == 10_000
+    assert ledger.trial_balance() == 0
+    audit = ledger.audit()
+    assert audit.ok, audit.problems
+    events = read_stream(engines[0], TABLE_STREAM, "t1") + read_stream(
+        engines[0], TABLE_STREAM, "t2"
+    )
+    assert len(events) == 10  # an event for each bet taken, none for a bet refused
+    for e in engines:
+        e.dispose()
+
+
+def test_a_journal_that_decided_on_a_stale_balance_decides_again(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a group reads balances without a lock: money taken by another
+    process between the read and the write makes the database refuse the debit,
+    and the journal reads and decides again -- a refusal, nothing overdrawn."""
+    if db_url.startswith("sqlite"):
+        pytest.skip("SQLite's journal reads inside its write lock: no one writes between")
+    engines = [db.connect(db_url, migrate=i == 0) for i in range(2)]
+    elsewhere = Ledger(engines[1])
+    ann = elsewhere.player_wallet("ann")
+    elsewhere.deposit(ann, 10_000, key="cage")
+    load = ledger_sql.load_wallets
+    spent = threading.Event()
+
+    def load_then_spend(conn: Connection, codes: Any, *, lock: bool) -> Any:
+        found = load(conn, codes, lock=lock)
+        if not lock and not spent.is_set():  # the journal's read: then another process cashes
+            spent.set()
+            elsewhere.withdraw(ann, 9_500, key="cashed")
+        return found
+
+    monkeypatch.setattr(ledger_sql, "load_wallets", load_then_spend)
+    journal = Journal(engines[0])
+    try:
+        (done,) = journal.post([PlaceBet("player:ann", "t1", "b1", "r1", 1_000, "bet-1")])
+    finally:
+        journal.close()
+    assert spent.is_set()
+    assert isinstance(done, InsufficientFundsError)
+    assert "has 5.00, not the 10.00 asked for" in str(done)
+    ledger = Ledger(engines[0])
+    assert ledger.balance(ann) == 500
+    assert ledger.posting("bet-1") is None
+    assert ledger.trial_balance() == 0
+    assert ledger.audit().ok
+    for e in engines:
+        e.dispose()
+
+
+def _race(calls: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Make every call at the same instant, each in its own thread."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [RuntimeError("did not run")] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def test_entries_of_a_plan_are_the_ledgers_entries() -> None:
+    made = postings.plan(SettleBet("t1", "b1", 3_900, "k"), WALLETS, OPEN)
+    assert made.entries == (
+        Entry("holding:t1", -2_000),
+        Entry("player:ann", 3_900),
+        Entry("house", -1_900),
+    )
+
+
+class _LeaseLostError(PuntoError):
+    """What a lease's fencing check would raise."""
+
+
+def test_a_check_run_before_every_commit_can_refuse_it(engine: Engine) -> None:
+    """The hook a table lease plugs in (``checks``): run in every write transaction
+    of the Ledger and of the journal before it commits; refusing, nothing is written."""
+    ledger = Ledger(engine)
+    ann = ledger.player_wallet("ann")
+    ledger.deposit(ann, 1_000, key="cage")
+    seen: list[Connection] = []
+
+    def fence(conn: Connection) -> None:
+        seen.append(conn)
+        raise _LeaseLostError("this process no longer holds the table's lease")
+
+    tables: list[frozenset[str]] = []
+
+    def fence_tables(conn: Connection, written: frozenset[str]) -> None:
+        tables.append(written)  # the journal says which tables the group writes for
+        fence(conn)
+
+    with pytest.raises(_LeaseLostError):
+        Ledger(engine, checks=fence).withdraw(ann, 500, key="cashed")
+    journal = Journal(engine, checks=fence_tables)
+    try:
+        with pytest.raises(_LeaseLostError):
+            journal.post([PlaceBet("player:ann", "t1", "b1", "r1", 500, "bet-1")])
+    finally:
+        journal.close()
+    assert len(seen) == 2
+    assert tables == [frozenset({"t1"})]
+    assert ledger.balance(ann) == 1_000
+    assert ledger.posting("cashed") is None
+    assert ledger.posting("bet-1") is None
+    assert ledger.trial_balance() == 0
+
+
+@pytest.mark.parametrize("keyed_by", ["request", "bet id"])
+def test_a_tables_bet_under_an_id_taken_is_refused_alone_as_the_ledger_refuses_it(
+    engine: Engine, keyed_by: str
+) -> None:
+    """The group does not read the bets a table's events place (their ids are
+    drawn at random, so new), nor, when the key is the bet's own
+    (``bet:<table>:<bet id>``, as the server's), their keys: were one ever
+    taken, a primary key refuses the write, and that bet alone is refused with
+    the ledger's own error; the other bets of its group are made."""
+    ledger = Ledger(engine)
+    p = f"D{uuid.uuid4().hex[:8]}-"
+    _fund(ledger, p)
+    journal = Journal(engine)
+
+    def bet(player: str, bet_id: str) -> EventAppend:
+        event = BetPlaced(bet_id, f"{p}{player}", 1, "banker", Decimal(10))
+        wallet = f"player:{p}{player}"
+        key = f"{p}bet-{player}-{bet_id}" if keyed_by == "request" else f"bet:{p}t:{bet_id}"
+        posting = PlaceBet(wallet, f"{p}t", bet_id, "r1", 1_000, key=key)
+        return EventAppend(f"{p}t", "r1", event, [posting])
+
+    try:
+        journal.append(bet("ann", "b1"))
+        again, other = journal.submit(bet("bob", "b1")), journal.submit(bet("bob", "b2"))
+        with pytest.raises(BetStateError, match=r"'b1' at table .* was already placed"):
+            again.result(timeout=30)
+        assert other.result(timeout=30)[1][0].player_balance == 4_000
+    finally:
+        journal.close()
+    assert ledger.balance(f"player:{p}ann") == 4_000
+    assert ledger.balance(f"player:{p}bob") == 4_000
+    assert ledger.trial_balance() == 0

@@ -1,0 +1,572 @@
+"""Baccarat Tournament 5.1-5.5 in the tournament engine: a hand in play (or,
+under 5.2, just settled) voided or put right by the table engine's own
+procedures, every entrant's chips exact, standings from the hands that
+stand, and a replay of the log giving the same tournament.
+
+Expected chips are worked out independently of the engine: the coup is
+dealt from the table's shoe with :func:`punto.coup.deal` and each bet
+settled with :func:`punto.settlement.settle`.
+"""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from punto.coup import Coup, deal
+from punto.eventlog import MemoryEventLog
+from punto.games import get_game
+from punto.settlement import Bet, settle
+from punto.shoe import Shoe
+from punto.store.eventlog import open_event_log
+from punto.table.roles import Role
+from punto.tournament import Tournament, get_format
+from punto.tournament.clock import Clock, Window
+from punto.tournament.errors import IrregularityError, IrregularityRoleError
+from punto.tournament.events import (
+    TOURNAMENT_STREAM,
+    HandIrregularityNoted,
+    HandSettled,
+    HandVoided,
+    ShoeStarted,
+    TiebreakDealt,
+    TiebreakVoided,
+)
+from punto.tournament.runner import Runner
+from punto.tournament.tournament import Phase
+from tests.tournament.test_tournament_clock import FakeTime, live_turbo, run_until_waiting
+from tests.tournament.test_tournament_core import next_coup, small, tournament
+
+GAME = get_game("baccarat-tournament")
+START = 10000  # the small format's starting chips
+
+
+def net(coup: Coup, lines: list[tuple[str, int]]) -> int:
+    """What ``lines`` net on ``coup``, by the settlement engine."""
+    bets = [Bet(w, Decimal(s)) for w, s in lines]
+    return int(settle(GAME, coup, bets, minor_unit=Decimal(1)).net) if bets else 0
+
+
+def chips(t: Tournament) -> dict[str, int]:
+    return {e: t.entrants[e].chips for e in sorted(t.entrants)}
+
+
+def bet_hand(t: Tournament, bets: dict[str, list[tuple[str, int]]]) -> None:
+    """Open the next hand at table 1, place ``bets``, pass everyone else, close."""
+    t.open_hand(1)
+    for e in t.tables[1].entrants:
+        if e in bets:
+            t.place_bets(e, bets[e])
+        elif t.can_pass_hand(e):
+            t.pass_hand(e)
+    t.close_betting(1)
+
+
+def settled(t: Tournament) -> HandSettled:
+    event = t.deal_hand(1)
+    assert isinstance(event, HandSettled)
+    return event
+
+
+def three() -> Tournament:
+    t = tournament(small(), 3, seed="irregular")
+    t.start_session()
+    return t
+
+
+BETS: dict[str, list[tuple[str, int]]] = {
+    "e1": [("banker", 1000)],
+    "e2": [("player", 500), ("player_pair", 100)],
+    "e3": [("tie", 500)],
+}
+
+
+def replayed(t: Tournament) -> Tournament:
+    again = Tournament.open(t.log, t.id)
+    assert chips(again) == chips(t)
+    assert again.leaderboard() == t.leaderboard()
+    return again
+
+
+# -- 5.1 a foreign card --------------------------------------------------------------------
+
+
+def test_baccarat_tournament_5_1_foreign_card_voids_the_hand_in_a_tournament() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    shoe = t.tables[1].shoe
+    assert shoe is not None
+    out = shoe.order[shoe.position : shoe.position + 3]
+    voided = t.foreign_card(1, dealt=3)
+    assert isinstance(voided, HandVoided)
+    assert (voided.clause, voided.hand, voided.new_shoe, voided.settled) == ("5.1", 1, True, False)
+    assert voided.cards == " ".join(str(c) for c in out)
+    # every wager returned: nothing was taken, nothing paid
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [0, 0, 0]
+    table = t.tables[1]
+    assert (table.phase, table.hand, table.settled) == (Phase.IDLE, 1, 0)
+    # the hand is dealt again, under the same number, from a new shoe
+    bet_hand(t, BETS)
+    assert (t.tables[1].hand, t.tables[1].shoes) == (1, 2)
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [1, 1, 1]
+    replayed(t)
+
+
+def test_baccarat_tournament_5_1_foreign_card_while_bets_are_open_voids_the_hand() -> None:
+    t = three()
+    t.open_hand(1)
+    t.place_bets("e1", [("banker", 2000)])
+    voided = t.foreign_card(1)
+    assert (voided.clause, voided.cards) == ("5.1", "")
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert t.tables[1].bets == {}
+    assert t.snapshot()["tables"][0]["voided"]["clause"] == "5.1"
+
+
+def test_baccarat_tournament_5_1_2_previous_hands_stand_after_a_foreign_card() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    first = next_coup(t, 1)
+    settled(t)
+    after_first = {e: START + net(first, BETS[e]) for e in ("e1", "e2", "e3")}
+    assert chips(t) == after_first
+    with pytest.raises(IrregularityError) as refused:
+        t.foreign_card(1)
+    assert refused.value.clause == "5.1.2"
+    assert not t.can_foreign_card(1)
+    bet_hand(t, BETS)
+    t.foreign_card(1, dealt=2)
+    assert chips(t) == after_first  # hand 1 stands; hand 2 is void
+    assert (t.tables[1].settled, t.tables[1].hand) == (1, 2)
+    replayed(t)
+
+
+def test_baccarat_tournament_5_1_a_player_may_not_void_the_hand() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    seq = t.seq
+    with pytest.raises(IrregularityRoleError) as refused:
+        t.foreign_card(1, role=Role.PLAYER)
+    assert refused.value.clause == "5.1"
+    assert not t.can_foreign_card(1, role=Role.PLAYER)
+    assert t.can_foreign_card(1, role=Role.PIT_SUPERVISOR)
+    assert t.seq == seq
+    assert t.tables[1].phase is Phase.CLOSED
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+
+
+# -- 5.2 an incorrect number of cards ------------------------------------------------------
+
+
+def test_baccarat_tournament_5_2_incorrect_number_noticed_after_settlement_voids_the_hand() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    first = next_coup(t, 1)
+    settled(t)
+    bet_hand(t, BETS)
+    second = next_coup(t, 1)
+    settled(t)
+    after_first = {e: START + net(first, BETS[e]) for e in ("e1", "e2", "e3")}
+    assert chips(t) == {e: after_first[e] + net(second, BETS[e]) for e in after_first}
+    seq = t.seq
+    with pytest.raises(IrregularityRoleError):  # a dealer may not take back what was paid
+        t.incorrect_number_of_cards(1, reconstructable=False)
+    assert t.seq == seq
+    voided = t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
+    assert isinstance(voided, HandVoided)
+    assert (voided.clause, voided.hand, voided.settled, voided.cards) == ("5.2", 2, True, "")
+    # hand 2's results undone; hand 1's stand (5.1.2)
+    assert chips(t) == after_first
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [1, 1, 1]
+    assert (t.tables[1].phase, t.tables[1].settled) == (Phase.IDLE, 1)
+    # the hand is dealt again as hand 2, from the same shoe (its cards came out)
+    bet_hand(t, BETS)
+    assert (t.tables[1].hand, t.tables[1].shoes) == (2, 1)
+    third = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {e: after_first[e] + net(third, BETS[e]) for e in after_first}
+    replayed(t)
+
+
+def test_baccarat_tournament_5_2_incorrect_number_not_reconstructable_in_play_discards_the_cards() -> (
+    None
+):
+    t = three()
+    bet_hand(t, BETS)
+    shoe = t.tables[1].shoe
+    assert shoe is not None
+    after = shoe.order[shoe.position + 5 :]
+    voided = t.incorrect_number_of_cards(1, reconstructable=False, dealt=5)
+    assert isinstance(voided, HandVoided)
+    assert (voided.clause, voided.settled, voided.new_shoe) == ("5.2", False, False)
+    assert len(voided.cards.split()) == 5
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    bet_hand(t, BETS)
+    coup = next_coup(t, 1)
+    assert coup == deal(iter(after))  # the same shoe, five cards on
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    replayed(t)
+
+
+def test_baccarat_tournament_5_2_reconstructable_the_hand_is_dealt_on() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    coup = next_coup(t, 1)
+    noted = t.incorrect_number_of_cards(1, reconstructable=True, dealt=5)
+    assert isinstance(noted, HandIrregularityNoted)
+    assert noted.clause == "5.2"
+    assert t.tables[1].phase is Phase.CLOSED
+    result = settled(t)
+    assert result.cards == str(coup)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    replayed(t)
+
+
+def test_baccarat_tournament_5_2_a_void_returns_the_penalty_for_the_hand() -> None:
+    t = tournament(small(heat_min_hands=6), 3, seed="penalty")
+    t.start_session()
+    t.open_hand(1)
+    t.place_bets("e1", [("banker", 1000)])
+    t.place_bets("e2", [("player", 1000)])
+    penalties = t.close_betting(1)  # e3 had to bet every hand and did not (T5.3)
+    assert [(p.entrant, p.chips) for p in penalties] == [("e3", 500)]
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {
+        "e1": START + net(coup, [("banker", 1000)]),
+        "e2": START + net(coup, [("player", 1000)]),
+        "e3": START - 500,
+    }
+    t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert t.entrants["e3"].penalties == 0
+    replayed(t)
+
+
+def test_baccarat_tournament_5_2_a_settled_hand_a_reentry_was_bought_on_stands() -> None:
+    t = tournament(get_format("turbo"), 4, seed="reentry")  # 20,000 chips, re-entry allowed
+    t.start_session()
+    t.open_hand(1)
+    coup = next_coup(t, 1)
+    losing = "player" if coup.winner.value != "player" else "banker"
+    lines = {"e1": [(losing, 20000)], "e2": [("banker", 200)], "e3": [("tie", 200)]}
+    for e, bets in lines.items():
+        t.place_bets(e, bets)
+    t.pass_hand("e4")
+    t.close_betting(1)
+    settled(t)
+    assert t.entrants["e1"].chips == 0
+    t.reenter("e1")
+    seq = t.seq
+    with pytest.raises(IrregularityError, match="P1 has re-entered since hand 1") as refused:
+        t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
+    assert refused.value.clause == "5.2"
+    assert t.seq == seq
+    assert chips(t) == {
+        "e1": 20000,
+        "e2": 20000 + net(coup, lines["e2"]),
+        "e3": 20000 + net(coup, lines["e3"]),
+        "e4": 20000,
+    }
+
+
+# -- 5.3 cards drawn simultaneously ---------------------------------------------------------
+
+
+def test_baccarat_tournament_5_3_unknown_order_in_the_initial_deal_voids_the_hand() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    shoe = t.tables[1].shoe
+    assert shoe is not None
+    after = shoe.order[shoe.position + 3 :]
+    voided = t.simultaneous_draw(1, 2, order_known=False, dealt=1)
+    assert isinstance(voided, HandVoided)
+    assert (voided.clause, len(voided.cards.split()), voided.new_shoe) == ("5.3", 3, False)
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    bet_hand(t, BETS)
+    coup = next_coup(t, 1)
+    assert coup == deal(iter(after))
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    replayed(t)
+
+
+def test_baccarat_tournament_5_3_known_order_the_cards_are_dealt_in_it() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    coup = next_coup(t, 1)
+    noted = t.simultaneous_draw(1, 2, order_known=True, dealt=1)
+    assert isinstance(noted, HandIrregularityNoted)
+    assert noted.clause == "5.3"
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+
+
+def test_baccarat_tournament_5_3_unknown_order_after_the_initial_deal_is_not_covered() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    seq = t.seq
+    with pytest.raises(IrregularityError) as refused:
+        t.simultaneous_draw(1, 2, order_known=False, dealt=4)
+    assert refused.value.clause == "5.3"
+    assert t.seq == seq
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+
+
+def test_baccarat_tournament_5_3_no_card_is_out_while_bets_are_open() -> None:
+    t = three()
+    t.open_hand(1)
+    t.place_bets("e1", [("banker", 1000)])
+    seq = t.seq
+    with pytest.raises(IrregularityError, match="bets are still open"):
+        t.simultaneous_draw(1, 2, order_known=False)
+    with pytest.raises(IrregularityError, match="no card of hand 1 is out yet"):
+        t.foreign_card(1, dealt=2)
+    assert t.seq == seq
+    assert t.tables[1].bets["e1"][0].stake == 1000
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+
+
+# -- 5.4 the shoe's order altered ----------------------------------------------------------
+
+
+def test_baccarat_tournament_5_4_order_altered_not_reconstructable_voids_and_ends_the_shoe() -> (
+    None
+):
+    t = three()
+    bet_hand(t, BETS)
+    voided = t.order_altered(1, reconstructable=False)
+    assert isinstance(voided, HandVoided)
+    assert (voided.clause, voided.new_shoe) == ("5.4", True)
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert t.tables[1].shoe is None
+    bet_hand(t, BETS)
+    assert t.tables[1].shoes == 2
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    replayed(t)
+
+
+def test_baccarat_tournament_5_4_order_reconstructed_the_hand_is_dealt_on() -> None:
+    t = three()
+    bet_hand(t, BETS)
+    coup = next_coup(t, 1)
+    noted = t.order_altered(1, reconstructable=True, dealt=2)
+    assert isinstance(noted, HandIrregularityNoted)
+    assert noted.clause == "5.4"
+    settled(t)
+    assert t.tables[1].shoes == 1
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+
+
+# -- 5.5 insufficient cards ---------------------------------------------------------------
+
+
+def test_baccarat_tournament_5_5_too_few_cards_in_the_shoe_void_the_hand_not_a_crash() -> None:
+    t = short_shoe_tournament()
+    bet_hand(t, BETS)
+    voided = t.deal_hand(1)
+    assert isinstance(voided, HandVoided)
+    assert (voided.clause, voided.cards, voided.new_shoe) == ("5.5", "9H 9C 2D", True)
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    bet_hand(t, BETS)
+    assert (t.tables[1].hand, t.tables[1].shoes) == (1, 2)
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    replayed(t)
+
+
+def short_shoe_tournament() -> Tournament:
+    """Three entrants at one table whose shoe holds three cards (a log
+    written elsewhere: the tournament itself never deals such a shoe)."""
+    log = MemoryEventLog(TOURNAMENT_STREAM)
+    t = Tournament.create(log, "short", small(), seed="short")
+    for name in ("Ann", "Bo", "Cy"):
+        t.register(name)
+    t.start_session()
+    three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
+    nonce, order = three_cards.reveal()
+    short = ShoeStarted(1, 1, 1, order, 3, three_cards.commitment, nonce)
+    log.append("short", short, expected=t.seq + 1)
+    return Tournament.open(log, "short")
+
+
+def test_baccarat_tournament_5_5_the_terminal_shows_the_void_and_plays_on() -> None:
+    t = short_shoe_tournament()
+    out = io.StringIO()
+    runner = Runner(t, console=Console(file=out, width=200), verbose=True)
+    while t.tables[1].voided is None:
+        assert runner.step()
+    assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert "T1 hand 1: void (5.5: insufficient cards: 0 left" in out.getvalue()
+    while t.tables[1].settled < 1:
+        assert runner.step()
+    last = t.tables[1].last
+    assert last is not None
+    assert last.hand == 1
+    assert t.tables[1].shoes == 2
+    assert chips(t) == {r.entrant: START + r.net for r in last.results}
+
+
+# -- the session: standings from the hands that stand ----------------------------------------
+
+
+def test_baccarat_tournament_5_2_standings_and_advancing_count_only_the_hands_that_stand() -> None:
+    t = three()
+    expected = {"e1": START, "e2": START, "e3": START}
+    for hand in range(1, 7):
+        bet_hand(t, BETS)
+        coup = next_coup(t, 1)
+        settled(t)
+        if hand == 6:  # the last hand voided after settlement, dealt again
+            t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
+            assert chips(t) == expected
+            assert t.tables[1].phase is Phase.IDLE
+            bet_hand(t, BETS)
+            coup = next_coup(t, 1)
+            settled(t)
+        expected = {e: expected[e] + net(coup, BETS[e]) for e in expected}
+        assert chips(t) == expected
+    assert t.tables[1].phase is Phase.DONE
+    while t.pending_tie():
+        tb = t.open_tiebreak()
+        if tb:
+            for e in tb.entrants:
+                t.choose_tiebreak(e, t.tiebreak_sides()[0])
+            t.deal_tiebreak()
+    t.end_session()
+    again = replayed(t)
+    best = max(expected.values())
+    leaders = [e for e, c in expected.items() if c == best]
+    assert t.advanced == again.advanced
+    assert len(t.advanced) == 1
+    assert t.advanced[0] in leaders
+    assert {e: t.entrants[e].session_chips[1] for e in expected} == expected
+
+
+def test_baccarat_tournament_5_2_refused_once_a_sudden_death_hand_has_commenced() -> None:
+    t = tournament(small(), 2, seed="tie")
+    t.start_session()
+    same: dict[str, list[tuple[str, int]]] = {"e1": [("banker", 500)], "e2": [("banker", 500)]}
+    for _ in range(6):
+        bet_hand(t, same)
+        settled(t)
+    assert t.entrants["e1"].chips == t.entrants["e2"].chips
+    tb = t.open_tiebreak()
+    assert tb is not None
+    with pytest.raises(IrregularityError) as refused:
+        t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
+    assert refused.value.clause == "5.2"  # the clause that governs it, not 5.1.2
+    assert t.entrants["e1"].chips == t.entrants["e2"].chips
+
+
+def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is_void() -> None:
+    log = MemoryEventLog(TOURNAMENT_STREAM)
+    t = Tournament.create(log, "tied", small(), seed="tie")
+    for name in ("Ann", "Bo"):
+        t.register(name)
+    t.start_session()
+    same: dict[str, list[tuple[str, int]]] = {"e1": [("banker", 500)], "e2": [("banker", 500)]}
+    for _ in range(6):
+        bet_hand(t, same)
+        settled(t)
+    level = chips(t)
+    assert level["e1"] == level["e2"]
+    # the table's next shoe holds three cards (a log written elsewhere)
+    three_cards = Shoe.parse("9H 9C 2D", cut_card=None)
+    nonce, order = three_cards.reveal()
+    shoe = t.tables[1].shoes + 1
+    log.append(
+        "tied",
+        ShoeStarted(1, 1, shoe, order, 3, three_cards.commitment, nonce),
+        expected=t.seq + 1,
+    )
+    t = Tournament.open(log, "tied")
+    tb = t.open_tiebreak()
+    assert tb is not None
+    t.choose_tiebreak("e1", "banker")
+    t.choose_tiebreak("e2", "player")
+    voided = t.deal_tiebreak()
+    assert isinstance(voided, TiebreakVoided)
+    assert (voided.clause, voided.cards) == ("5.5", "9H 9C 2D")
+    assert t.tiebreak is None
+    assert chips(t) == level  # T7.2: sudden death never moves chips
+    again = t.open_tiebreak()  # the same sudden-death hand, from a new shoe
+    assert again is not None
+    assert again.attempt == 1
+    assert t.tables[1].shoes == shoe + 1
+    t.choose_tiebreak("e1", "banker")
+    t.choose_tiebreak("e2", "player")
+    coup = next_coup(t, 1)
+    dealt = t.deal_tiebreak()
+    assert isinstance(dealt, TiebreakDealt)
+    assert {r.entrant: r.net for r in dealt.results} == {
+        "e1": net(coup, [("banker", 500)]),
+        "e2": net(coup, [("player", 500)]),
+    }
+    assert chips(t) == level
+    replayed(t)
+
+
+def test_baccarat_tournament_5_1_a_live_hand_voided_in_its_window_opens_again() -> None:
+    t = live_turbo(("ann", "bo"), 2)
+    t.start_session()
+    time = FakeTime()
+    opened: list[Window] = []
+    clock = Clock(t, Runner(t), on_window=opened.append, now=time)
+    run_until_waiting(clock)
+    assert t.tables[1].phase is Phase.BETTING
+    t.place_bets("ann", [("banker", 1000)])
+    time.now += 1.0
+    voided = t.foreign_card(1, role=Role.PIT_SUPERVISOR)
+    assert (voided.clause, voided.hand) == ("5.1", 1)
+    turbo = 20000  # the turbo format's starting chips
+    assert set(chips(t).values()) == {turbo}
+    wait = run_until_waiting(clock)  # hand 1 again, with a full window of its own
+    assert t.tables[1].phase is Phase.BETTING
+    assert t.tables[1].hand == 1
+    assert t.tables[1].shoes == 2
+    assert wait == pytest.approx(2.0)
+    assert [(w.hand, w.deadline) for w in opened] == [
+        (1, time.now - 1.0 + 2.0),
+        (1, time.now + 2.0),
+    ]
+    assert [(w.hand, w.deadline) for w in clock.windows()] == [(1, time.now + 2.0)]
+    assert sorted(t.awaiting(1)) == ["ann", "bo"]
+    assert set(chips(t).values()) == {turbo}
+
+
+def test_baccarat_tournament_5_2_a_void_survives_a_restart_from_the_database(
+    tmp_path: Path,
+) -> None:
+    log = open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM)
+    t = Tournament.create(log, "cup", small(), seed="irregular")
+    for name in ("P1", "P2", "P3"):
+        t.register(name)
+    t.start_session()
+    bet_hand(t, BETS)
+    first = next_coup(t, 1)
+    settled(t)
+    bet_hand(t, BETS)
+    t.simultaneous_draw(1, 2, order_known=False)  # hand 2 void
+    bet_hand(t, BETS)  # hand 2 again: two irregularities noted, not yet dealt
+    t.order_altered(1, reconstructable=True)
+    t.incorrect_number_of_cards(1, reconstructable=True, dealt=4)
+    again = Tournament.open(open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM), "cup")
+    assert chips(again) == chips(t) == {e: START + net(first, BETS[e]) for e in BETS}
+    assert again.snapshot() == t.snapshot()
+    assert again.tables[1].voided == t.tables[1].voided
+    assert again.tables[1].noted == t.tables[1].noted

@@ -1,0 +1,86 @@
+"""The pit page's Warnings and Anomalies sections in Debian's Chromium
+(issue 15, items 4 and 5): what they show is what the API says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.ui.test_browser_support import DEALER, PIT, PLAYER, Site, browser, open_page, site
+
+__all__ = ["browser", "site"]
+
+
+def percent(x: float) -> str:
+    """A share as anomalies.js shows it: 2 places, a true minus sign."""
+    return f"{100 * x:.2f}%".replace("-", "−")
+
+
+@pytest.mark.slow
+def test_pit_page_shows_the_player_favoured_wagers_and_the_anomalies_the_api_gives(
+    browser: Browser, site: Site
+) -> None:
+    """A Tiger Baccarat table opened from the page with the pit manager's
+    confirmation, one keyed coup at it (Banker 100 and Tiger Pair 10 on a
+    Banker Natural 9 against 7: Banker wins 19:20, Tiger Pair loses); the
+    warnings for it and the demo's tiger table, and the anomalies, as the
+    API gives them."""
+    pit = open_page(browser, site, "/pit", "pit-protection")
+    try:
+        pit.login(PIT)
+        pit.testid("warnings-list").wait_for()
+        # the new-table form: refused without the confirmation, opened with it
+        pit.testid("new-id").fill("fav")
+        pit.testid("new-game").select_option("tiger-baccarat")
+        pit.testid("new-source").select_option("device")
+        pit.testid("new-submit").click()
+        pit.testid("message").filter(has_text="tiger_pair has a house edge of −37.6587%").or_(
+            pit.testid("message").filter(has_text="tiger_pair has a house edge of -37.6587%")
+        ).wait_for()
+        pit.testid("new-confirm").select_option("true")
+        pit.testid("new-submit").click()
+        pit.wait_text("message", "Table fav is open.")
+
+        site.call("POST", "/api/tables/fav/round/open", DEALER)
+        for wager, stake in (("banker", "100"), ("tiger_pair", "10")):
+            site.call("POST", "/api/tables/fav/bets", PLAYER, {"wager": wager, "stake": stake})
+        site.call("POST", "/api/tables/fav/round/close", DEALER)
+        site.deal("fav", "8S 6H 9D 3S")
+        site.call("POST", "/api/tables/fav/round/settle", DEALER)
+
+        warnings: list[dict[str, Any]] = site.call("GET", "/api/pit/warnings", PIT)
+        assert {(w["table_id"], w["wager"]) for w in warnings} == {
+            ("tiger", "tiger_pair"),
+            ("fav", "tiger_pair"),
+        }
+        for w in warnings:
+            key = f"{w['table_id']}-{w['wager']}"
+            pit.testid(f"warning-{key}").wait_for(timeout=30_000)
+            shown = pit.testid(f"warning-edge-{key}").inner_text()
+            assert shown == f"{w['house_edge_percent']}%".replace("-", "−")
+            item = pit.testid(f"warning-{key}")
+            assert item.get_attribute("data-edge") == w["house_edge"]
+            assert w["confirmation"]["by"] in item.inner_text()
+        assert "confirmed by pit (pit manager)" in pit.testid("warning-fav-tiger_pair").inner_text()
+
+        report: dict[str, Any] = site.call("GET", "/api/pit/anomalies", PIT)
+        table = next(t for t in report["tables"] if t["name"] == "fav")
+        dealer = next(d for d in report["dealers"] if d["name"] == "dealer")
+        assert table["hold"]["staked"] == "110.00"
+        assert table["hold"]["house_win"] == "-85.00"  # Banker +95, Tiger Pair -10
+        hold = pit.testid("anomaly-table-fav-hold")
+        hold.filter(has_text=percent(table["hold"]["actual_hold"])).wait_for(timeout=30_000)
+        assert pit.testid("anomaly-table-fav-theoretical").inner_text() == percent(
+            table["hold"]["theoretical_hold"]
+        )
+        keyed = dealer["counts"]["keyed_cards"]["per_hundred_rounds"]
+        assert pit.testid("anomaly-dealer-dealer-keyed_cards").inner_text() == f"{keyed:.2f}"
+        assert report["tests"]["counts"] in pit.testid("anomalies-tests").inner_text()
+        pit.screenshot("browser-pit-protection")
+        pit.assert_labelled()
+        # the one refusal asked for above is the only error the browser logged
+        assert all("422" in e for e in pit.errors), pit.errors
+    finally:
+        pit.close()
