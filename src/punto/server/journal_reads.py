@@ -20,6 +20,7 @@ from sqlalchemy.sql import Select
 
 from punto.store.db import server_requests, wallets
 from punto.store.ledger_sql import chunks
+from punto.store.requests import STORED_COLUMNS
 
 T = TypeVar("T")
 
@@ -147,15 +148,7 @@ class RequestLookup:
     query, and the answers handed back to the loop in one call.
     """
 
-    COLUMNS = (
-        server_requests.c.key,
-        server_requests.c.request_hash,
-        server_requests.c.table_id,
-        server_requests.c.round_id,
-        server_requests.c.bet_id,
-        server_requests.c.status_code,
-        server_requests.c.response,
-    )
+    COLUMNS = (server_requests.c.key, *STORED_COLUMNS)
     ONE = select(*COLUMNS).where(server_requests.c.key == bindparam("key"))
     #: many keys in one statement (PostgreSQL: one array; SQLite: a list)
     MANY = select(*COLUMNS).where(

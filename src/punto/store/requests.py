@@ -31,6 +31,7 @@ from punto.store.db import server_requests
 
 __all__ = [
     "OFF_TABLE",
+    "STORED_COLUMNS",
     "Answer",
     "IdempotencyKeyError",
     "StoredRequest",
@@ -88,18 +89,20 @@ class StoredRequest:
     answer: Answer | None
 
 
+#: What a stored request says of itself, in the order :func:`stored_request` reads it.
+STORED_COLUMNS = (
+    server_requests.c.request_hash,
+    server_requests.c.table_id,
+    server_requests.c.round_id,
+    server_requests.c.bet_id,
+    server_requests.c.status_code,
+    server_requests.c.response,
+)
+
+
 def stored_request(conn: Connection, key: str) -> StoredRequest | None:
     """The row of the full key ``key``, or None."""
-    row = conn.execute(
-        select(
-            server_requests.c.request_hash,
-            server_requests.c.table_id,
-            server_requests.c.round_id,
-            server_requests.c.bet_id,
-            server_requests.c.status_code,
-            server_requests.c.response,
-        ).where(server_requests.c.key == key)
-    ).first()
+    row = conn.execute(select(*STORED_COLUMNS).where(server_requests.c.key == key)).first()
     if row is None:
         return None
     answer = None
