@@ -10,20 +10,22 @@ when the first stops.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 
+from punto.server.forwarding import Forwarding
 from punto.server.journal import EventAppend, Journal, PlaceBet
 from punto.server.lease_settings import LeaseSettings
 from punto.server.ownership import Ownership, owner_gone, process_owner
 from punto.store import db, leases
-from punto.store.db import table_events
+from punto.store.db import table_events, table_requests
 from punto.store.leases import LeaseLostError
 from punto.store.ledger import Ledger
 from punto.table.events import BetPlaced, RoundOpened
@@ -325,3 +327,45 @@ def test_lease_serve_refuses_a_renewal_not_under_the_lease(
         assert f"--lease-renew-seconds {renew} must be above 0 and under --lease-seconds 10" in (
             captured.err
         )
+
+
+@pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)  # forwarding's
+def test_lease_requests_a_former_owner_took_and_never_answered_are_taken_again(
+    engine: Engine,
+) -> None:
+    """A request forwarded to a process that then died (or lost the lease)
+    half-way is taken again by the process that runs the table now, not left
+    for its client to wait out FORWARD_SECONDS; one it answered, one this
+    process took itself and one for a table run elsewhere are not."""
+
+    class Holding:
+        owner = A
+
+        def held(self) -> dict[str, int]:
+            return {"t1": 2}
+
+    def row(table_id: str, taken_by: str | None, answer: str | None = None) -> int:
+        with db.write_transaction(engine) as conn:
+            return int(
+                conn.execute(
+                    insert(table_requests)
+                    .values(
+                        table_id=table_id,
+                        request=json.dumps({"n": table_id}),
+                        taken_by=taken_by,
+                        answer=answer,
+                        created_at=0.0,
+                    )
+                    .returning(table_requests.c.id)
+                ).scalar_one()
+            )
+
+    waiting = row("t1", None)
+    orphaned = row("t1", B)
+    row("t1", B, answer="{}")  # answered before B went
+    row("t1", A)  # this process has it in hand
+    row("t2", None)  # t2 is run elsewhere
+    forwarding = Forwarding()
+    forwarding.engine, forwarding.ownership = engine, Holding()  # type: ignore[assignment]
+    assert [i for i, _ in forwarding.take_waiting()] == [waiting, orphaned]
+    assert forwarding.take_waiting() == []  # taken: not again

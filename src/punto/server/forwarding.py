@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from fastapi import FastAPI
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -207,7 +207,7 @@ class Forwarding:
                 await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
             self._wake.clear()
             try:
-                for request_id, request in await asyncio.to_thread(self._take):
+                for request_id, request in await asyncio.to_thread(self.take_waiting):
                     task = asyncio.create_task(self._answer(request_id, request))
                     self._answering.add(task)
                     task.add_done_callback(self._answering.discard)
@@ -219,18 +219,27 @@ class Forwarding:
             except Exception:
                 log.warning("forwarding: taking requests failed", exc_info=True)
 
-    def _take(self) -> list[tuple[int, dict[str, Any]]]:
-        """The requests waiting for the tables this process runs, now taken."""
+    def take_waiting(self) -> list[tuple[int, dict[str, Any]]]:
+        """The requests waiting for the tables this process runs, now taken: those
+        nobody took, and those a process that ran the table before took and did
+        not answer (it died, or lost the lease, half-way: its client would
+        otherwise wait out FORWARD_SECONDS; run again here, a bet's
+        Idempotency-Key gives its stored answer, or places it once)."""
         assert self.engine is not None
         assert self.ownership is not None
         held = sorted(self.ownership.held())
         if not held:
             return []
+        me = self.ownership.owner
         with db.write_transaction(self.engine) as conn:
             unhurried(conn)  # taken again by the next process if this one dies
             waiting = (
                 select(table_requests.c.id)
-                .where(table_requests.c.taken_by.is_(None), table_requests.c.table_id.in_(held))
+                .where(
+                    table_requests.c.table_id.in_(held),
+                    table_requests.c.answer.is_(None),
+                    or_(table_requests.c.taken_by.is_(None), table_requests.c.taken_by != me),
+                )
                 .order_by(table_requests.c.id)
                 .limit(200)
                 .with_for_update(skip_locked=True)
@@ -239,7 +248,7 @@ class Forwarding:
             rows = conn.execute(
                 update(table_requests)
                 .where(table_requests.c.id.in_(waiting))
-                .values(taken_by=self.ownership.owner)
+                .values(taken_by=me)
                 .returning(table_requests.c.id, table_requests.c.request)
             ).all()
         return sorted((int(i), json.loads(r)) for i, r in rows)
