@@ -394,6 +394,49 @@ def test_a_journal_that_decided_on_a_stale_balance_decides_again(
         e.dispose()
 
 
+def test_a_wallet_changed_elsewhere_after_the_journal_kept_it(db_url: str) -> None:
+    """On PostgreSQL a journal decides on the wallets as its last group left them
+    and checks them against the database at the write: money moved by another
+    process meanwhile -- in or out -- is seen, every balance an answer gives is
+    the database's, and a bet refused on a kept balance is decided again."""
+    engines = [db.connect(db_url, migrate=i == 0) for i in range(2)]
+    elsewhere = Ledger(engines[1])
+    ann = elsewhere.player_wallet("ann")
+    elsewhere.deposit(ann, 10_000, key="cage-1")
+    journal = Journal(engines[0])
+
+    def bet(n: int, stake: int) -> Posted | LedgerError:
+        (done,) = journal.post([PlaceBet("player:ann", "t1", f"b{n}", "r1", stake, f"bet-{n}")])
+        return done
+
+    try:
+        first = bet(1, 1_000)
+        assert isinstance(first, Posted)
+        assert first.player_balance == 9_000
+        elsewhere.deposit(ann, 5_000, key="cage-2")  # in, elsewhere
+        second = bet(2, 1_000)
+        assert isinstance(second, Posted)
+        assert second.player_balance == 13_000
+        elsewhere.withdraw(ann, 12_500, key="cashed")  # out, elsewhere
+        third = bet(3, 1_000)
+        assert isinstance(third, InsufficientFundsError)
+        assert "has 5.00, not the 10.00 asked for" in str(third)
+        elsewhere.deposit(ann, 20_000, key="cage-3")  # the journal last saw 5.00
+        fourth = bet(4, 10_000)
+        assert isinstance(fourth, Posted)
+        assert fourth.player_balance == 10_500
+    finally:
+        journal.close()
+    ledger = Ledger(engines[0])
+    assert ledger.balance(ann) == 10_500
+    assert ledger.balance("holding:t1") == 12_000
+    assert ledger.posting("bet-3") is None
+    assert ledger.trial_balance() == 0
+    assert ledger.audit().ok
+    for e in engines:
+        e.dispose()
+
+
 def _race(calls: Sequence[Callable[[], Any]]) -> list[Any]:
     """Make every call at the same instant, each in its own thread."""
     barrier = threading.Barrier(len(calls))

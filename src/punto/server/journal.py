@@ -59,13 +59,14 @@ from punto.server.journal_group import (
     PostingSpec,
     Refused,
     RequestKeyTakenError,
+    StaleWalletsError,
     Unit,
 )
 from punto.server.journal_reads import PLAYER_BALANCES, Reader, RequestLookup, settle
 from punto.store import db
 from punto.store.errors import StoreError
 from punto.store.ledger import LedgerError
-from punto.store.ledger_sql import BalanceChangedError, chunks
+from punto.store.ledger_sql import BalanceChangedError, WalletRow, chunks
 from punto.store.postings import BetStateError, PlaceBet, ReturnBet, SettleBet
 from punto.store.sql_log import read_stream, stream_ids
 from punto.table.events import TABLE_STREAM, Event
@@ -123,6 +124,9 @@ class Journal:
         self._spare_ids: list[int] = []
         #: player wallet balances as of the journal's last commit that read them
         self.balances: dict[str, int] = {}
+        #: every wallet as the last group that read or wrote it left it (PostgreSQL:
+        #: a group decides on these and checks them at its write, see Group)
+        self._wallets: dict[str, WalletRow] = {}
         #: how many times a balance was forgotten (see :meth:`prime`)
         self._forgotten = 0
         #: stakes submitted but not yet committed, per player wallet
@@ -213,6 +217,7 @@ class Journal:
         """``wallet`` changed outside the journal (a deposit at the cage)."""
         with self._money_lock:
             self.balances.pop(wallet, None)
+            self._wallets.pop(wallet, None)
             self._forgotten += 1
 
     def prime(self, codes: Iterable[str]) -> int:
@@ -382,33 +387,48 @@ class Journal:
         for attempt in range(1, attempts + 1):
             conn = self._connection()
             try:
-                written = Group(conn, group, self._next_seq, self._spare_ids)
+                written = Group(conn, group, self._next_seq, self._spare_ids, self._wallets)
                 with conn.begin():
                     outcomes = written.write(self._checks_for(written))
                 with self._money_lock:
                     self.balances.update(written.player_balances())
+                    self._wallets.update(written.wallets())
                 self._next_seq = written.next_seq
                 self._spare_ids = written.free_ids
                 return outcomes
+            except StaleWalletsError as stale:
+                # Changed elsewhere since kept: read them, decide again (no wait).
+                with self._money_lock:
+                    for code in stale.codes:
+                        self._wallets.pop(code, None)
+                if attempt == attempts:
+                    raise
+                continue
             except BalanceChangedError:
                 # Another writer took money the group counted on: read and decide again
                 # (the posting the wallet cannot cover is then refused alone).
-                self._next_seq = {}
+                self._forget_all()
                 if attempt == attempts:
                     raise
             except DBAPIError as error:
-                self._next_seq = {}  # read them again: someone else may have written
+                self._forget_all()  # read them again: someone else may have written
                 if error.connection_invalidated:
                     self._drop_connection()
                 if not db.is_transient(error) or attempt == attempts:
                     raise
             except BaseException:
-                self._next_seq = {}
+                self._forget_all()
                 if conn.invalidated:
                     self._drop_connection()
                 raise
             time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.1)))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _forget_all(self) -> None:
+        """Read everything again in the next group (after a failed one)."""
+        self._next_seq = {}
+        with self._money_lock:
+            self._wallets.clear()
 
 
 def _weight(unit: Unit) -> int:

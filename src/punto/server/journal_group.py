@@ -9,6 +9,15 @@ ledger's rows).  The balances it read are only its first refusal: the
 database refuses a debit the wallet cannot cover at commit
 (:class:`~punto.store.ledger_sql.BalanceChangedError`), and the journal then
 reads and decides the group again.
+
+On PostgreSQL a group need not read the wallets at all: the journal keeps
+each wallet as its last group left it, and the write returns every balance it
+shifted, as the database has it.  A group decides on the kept wallets and
+checks them against those balances before its commit; one that another
+writer (the cage, another process) changed meanwhile -- or a posting refused
+on a kept balance -- has the group read those wallets and decide again
+(:class:`StaleWalletsError`).  So a balance an answer gives is always the
+database's, and one round trip of every group's few is saved.
 """
 
 from __future__ import annotations
@@ -109,6 +118,15 @@ class Refused(Exception):  # noqa: N818 - a unit refused, carrying the error
         self.error = error
 
 
+class StaleWalletsError(Exception):
+    """Wallets the group decided on as the journal kept them that the database
+    holds otherwise (or that refused a posting): read them and decide again."""
+
+    def __init__(self, codes: Iterable[str]) -> None:
+        self.codes = frozenset(codes)
+        super().__init__(f"wallets changed elsewhere: {', '.join(sorted(self.codes))}")
+
+
 class Group:
     """Reads what a group needs, decides every unit in order against it in
     memory, then writes the lot with a few multi-row statements."""
@@ -119,9 +137,15 @@ class Group:
         units: list[Unit],
         next_seq: dict[str, int] | None = None,
         spare_ids: list[int] | None = None,
+        kept: Mapping[str, ledger_sql.WalletRow] | None = None,
     ) -> None:
         self.conn = conn
         self.sqlite = db.is_sqlite(conn)
+        #: wallets as the journal's last group left them (PostgreSQL only: only
+        #: there does the write return the balances to check them against)
+        self.kept: Mapping[str, ledger_sql.WalletRow] = {} if self.sqlite else (kept or {})
+        #: the wallets this group took from ``kept``, not read
+        self.from_kept: set[str] = set()
         self.units = units
         #: transaction ids handed out before and not used (PostgreSQL only)
         self.spare_ids = [] if self.sqlite else list(spare_ids or [])
@@ -189,11 +213,15 @@ class Group:
             codes.update(postings.wallets_needed(spec, None if ref is None else self.bets.get(ref)))
         # The balances are shifted, not set, and the database refuses a debit they
         # cannot cover: no lock to take.
-        rows = ledger_sql.load_wallets(conn, codes, lock=False)
-        missing = [c for c in codes if c not in rows]
-        if any(postings.unopened(c).kind is not WalletKind.PLAYER for c in missing):
-            ledger_sql.open_wallets(conn, missing)
-            rows = ledger_sql.load_wallets(conn, codes, lock=False)
+        rows = {code: kept for code in codes if (kept := self.kept.get(code)) is not None}
+        self.from_kept = set(rows)
+        unread = codes - self.from_kept
+        if unread:
+            rows.update(ledger_sql.load_wallets(conn, unread, lock=False))
+            missing = [c for c in unread if c not in rows]
+            if any(postings.unopened(c).kind is not WalletKind.PLAYER for c in missing):
+                ledger_sql.open_wallets(conn, missing)
+                rows.update(ledger_sql.load_wallets(conn, missing, lock=False))
         self.ids = {code: row.id for code, row in rows.items()}
         self.states = {code: row.state for code, row in rows.items()}
         # (A key claimed in the journal was looked up by its request, and no other
@@ -234,7 +262,16 @@ class Group:
         if postings.check_key(spec, self.keys.get(spec.key)):
             return Posted(spec.key, replayed=True)
         ref = postings.bet_ref(spec)
-        made = postings.plan(spec, self.states, None if ref is None else self.bets.get(ref))
+        bet = None if ref is None else self.bets.get(ref)
+        try:
+            made = postings.plan(spec, self.states, bet)
+        except LedgerError:
+            # Refused on a kept balance: the database may hold more (a deposit
+            # by another process).  Read it and decide again.
+            kept = self.from_kept.intersection(postings.wallets_needed(spec, bet))
+            if kept:
+                raise StaleWalletsError(kept) from None
+            raise
         for code, after in made.balances.items():
             before = self.states.get(code) or postings.unopened(code)
             self.states[code] = WalletState(code, before.kind, after)
@@ -308,6 +345,14 @@ class Group:
             )
         return seq, posted
 
+    def wallets(self) -> dict[str, ledger_sql.WalletRow]:
+        """Every wallet the group read or kept, as it left them (to be kept)."""
+        return {
+            code: ledger_sql.WalletRow(self.ids[code], state)
+            for code, state in self.states.items()
+            if code in self.ids
+        }
+
     def player_balances(self) -> dict[str, int]:
         """The balance of every player wallet the group read, as it wrote them."""
         return {
@@ -353,8 +398,9 @@ class Group:
         return outcomes
 
     def _flush(self) -> None:
-        """Write the staged rows (on PostgreSQL in one statement); a refused debit stops it."""
-        ledger_sql.write_plans(
+        """Write the staged rows (on PostgreSQL in one statement); a refused debit
+        stops it, and so does a kept wallet the database holds otherwise."""
+        after = ledger_sql.write_plans(
             self.conn,
             self.plans,
             self.ids,
@@ -365,6 +411,23 @@ class Group:
                 ledger_sql.Rows(server_requests, self.responses, keys=("key",)),
             ],
         )
+        if not after:
+            return
+        codes = {wallet_id: code for code, wallet_id in self.ids.items()}
+        stale = set()
+        for wallet_id, balance in after.items():
+            code = codes[wallet_id]
+            state = self.states[code]
+            if state.balance != balance:
+                # Another writer shifted it since it was read or kept: decide again,
+                # so that a balance an answer gives is the database's.  The
+                # house's decides nothing (it may go below zero) and every
+                # process's settlements shift it: taken as the database has it.
+                if state.kind is not WalletKind.HOUSE:
+                    stale.add(code)
+                self.states[code] = WalletState(code, state.kind, balance)
+        if stale:
+            raise StaleWalletsError(stale)
 
 
 __all__ = [
@@ -374,5 +437,6 @@ __all__ = [
     "PostingSpec",
     "Refused",
     "RequestKeyTakenError",
+    "StaleWalletsError",
     "Unit",
 ]

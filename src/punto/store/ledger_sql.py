@@ -42,7 +42,7 @@ from sqlalchemy import (
     column,
     func,
     insert,
-    literal,
+    null,
     or_,
     select,
     tuple_,
@@ -267,12 +267,14 @@ _TABLES = wallets.metadata.tables
 class Rows:
     """Rows to insert into ``table`` (or, with ``keys``, to update: the row named
     by the ``keys`` columns gets the other values); ``stamp``: a column every
-    row gets the group's time in."""
+    row gets the group's time in; ``skip_taken``: a row whose primary key is
+    taken already is left out (the first one written stays)."""
 
     table: Table
     rows: list[dict[str, Any]]
     keys: tuple[str, ...] = ()
     stamp: str | None = None
+    skip_taken: bool = False
 
 
 def plan_rows(
@@ -326,18 +328,22 @@ def write_plans(
     wallet_ids: Mapping[str, int],
     now: datetime,
     more: Sequence[Rows] = (),
-) -> None:
+) -> dict[int, int] | None:
     """Write ``plans`` (each with its transaction id, in order) and ``more`` rows
     of the caller's, and shift the balances -- a refused debit raises
     :class:`BalanceChangedError` (roll the transaction back).
 
     SQLite: one executemany a table.  PostgreSQL: everything in **one
     statement** (a data-modifying ``WITH`` part a table, each table's rows
-    sent as one JSON document): one round trip, however many tables and rows."""
+    sent as one JSON document): one round trip, however many tables and rows;
+    it returns the balance of each wallet shifted, as the database left it
+    (wallet id -> balance), so that a caller who decided on balances it kept
+    can check them (SQLite: None)."""
     parts, shifts = plan_rows(plans, wallet_ids) if plans else ([], [])
     parts = [part for part in (*parts, *more) if part.rows]
     if not parts and not shifts:
-        return
+        return None if db.is_sqlite(conn) else {}
+    after: dict[int, int] | None = None
     if db.is_sqlite(conn):
         for part in parts:
             _many(
@@ -349,26 +355,36 @@ def write_plans(
         shifted = _many(conn, _SHIFT, shifts) if shifts else 0
     else:
         statement, params = _together(parts, shifts, now)
-        shifted = int(conn.execute(statement, params).scalar_one())
+        after = {int(i): int(b) for i, b in conn.execute(statement, params) if i is not None}
+        shifted = len(after)
     if shifted != len(shifts):
         raise BalanceChangedError(
             "the database refused the debit: a wallet holds less than the posting "
             "was decided on (money left it meanwhile)",
             hint="nothing was written; try again, or stake less",
         )
+    return after
 
 
-def _shape(part: Rows) -> tuple[str, tuple[str, ...], tuple[str, ...], str | None]:
-    return (part.table.name, tuple(part.rows[0]), part.keys, part.stamp)
+_Shape = tuple[str, tuple[str, ...], tuple[str, ...], str | None, bool]
+
+
+def write_rows(conn: Connection, parts: Sequence[Rows]) -> None:
+    """Write ``parts`` (PostgreSQL: in one statement, as :func:`write_plans` does)."""
+    write_plans(conn, (), {}, db.utc_now(), more=parts)
+
+
+def _shape(part: Rows) -> _Shape:
+    return (part.table.name, tuple(part.rows[0]), part.keys, part.stamp, part.skip_taken)
 
 
 @functools.cache
-def _built(shape: tuple[str, tuple[str, ...], tuple[str, ...], str | None]) -> Any:
+def _built(shape: _Shape) -> Any:
     """SQLite: the executemany statement of a shape of rows (built once)."""
-    name, columns, keys, _stamp = shape
+    name, columns, keys, _stamp, skip_taken = shape
     table = _TABLES[name]
     if not keys:
-        return insert(table)
+        return sqlite_insert(table).on_conflict_do_nothing() if skip_taken else insert(table)
     return (
         update(table)
         .where(and_(*(table.c[k] == bindparam(f"k_{k}") for k in keys)))
@@ -462,12 +478,10 @@ def _keyed(part: Rows, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @functools.cache
-def _together_built(
-    shapes: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str | None], ...], shift: bool
-) -> Any:
+def _together_built(shapes: tuple[_Shape, ...], shift: bool) -> Any:
     """PostgreSQL: the one statement writing rows of ``shapes`` (built once a shape)."""
     ctes = []
-    for i, (name, columns, keys, stamp) in enumerate(shapes):
+    for i, (name, columns, keys, stamp, skip_taken) in enumerate(shapes):
         table = _TABLES[name]
         # One JSON document of rows, not an array a column: the driver dumps an
         # array element by element in Python, json.dumps the whole in C.
@@ -488,10 +502,12 @@ def _together_built(
             if stamp is not None:
                 chosen.append(bindparam("now", type_=table.c[stamp].type))
                 names.append(stamp)
-            dml = insert(table).from_select(names, select(*chosen))
+            dml = pg_insert(table).from_select(names, select(*chosen))
+            if skip_taken:
+                dml = dml.on_conflict_do_nothing()
         ctes.append(dml.cte(f"w{i}"))
     if not shift:
-        return select(literal(0)).add_cte(*ctes)
+        return select(null(), null()).add_cte(*ctes)
     v = (
         func.json_to_recordset(cast(bindparam("shifts", type_=Text), JSON))
         .table_valued(column("id", wallets.c.id.type), column("delta", wallets.c.balance.type))
@@ -504,10 +520,10 @@ def _together_built(
             or_(wallets.c.kind == WalletKind.HOUSE.value, wallets.c.balance + v.c.delta >= 0),
         )
         .values(balance=wallets.c.balance + v.c.delta)
-        .returning(wallets.c.id)
+        .returning(wallets.c.id, wallets.c.balance)
         .cte("shifted")
     )
-    return select(func.count()).select_from(shifted).add_cte(*ctes)
+    return select(shifted.c.id, shifted.c.balance).add_cte(*ctes)
 
 
 def _together(

@@ -15,13 +15,12 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Insert, and_, func, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
+from punto.store import ledger_sql
 from punto.store.db import (
     bet_values,
-    is_sqlite,
     ledger_bets,
     ledger_entries,
     ledger_transactions,
@@ -130,17 +129,13 @@ class RatedBet:
     placed_at: datetime
 
 
-def _ignoring_duplicates(conn: Connection) -> Insert:
-    """An insert of values that skips a bet valued already (revalued after a restart)."""
-    if is_sqlite(conn):
-        return sqlite.insert(bet_values).on_conflict_do_nothing()
-    return postgresql.insert(bet_values).on_conflict_do_nothing()
-
-
 def write_values(conn: Connection, values: Sequence[StoredValue]) -> None:
-    """Store ``values`` (one statement); a bet already valued keeps its first value."""
+    """Store ``values`` (one statement); a bet already valued (revalued after a
+    restart) keeps its first value."""
     if values:
-        conn.execute(_ignoring_duplicates(conn), [v.row() for v in values])
+        ledger_sql.write_rows(
+            conn, [ledger_sql.Rows(bet_values, [v.row() for v in values], skip_taken=True)]
+        )
 
 
 def round_values(engine: Engine, table_id: str, round_id: str) -> dict[str, StoredValue]:
