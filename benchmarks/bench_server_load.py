@@ -398,10 +398,15 @@ class Results:
     seen: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-async def _setup(ports: list[int], players: int, tables: int, betting_seconds: float) -> list[Any]:
+async def _setup(
+    ports: list[int], players: int, tables: int, betting_seconds: float, route: str = "spread"
+) -> list[Any]:
     """Tables, accounts, funds and sessions; returns (username, token, table,
     the index of the player's process) per player.  Table ``i`` is set up
-    through process ``i``, so that each process runs its share of them."""
+    through process ``i``, so that each process runs its share of them.
+    ``route``: ``spread``, every second player talks to a process that does
+    not run their table (their bets forwarded); ``owner``, every player to
+    the process that runs it, as a reverse proxy routing by table would."""
     port = ports[0]
     admin, pit = Connection(port), Connection(port)
     _, body = await admin.request(
@@ -459,9 +464,11 @@ async def _setup(ports: list[int], players: int, tables: int, betting_seconds: f
         )
         assert status == 200, body
         # A player's process: the one that runs their table, or, when there
-        # are several, another one every second player (forwarded to the holder).
+        # are several and they are spread, another one every second player
+        # (forwarded to the holder).
         table = n % len(table_ids)
-        return name, body["token"], table_ids[table], (table + n // len(table_ids)) % len(ports)
+        home = table if route == "owner" else table + n // len(table_ids)
+        return name, body["token"], table_ids[table], home % len(ports)
 
     workers = [Connection(port) for _ in range(8)]
     out: list[Any] = []
@@ -814,7 +821,7 @@ async def _kill_at(servers: Servers, at: float, tables: list[str]) -> None:
 async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, dict[str, Any]]:
     ports = servers.ports
     setup_started = time.perf_counter()
-    players = await _setup(ports, args.players, args.tables, args.betting_seconds)
+    players = await _setup(ports, args.players, args.tables, args.betting_seconds, args.route)
     setup_seconds = time.perf_counter() - setup_started
     results = Results()
     start = time.perf_counter()
@@ -1121,6 +1128,7 @@ def run(args: argparse.Namespace, kind: str, workdir: Path) -> dict[str, Any]:
     return {
         "database": kind if kind in ("sqlite", "postgresql") else "url",
         "processes": args.processes,
+        "route": args.route,
         "players": args.players,
         "tables": args.tables,
         "rate_per_player": args.rate,
@@ -1182,7 +1190,11 @@ def report(result: dict[str, Any]) -> str:
     c = result["checks"]
     return (
         f"{result['database']:>10}"
-        + (f" x{result['processes']}" if result.get("processes", 1) > 1 else "")
+        + (
+            f" x{result['processes']} ({result.get('route', 'spread')})"
+            if result.get("processes", 1) > 1
+            else ""
+        )
         + f": {result['accepted']} bets accepted, "
         f"{result['accepted_per_second']:.0f}/s; {result['requests']} bet requests "
         f"({result['requests_per_second']:.0f}/s); latency p50 {lat['p50']:.1f} ms, "
@@ -1252,6 +1264,14 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="server processes on the one database (PostgreSQL), players and tables "
         "spread over them",
+    )
+    parser.add_argument(
+        "--route",
+        choices=["spread", "owner"],
+        default="spread",
+        help="with --processes: spread, every second player sends to a process that "
+        "does not run their table (forwarded); owner, each player to the process that "
+        "runs their table, as a reverse proxy routing by table would (default: spread)",
     )
     parser.add_argument(
         "--bettors",
