@@ -10,6 +10,7 @@ exactly once.
 
 from __future__ import annotations
 
+import logging
 import signal
 import subprocess
 import threading
@@ -115,6 +116,50 @@ def test_restart_mid_deal_gives_the_withdrawal_option_mbs_5_17(db_url: str) -> N
         check_books(client)
         audit = client.get("/api/pit/audit", headers=login(client, PIT)).json()
         assert any(a["action"] == "recovered" for a in audit)
+
+
+def test_a_bet_retried_after_a_restart_is_answered_as_stored_without_a_replay(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table reads the keys of its latest requests when it comes to a process:
+    the retry of a bet acknowledged before the restart gets that bet, and the
+    table never takes it a second time (nor has to be restored from its log to
+    forget it); a new bet is taken as ever."""
+    with TestClient(make_app(db_url)) as client:
+        dealer, ann = login(client, DEALER), login(client, PLAYER)
+        assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
+        first = client.post(
+            "/api/tables/dragon/bets",
+            headers={**ann, "Idempotency-Key": "before"},
+            json={"wager": "banker", "stake": "100"},
+        )
+        assert first.status_code == 201, first.text
+    with (
+        caplog.at_level(logging.INFO, logger="punto.server"),
+        TestClient(make_app(db_url)) as client,
+    ):
+        ann = login(client, PLAYER)
+        if not me(client, ann, "dragon")["bets"]:
+            pytest.skip("this game's power-failure clause returned the bets of the open round")
+        retry = client.post(
+            "/api/tables/dragon/bets",
+            headers={**ann, "Idempotency-Key": "before"},
+            json={"wager": "banker", "stake": "100"},
+        )
+        assert retry.status_code == 201, retry.text
+        assert retry.json()["bet"]["bet_id"] == first.json()["bet"]["bet_id"]
+        after = client.post(
+            "/api/tables/dragon/bets",
+            headers={**ann, "Idempotency-Key": "after"},
+            json={"wager": "player", "stake": "50"},
+        )
+        assert after.status_code == 201, after.text
+        assert [b["bet_id"] for b in me(client, ann, "dragon")["bets"]] == [
+            first.json()["bet"]["bet_id"],
+            after.json()["bet"]["bet_id"],
+        ]
+        check_books(client)
+    assert not [r for r in caplog.records if "restoring it from its log" in r.getMessage()]
 
 
 def test_restart_mid_deal_voids_the_round_rws_5_4(db_url: str) -> None:

@@ -293,7 +293,6 @@ class Journal:
             self._loop()
         finally:
             self._drop_connection()
-            self.requests.close()
             self.reader.close()
             log.info(
                 "journal: %d groups, %d units, %.1f s writing", self.groups, self.units, self.busy

@@ -1,8 +1,7 @@
 """Quick reads beside the journal: a few connections kept open for the hot path's lookups.
 
 :class:`Reader` answers one-row reads without a pool checkout or a transaction
-left open; :class:`RequestLookup` gathers the bet requests' idempotency
-lookups so the event loop never waits on a round trip of its own.
+left open; :class:`RequestLookup` reads a bet request's stored answer.
 """
 
 from __future__ import annotations
@@ -14,12 +13,11 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import ARRAY, String, bindparam, func, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Select
 
 from punto.store.db import server_requests, wallets
-from punto.store.ledger_sql import chunks
 from punto.store.requests import STORED_COLUMNS
 
 T = TypeVar("T")
@@ -139,84 +137,22 @@ class Reader:
 
 
 class RequestLookup:
-    """The stored reservations of bet requests, looked up for the event loop.
-
-    The event loop must not sit through a read: on PostgreSQL a round trip,
-    on SQLite a call that lets go of the GIL and then waits for it behind the
-    journal's thread (half a bet's time on the event loop, profiled).  The
-    keys asked for meanwhile are looked up together, by one thread, in one
-    query, and the answers handed back to the loop in one call.
-    """
+    """The stored reservations of bet requests, looked up on the reader's kept
+    connections.  (The event loop never waits for one: a table reads the keys
+    it may be asked again when it comes to the process, see
+    :meth:`punto.server.tables.intake.BetIntake.place_bet_async`.)"""
 
     COLUMNS = (server_requests.c.key, *STORED_COLUMNS)
     ONE = select(*COLUMNS).where(server_requests.c.key == bindparam("key"))
-    #: many keys in one statement (PostgreSQL: one array; SQLite: a list)
-    MANY = select(*COLUMNS).where(
-        server_requests.c.key == func.any(bindparam("keys", type_=ARRAY(String)))
-    )
-    MANY_LISTED = select(*COLUMNS).where(
-        server_requests.c.key.in_(bindparam("keys", expanding=True))
-    )
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
-        self._waiting: dict[str, list[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]]] = {}
-        self._lock = threading.Lock()
-        self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
 
     def one(self, key: str) -> tuple[Any, ...] | None:
         """The reservation of ``key`` (request hash, table, round, bet, status,
         response), or None -- waiting for it."""
         row = self.reader.one(self.ONE, {"key": key})
         return None if row is None else row[1:]
-
-    async def find(self, key: str) -> tuple[Any, ...] | None:
-        """:meth:`one`, for the event loop."""
-        if self._closed:
-            return self.one(key)
-        loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[Any] = loop.create_future()
-        with self._lock:
-            self._waiting.setdefault(key, []).append((loop, waiter))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="punto-lookups", daemon=True)
-                self._thread.start()
-        self._wake.set()
-        found: tuple[Any, ...] | None = await waiter
-        return found
-
-    def _run(self) -> None:
-        while not self._closed:
-            self._wake.wait(1.0)
-            self._wake.clear()
-            with self._lock:
-                waiting, self._waiting = self._waiting, {}
-            if not waiting:
-                continue
-            found: dict[str, tuple[Any, ...]] = {}
-            error: BaseException | None = None
-            try:
-                for chunk in chunks(sorted(waiting)):
-                    many = self.MANY_LISTED if self.reader.sqlite else self.MANY
-                    for row in self.reader.rows(many, {"keys": list(chunk)}):
-                        found[str(row[0])] = tuple(row[1:])
-            except Exception as failed:
-                error = failed
-            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
-            for key, waiters in waiting.items():
-                for loop, waiter in waiters:
-                    by_loop.setdefault(loop, []).append(
-                        (waiter, error if error is not None else found.get(key))
-                    )
-            for loop, settled in by_loop.items():
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(settle, settled)
-
-    def close(self) -> None:
-        self._closed = True
-        self._wake.set()
 
 
 #: The balances of player wallets, by code (:meth:`punto.server.journal.Journal.prime`).

@@ -333,6 +333,11 @@ server_requests = Table(
     Column("response", Text, nullable=True),
     Column("created_at", UTCDateTime, nullable=False),
 )
+Index(
+    "ix_server_requests_table_id_created_at",
+    server_requests.c.table_id,
+    server_requests.c.created_at,
+)
 
 #: Who did what at which table (staff actions, logins, table changes).
 server_audit = Table(

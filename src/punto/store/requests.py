@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -40,6 +41,7 @@ __all__ = [
     "conflict",
     "full_key",
     "hash_request",
+    "recent_keys",
     "run_within",
     "stored_request",
 ]
@@ -68,6 +70,15 @@ def hash_request(content: Mapping[str, Any]) -> str:
 def full_key(account_id: int, key: str) -> str:
     """The stored key: the account's own (two accounts may use the same key)."""
     return f"{account_id}:{key}"
+
+
+def recent_keys(engine: Engine, table_id: str, since: datetime) -> frozenset[str]:
+    """The keys of the requests made at ``table_id`` since ``since``."""
+    query = select(server_requests.c.key).where(
+        server_requests.c.table_id == table_id, server_requests.c.created_at >= since
+    )
+    with db.read_transaction(engine) as conn:
+        return frozenset(str(key) for key in conn.execute(query).scalars())
 
 
 @dataclass(frozen=True)

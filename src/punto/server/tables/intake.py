@@ -29,6 +29,7 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,8 @@ from punto.server.journal import PlaceBet, RequestKeyTakenError
 from punto.server.named_round import check_named_round
 from punto.server.tables.forms import bet_json, cents, find_bet, money
 from punto.server.tables.refusals import IdempotencyKeyError
-from punto.store.requests import conflict, hash_request
+from punto.store.columns import utc_now
+from punto.store.requests import conflict, hash_request, recent_keys
 from punto.store.requests import full_key as account_key
 from punto.table.roles import Role
 from punto.table.round import Round
@@ -46,9 +48,9 @@ if TYPE_CHECKING:
 
 __all__ = ["LOOKUP_SECONDS", "BetIntake"]
 
-#: For how long after a table comes to this process (its start, a takeover)
-#: each new bet request's key is looked up in the database before the bet is
-#: taken; see :meth:`BetIntake.place_bet_async`.
+#: When a table comes to this process (its start, a takeover), the keys of the
+#: requests made at it this long before are read, and kept as long after: a
+#: retry of one is answered as stored; see :meth:`BetIntake.place_bet_async`.
 LOOKUP_SECONDS = 120.0
 
 
@@ -111,7 +113,11 @@ class BetIntake:
         self._pending_keys: dict[str, _PendingBet] = {}
         #: (round id, player) -> the position of the player's first bet of the round
         self._positions: dict[tuple[str, str], int] = {}
-        #: until when a new key is looked up in the database before its bet is taken
+        #: the keys of the requests made at the table shortly before it came here,
+        #: and until when they are kept
+        self._made_before = recent_keys(
+            runtime.journal.engine, runtime.id, utc_now() - timedelta(seconds=LOOKUP_SECONDS)
+        )
         self._lookups_until = time.monotonic() + LOOKUP_SECONDS
 
     def forget(self) -> None:
@@ -410,14 +416,17 @@ class BetIntake:
         quick: _PendingBet | tuple[int, dict[str, Any]] | None = None
         # A key this process has not answered may still be in the database: a
         # retry of a request made before the table came here.  Those come soon
-        # after, so only then is each new key looked up first; later the
-        # journal's own check in the group catches one (the bet is then undone
-        # and the retry answered as stored) at no cost to every other bet.
-        look_up = time.monotonic() < self._lookups_until
+        # after, and their keys were read when it came: such a retry goes the
+        # thread route, answered as stored.  Any other key's bet is taken at
+        # once; the journal's own check in the group catches a key taken
+        # elsewhere all the same (the bet is then undone and answered as
+        # stored), at no cost to every other bet.
+        if self._made_before and time.monotonic() >= self._lookups_until:
+            self._made_before = frozenset()
         new_key = full_key is None or (
             full_key not in self.rt.answers
             and full_key not in self._pending_keys
-            and (not look_up or await self.rt.journal.requests.find(full_key) is None)
+            and full_key not in self._made_before
         )
         waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         if new_key and self.rt.lock.acquire(blocking=False):
@@ -431,7 +440,7 @@ class BetIntake:
                     full_key,
                     waiter,
                     round_id,
-                    looked_up=look_up,
+                    looked_up=False,
                 )
             finally:
                 self.rt.lock.release()
