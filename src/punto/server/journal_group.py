@@ -224,14 +224,12 @@ class Group:
                 rows.update(ledger_sql.load_wallets(conn, missing, lock=False))
         self.ids = {code: row.id for code, row in rows.items()}
         self.states = {code: row.state for code, row in rows.items()}
-        # (A key claimed in the journal was looked up by its request, and no other
-        # request of this process can take it meanwhile: no need to look again.)
+        # A request's key taken already (elsewhere, or before the table came
+        # here) refuses its unit: read in the group's own transaction.
         requested = sorted(
             str(u.payload.request["key"])
             for u in self.units
-            if u.kind == "event"
-            and u.payload.request is not None
-            and not u.payload.request.get("claimed")
+            if u.kind == "event" and u.payload.request is not None
         )
         for chunk in ledger_sql.chunks(requested):
             found = conn.execute(_TAKEN, {"keys": list(chunk)})

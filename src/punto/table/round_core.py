@@ -98,8 +98,6 @@ class RoundCore:
         self.events: list[Event] = []
         self._s = RoundState(round_id=round_id)
         self._checked = False
-        #: the round's results, and the events they were worked out from (see Round.results)
-        self._results: tuple[int, Event | None, list[Any]] | None = None
 
     # -- the fold -------------------------------------------------------------
 

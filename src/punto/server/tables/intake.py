@@ -259,7 +259,6 @@ class BetIntake:
         only_in_flight: bool = False,
         notify: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None,
         claimed: bool = False,
-        looked_up: bool = True,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
         """Lock held: the bet into the round and its unit to the journal.  Returns
         the answer (written already), or the bet in flight (:meth:`_finish_bet`);
@@ -299,10 +298,6 @@ class BetIntake:
             }
             if bet is not None:  # the answer is stored with the bet (the journal adds the balance)
                 request["answer"] = {"table_id": self.rt.id, "round_id": r.round_id, "bet": bet}
-            if (
-                claimed and looked_up
-            ):  # held in the journal while in flight, and not in the database
-                request["claimed"] = True
         stored = request is not None and "answer" in request
         # The stake, the reservation and the event: one unit (see the module's docstring).
         self.rt.log.attach([posting], request, wait=not in_flight, notify=notify)
@@ -440,7 +435,6 @@ class BetIntake:
                     full_key,
                     waiter,
                     round_id,
-                    looked_up=False,
                 )
             finally:
                 self.rt.lock.release()
@@ -498,11 +492,8 @@ class BetIntake:
         full_key: str | None,
         waiter: asyncio.Future[Any],
         round_id: str | None = None,
-        *,
-        looked_up: bool = True,
     ) -> _PendingBet | tuple[int, dict[str, Any]] | None:
-        """Lock held, on the event loop: take the bet if nothing has to wait
-        (``looked_up``: its key was looked up in the database already)."""
+        """Lock held, on the event loop: take the bet if nothing has to wait."""
         r, insurance, where, request_hash = self._asked(username, wager, stake, position)
         if full_key is not None and (full_key in self.rt.answers or full_key in self._pending_keys):
             return None  # it came meanwhile: the thread route answers
@@ -523,7 +514,6 @@ class BetIntake:
                 only_in_flight=True,
                 notify=(asyncio.get_running_loop(), waiter),
                 claimed=full_key is not None,
-                looked_up=looked_up,
             )
         except BaseException:
             if full_key is not None:
