@@ -33,7 +33,7 @@ from tests.server.test_server_support import (
 def test_health_openapi_and_pages(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health["status"] == "ok"
-    assert health["revision"] == "0016"
+    assert health["revision"] == "0017"
     assert health["tables"] == 3
     spec = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/bets" in spec["paths"]

@@ -3,6 +3,7 @@ files and PostgreSQL (see tests/db_fixtures.py for how PostgreSQL is found)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import threading
@@ -92,7 +93,7 @@ def engines(db_url: str, n: int) -> list[Engine]:
 
 
 def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
-    assert db.current_revision(engine) == db.head_revision() == "0016"
+    assert db.current_revision(engine) == db.head_revision() == "0017"
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []
@@ -105,9 +106,9 @@ def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
         "ledger_transactions",
         "ledger_entries",
         "ledger_bets",
-        "idempotency_keys",
         "table_events",
     } <= names
+    assert "idempotency_keys" not in names  # one idempotency store (revision 0017)
 
 
 def test_migrations_go_down_and_up_again(engine: Engine) -> None:
@@ -152,8 +153,11 @@ def test_urls_other_than_sqlite_and_psycopg_are_refused() -> None:
 def test_times_must_be_timezone_aware(engine: Engine) -> None:
     with pytest.raises(Exception, match="naive datetime"), db.write_transaction(engine) as conn:
         conn.execute(
-            db.idempotency_keys.insert().values(
-                key="k", scope="s", request_hash="h", created_at=datetime(2026, 1, 1)
+            db.ledger_transactions.insert().values(
+                idempotency_key="k",
+                request_hash="h",
+                kind="deposit",
+                created_at=datetime(2026, 1, 1),
             )
         )
 
@@ -561,6 +565,30 @@ def test_a_repeated_key_with_other_content_is_a_conflict(ledger: Ledger) -> None
             attempt()
     assert ledger.balance(ann) == 1_000
     assert ledger.balance(bob) == 0
+
+
+def test_a_posting_key_from_before_0017_still_answers_its_retry(engine: Engine) -> None:
+    # Postings made, the schema taken back to 0016 (the keys in a table of
+    # their own again) and forward: the hash each transaction carries now is
+    # the one its key had, so a retry is a replay and another request a conflict.
+    ledger = Ledger(engine)
+    ann = ledger.player_wallet("ann")
+    first = ledger.deposit(ann, 1_000, key="cage-1")
+    ledger.place_bet(ann, "t1", 400, key="bet-1")
+    with db.write_transaction(engine) as conn:
+        command.downgrade(db.alembic_config(conn), "0016")
+    with engine.connect() as conn:
+        keys = conn.exec_driver_sql("SELECT key, scope FROM idempotency_keys ORDER BY key").all()
+    assert [tuple(k) for k in keys] == [("bet-1", "ledger"), ("cage-1", "ledger")]
+    db.upgrade(engine)
+    assert "idempotency_keys" not in inspect(engine).get_table_names()
+    again = Ledger(engine)
+    assert again.deposit(ann, 1_000, key="cage-1") == dataclasses.replace(first, replayed=True)
+    assert again.place_bet(ann, "t1", 400, key="bet-1").replayed
+    with pytest.raises(IdempotencyConflictError, match="'bet-1' was already used"):
+        again.place_bet(ann, "t1", 300, key="bet-1")
+    assert again.balance(ann) == 600
+    assert again.audit().transactions == 2
 
 
 def test_a_refused_posting_records_nothing_so_its_key_can_be_retried(ledger: Ledger) -> None:

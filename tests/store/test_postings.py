@@ -140,10 +140,10 @@ def test_every_refusal_is_typed(
 def test_a_key_is_a_replay_only_for_the_same_content() -> None:
     bet = PlaceBet("player:ann", "t1", "b2", "r1", 100, "k")
     assert not postings.check_key(bet, None)
-    assert postings.check_key(bet, (postings.SCOPE, bet.request_hash))
+    assert postings.check_key(bet, bet.request_hash)
     other = PlaceBet("player:ann", "t1", "b2", "r1", 101, "k")
     with pytest.raises(IdempotencyConflictError, match="already used for a different request"):
-        postings.check_key(other, (postings.SCOPE, bet.request_hash))
+        postings.check_key(other, bet.request_hash)
 
 
 # -- the Ledger path and the journal path decide alike --------------------------------------------

@@ -444,7 +444,7 @@ def _as_store_error(error: BaseException, unit: Unit) -> BaseException:
     if (
         isinstance(error, IntegrityError)
         and placed
-        and any(t in str(error.orig) for t in ("ledger_bets", "idempotency_keys"))
+        and any(t in str(error.orig) for t in ("ledger_bets", "idempotency_key"))
     ):
         # A bet id placed before (the group reads neither bets placed nor their
         # keys: see Group._load); the ledger's own refusal, as Ledger.post gives it.

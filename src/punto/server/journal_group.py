@@ -37,7 +37,6 @@ from punto.money import CENT, format_money
 from punto.store import db, ledger_sql, postings
 from punto.store.db import server_requests, table_events
 from punto.store.postings import (
-    SCOPE,
     BetState,
     IdempotencyConflictError,
     LedgerError,
@@ -152,7 +151,7 @@ class Group:
         self.ids: dict[str, int] = {}  # wallet code -> row id
         self.states: dict[str, WalletState] = {}
         self.bets: dict[tuple[str, str], BetState] = {}
-        self.keys: dict[str, tuple[str, str]] = {}  # key -> (scope, request hash), known
+        self.keys: dict[str, str] = {}  # key -> request hash, posted
         #: the next sequence number of each table's log (as the journal last wrote it)
         self.next_seq: dict[str, int] = dict(next_seq or {})
         self.request_keys: set[str] = set()  # server_requests keys taken
@@ -275,7 +274,7 @@ class Group:
             self.states[code] = WalletState(code, before.kind, after)
         if ref is not None and made.bet is not None and made.kind is not PostingKind.RESETTLEMENT:
             self.bets[ref] = made.bet
-        self.keys[spec.key] = (SCOPE, made.request_hash)
+        self.keys[spec.key] = made.request_hash
         self.plans.append((self.free_ids.pop(), made))
         return Posted(spec.key, player_balance=made.player_balance)
 

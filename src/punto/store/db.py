@@ -186,26 +186,14 @@ wallets = Table(
     CheckConstraint("kind = 'house' OR balance >= 0", name="balance_not_negative"),
 )
 
-idempotency_keys = Table(
-    "idempotency_keys",
-    metadata,
-    Column("key", String(200), primary_key=True),
-    Column("scope", String(32), nullable=False),
-    Column("request_hash", String(64), nullable=False),
-    Column("created_at", UTCDateTime, nullable=False),
-)
-
 ledger_transactions = Table(
     "ledger_transactions",
     metadata,
     Column("id", ID, primary_key=True, autoincrement=True),
-    Column(
-        "idempotency_key",
-        String(200),
-        ForeignKey("idempotency_keys.key"),
-        nullable=False,
-        unique=True,
-    ),
+    #: a posting is made once: its key, and the hash of what was asked with it
+    #: (the same key with another request is refused; revision 0017)
+    Column("idempotency_key", String(200), nullable=False, unique=True),
+    Column("request_hash", String(64), nullable=False),
     Column("kind", String(16), nullable=False),
     Column("table_id", String(200), nullable=True),
     Column("round_id", String(200), nullable=True),

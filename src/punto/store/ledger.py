@@ -102,7 +102,6 @@ from punto.store.ledger_reads import (
 from punto.store.postings import (
     HOUSE,
     MAX_AMOUNT,
-    SCOPE,
     BetStateError,
     BetStatus,
     Entry,
@@ -117,7 +116,6 @@ from punto.store.postings import BetState as Bet
 
 __all__ = [
     "MAX_AMOUNT",
-    "SCOPE",
     "Audit",
     "Bet",
     "BetStateError",

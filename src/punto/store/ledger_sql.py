@@ -1,7 +1,7 @@
 """Reading and writing the ledger's rows, through the SQLAlchemy Core tables.
 
-The one place the ledger's tables (``wallets``, ``idempotency_keys``,
-``ledger_transactions``, ``ledger_entries``, ``ledger_bets``) are read for a
+The one place the ledger's tables (``wallets``, ``ledger_transactions``,
+``ledger_entries``, ``ledger_bets``) are read for a
 posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
 transaction) and the server's group commit (:mod:`punto.server.journal`, many)
 both load the state here, decide with :mod:`punto.store.postings`, and write
@@ -54,7 +54,6 @@ from sqlalchemy.engine import Connection
 
 from punto.store import db
 from punto.store.db import (
-    idempotency_keys,
     ledger_bets,
     ledger_entries,
     ledger_transactions,
@@ -62,7 +61,6 @@ from punto.store.db import (
 )
 from punto.store.postings import (
     HOUSE,
-    SCOPE,
     BetState,
     BetStatus,
     InsufficientFundsError,
@@ -124,9 +122,9 @@ _BETS = (
     .order_by(ledger_bets.c.table_id, ledger_bets.c.bet_id)
 )
 _BETS_LOCKED = _BETS.with_for_update(of=ledger_bets)
-_KEYS = select(
-    idempotency_keys.c.key, idempotency_keys.c.scope, idempotency_keys.c.request_hash
-).where(idempotency_keys.c.key.in_(bindparam("keys", expanding=True)))
+_KEYS = select(ledger_transactions.c.idempotency_key, ledger_transactions.c.request_hash).where(
+    ledger_transactions.c.idempotency_key.in_(bindparam("keys", expanding=True))
+)
 _LAST_ID = select(func.coalesce(func.max(ledger_transactions.c.id), 0))
 _NEXT_IDS = select(
     func.nextval(func.pg_get_serial_sequence("ledger_transactions", "id"))
@@ -221,12 +219,12 @@ def load_bets(
     return found
 
 
-def load_keys(conn: Connection, keys: Collection[str]) -> dict[str, tuple[str, str]]:
-    """The idempotency keys among ``keys`` already used: key -> (scope, request hash)."""
-    found: dict[str, tuple[str, str]] = {}
+def load_keys(conn: Connection, keys: Collection[str]) -> dict[str, str]:
+    """The idempotency keys among ``keys`` already posted: key -> request hash."""
+    found: dict[str, str] = {}
     for chunk in chunks(sorted(keys)):
-        for key, scope, request_hash in _read(conn, _KEYS, "keys", chunk):
-            found[str(key)] = (str(scope), str(request_hash))
+        for key, request_hash in _read(conn, _KEYS, "keys", chunk):
+            found[str(key)] = str(request_hash)
     return found
 
 
@@ -284,16 +282,12 @@ def plan_rows(
     keys, transactions, entries and bets -- and the balance shifts (wallet id, delta)."""
     out = [
         Rows(
-            idempotency_keys,
-            [{"key": p.key, "scope": SCOPE, "request_hash": p.request_hash} for _, p in plans],
-            stamp="created_at",
-        ),
-        Rows(
             ledger_transactions,
             [
                 {
                     "id": tid,
                     "idempotency_key": p.key,
+                    "request_hash": p.request_hash,
                     "kind": p.kind.value,
                     "table_id": p.table_id,
                     "round_id": p.round_id,

@@ -18,8 +18,6 @@ from punto.errors import PuntoError
 from punto.money import format_units
 from punto.store.bounds import LEDGER_LIMIT
 
-#: Idempotency keys written by the ledger carry this scope.
-SCOPE = "ledger"
 #: The largest amount one posting may move: no wallet may hold more (:mod:`punto.store.bounds`).
 MAX_AMOUNT = LEDGER_LIMIT
 #: The house's wallet code.

@@ -27,7 +27,6 @@ from punto.store.bounds import check_balance, check_ceiling
 from punto.store.ledger_types import (
     HOUSE,
     MAX_AMOUNT,
-    SCOPE,
     BetState,
     BetStateError,
     BetStatus,
@@ -48,7 +47,6 @@ from punto.store.ledger_types import (
 __all__ = [
     "HOUSE",
     "MAX_AMOUNT",
-    "SCOPE",
     "BetState",
     "BetStateError",
     "BetStatus",
@@ -338,13 +336,13 @@ def wallets_needed(request: Request, bet: BetState | None = None) -> tuple[str, 
 # -- the rules ------------------------------------------------------------------------------------
 
 
-def check_key(request: Request, known: tuple[str, str] | None) -> bool:
-    """Whether ``request`` was posted before, from what its key holds (``known``:
-    the key's scope and request hash, None if unused): False to post it, True for
-    a replay; an :class:`IdempotencyConflictError` for a key used otherwise."""
+def check_key(request: Request, known: str | None) -> bool:
+    """Whether ``request`` was posted before, from the request hash its key was
+    posted with (``known``, None if unused): False to post it, True for a
+    replay; an :class:`IdempotencyConflictError` for a key used otherwise."""
     if known is None:
         return False
-    if known != (SCOPE, request.request_hash):
+    if known != request.request_hash:
         raise IdempotencyConflictError(
             f"idempotency key {request.key!r} was already used for a different request",
             hint="use a new key for a new posting; repeat a key only to retry the same one",
