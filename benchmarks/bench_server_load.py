@@ -315,13 +315,17 @@ def cpu_seconds(pids: list[int]) -> float | None:
     return total
 
 
-async def _measure_cpu(servers: Servers, results: Results, warm: float, end: float) -> None:
-    """The servers' CPU time between the warm-up's end and the load's: a cost a
+async def _measure_cpu(
+    servers: Servers, results: Results, warm: float, end: float, done: asyncio.Event
+) -> None:
+    """The servers' CPU time between the warm-up's end and the load's (its
+    ``end``, or ``done`` once every player has made their ``--bets``): a cost a
     bet that a busy machine does not blur as it blurs the rates."""
     await asyncio.sleep(max(0.0, warm - time.perf_counter()))
     pids = [p.process.pid for p in servers.processes]
     before = cpu_seconds(pids)
-    await asyncio.sleep(max(0.0, end - time.perf_counter()))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(done.wait(), timeout=max(0.0, end - time.perf_counter()))
     after = cpu_seconds(pids)
     if before is not None and after is not None and servers.killed_at is None:
         results.server_cpu = after - before
@@ -523,20 +527,25 @@ async def _watch(
     table: str,
     gate: asyncio.Event,
     end: float,
+    done: asyncio.Event,
     eyes: TableEyes | None = None,
 ) -> None:
-    """A page watching the table over the WebSocket: opens ``gate`` while betting is open.
-    A process that does not run the table (or is gone) closes: the next is tried."""
+    """A page watching the table over the WebSocket: opens ``gate`` while betting is open,
+    until ``end`` or ``done``.  A process that does not run the table (or is gone)
+    closes: the next is tried."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import WebSocketException
 
     turn = 0
-    while time.perf_counter() < end:  # again after the server went away (--kill-at)
+    # A flag, not only a cancel: wait_for (Python 3.11) can swallow the
+    # cancellation of a receive that completes meanwhile, and the watcher then
+    # ran on to ``end``.
+    while time.perf_counter() < end and not done.is_set():  # again after a --kill-at
         port = ports[turn % len(ports)]
         turn += 1
         try:
             async with connect(f"ws://{HOST}:{port}/ws/tables/{table}", max_size=2**24) as ws:
-                while time.perf_counter() < end:
+                while time.perf_counter() < end and not done.is_set():
                     try:
                         message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
                     except TimeoutError:
@@ -828,11 +837,17 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
     end = start + args.seconds
     tables = sorted({t for _, _, t, _ in players})
     gates = {table: asyncio.Event() for table in tables}
-    cpu = asyncio.create_task(_measure_cpu(servers, results, start + args.warmup, end))
+    players_done = asyncio.Event()
+    cpu = asyncio.create_task(
+        _measure_cpu(servers, results, start + args.warmup, end, players_done)
+    )
     kinds = [k for k in (args.bettors or "").split(",") if k]
     side = _side_seats(players, kinds)
     eyes = {t: TableEyes() for _, _, t, _ in side.values()} if side else {}
-    watchers = [asyncio.create_task(_watch(ports, t, gates[t], end, eyes.get(t))) for t in tables]
+    watchers = [
+        asyncio.create_task(_watch(ports, t, gates[t], end, players_done, eyes.get(t)))
+        for t in tables
+    ]
     killer = (
         asyncio.create_task(_kill_at(servers, start + args.kill_at, tables))
         if args.kill_at is not None
@@ -880,6 +895,7 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
         ),
     )
     elapsed = time.perf_counter() - start
+    players_done.set()
     await cpu
     if killer is not None:
         await killer  # (a restart still under way is waited for)
