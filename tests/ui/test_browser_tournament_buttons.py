@@ -290,8 +290,8 @@ def bust_live(served: Served, tid: str, losers: dict[str, dict[str, str]]) -> No
 def short_windows_until(entry: Entry, last_hand: int) -> None:
     """From now on, the live clock opens short windows for table 1's hands up
     to ``last_hand``; the windows after them (the sudden death's) have their
-    full length again.  Decided as each
-    window opens, under the tournament's lock: nothing here races the clock."""
+    full length again.  Decided as each window opens, under the tournament's
+    lock: nothing here races the clock."""
     clock = entry.clock
     assert clock is not None
     shown = clock.on_window

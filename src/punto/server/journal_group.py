@@ -193,7 +193,8 @@ class Group:
         self.bets = ledger_sql.load_bets(conn, refs, lock=True)
         # Nor is such a bet's key (``bet:<table>:<bet id>``, new with its id; a
         # retried request is answered from its stored answer, never placed
-        # again): were it taken, its primary key refuses the write, as the bet's.
+        # again): were it taken, its unique key on the transactions refuses
+        # the write, as the bet's primary key does.
         self.keys = ledger_sql.load_keys(
             conn,
             {

@@ -279,7 +279,8 @@ def plan_rows(
     plans: Sequence[tuple[int, Plan]], wallet_ids: Mapping[str, int]
 ) -> tuple[list[Rows], list[dict[str, int]]]:
     """The rows ``plans`` (each with its transaction id, in order) write -- their
-    keys, transactions, entries and bets -- and the balance shifts (wallet id, delta)."""
+    transactions (each with its key), entries and bets -- and the balance shifts
+    (wallet id, delta)."""
     out = [
         Rows(
             ledger_transactions,
