@@ -6,6 +6,7 @@ timing window (the deadlines are short, the waits for them generous)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import resource
 import socket
 import subprocess
@@ -20,6 +21,7 @@ import httpx2
 import pytest
 import uvicorn
 from fastapi import FastAPI
+from websockets.sync.client import connect
 
 from tests.server.test_server_support import free_port, healthy, make_app
 
@@ -136,7 +138,7 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 
     database = f"sqlite:///{tmp_path_factory.mktemp('limits') / 'punto.db'}"
     limits = Limits(keep_alive=1, header_seconds=1.0, body_seconds=1.0, max_connections=40)
-    app = make_app(database, body_seconds=limits.body_seconds)
+    app = make_app(database)
     with guarded(app, limits) as port:
         yield port
 
@@ -160,6 +162,34 @@ def test_security_slow_bodies_are_answered_408(quick: int) -> None:
         data = answer(sock)
     assert data.startswith(b"HTTP/1.1 408"), data
     assert b"SlowBodyError" in data
+
+
+def test_security_a_body_sent_in_parts_in_time_is_served(quick: int) -> None:
+    """The body's deadline (1 s here) is met by a body that arrives in parts."""
+    body = b'{"username": "nobody-at-all", "password": "not the password"}'
+    with socket.create_connection(("127.0.0.1", quick), timeout=5) as sock:
+        sock.sendall(
+            b"POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+        )
+        sock.sendall(body[:10])
+        time.sleep(0.3)
+        sock.sendall(body[10:])
+        sock.settimeout(10)
+        data = sock.recv(65536)
+    assert data.startswith(b"HTTP/1.1 401"), data
+
+
+def test_security_a_websocket_outlives_the_body_deadline(quick: int) -> None:
+    """An upgraded connection has no body: the body's deadline (1 s) must not
+    close a WebSocket that stays open longer."""
+    with connect(f"ws://127.0.0.1:{quick}/ws/tables/tiger") as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        time.sleep(2.5)
+        ws.send(json.dumps({"type": "ping"}))
+        deadline = time.monotonic() + 10
+        while json.loads(ws.recv(timeout=10)) != {"type": "pong"}:
+            assert time.monotonic() < deadline, "no pong"
 
 
 def test_security_idle_keep_alive_connections_are_closed(quick: int) -> None:

@@ -229,7 +229,6 @@ def run(args: argparse.Namespace) -> int:
         demo=args.demo,
         trusted_origins=args.trusted_origin,
         ws_per_client=limits.ws_per_client,
-        body_seconds=limits.body_seconds,
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}"

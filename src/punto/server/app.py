@@ -100,7 +100,6 @@ def create_app(
     on_ready: Callable[[Server], None] | None = None,
     trusted_origins: Iterable[str] = (),
     ws_per_client: int = limits.WS_PER_CLIENT,
-    body_seconds: float = limits.BODY_SECONDS,
     money_bounds: MoneyBounds | None = None,
     leases: LeaseSettings | bool | None = None,
     valuation: bool = True,
@@ -111,8 +110,9 @@ def create_app(
     Argon2 parameters (tests pass cheap ones).  ``auto_dealers=False`` leaves
     self-running tables still (tests drive them with ``TableRuntime.step``).
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
-    ``trusted_origins`` (besides the server's own), ``ws_per_client`` and
-    ``body_seconds``: :class:`punto.server.guard.Guard`'s settings.
+    ``trusted_origins`` (besides the server's own) and ``ws_per_client``:
+    :class:`punto.server.guard.Guard`'s settings (the connection deadlines
+    are the protocol's: :mod:`punto.server.connections`).
     ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
     ``leases``: run only the tables this process holds the lease of
     (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
@@ -203,7 +203,6 @@ def create_app(
         guard.Guard,
         trusted_origins=trusted_origins,
         ws_per_client=ws_per_client,
-        body_seconds=body_seconds,
     )  # other sites and socket floods are turned away before anything reads a body
     app.add_middleware(errors.CatchAll)  # outermost
     app.include_router(logins.router)

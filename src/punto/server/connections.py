@@ -11,8 +11,9 @@ fail (issue 12).  :class:`Limits` is what ``punto serve`` sets, with flags:
   many seconds of the connection opening (or of the first byte of a next
   request on it), else the server answers 408 and closes it
   (:class:`GuardedHttpTools`; uvicorn has no such setting);
-- ``body_seconds``: the request body within this many seconds of the
-  request's start, else 408 (:class:`punto.server.guard.Guard`);
+- ``body_seconds``: the request body within this many seconds of its
+  headers, else 408 and the connection is closed (:class:`GuardedHttpTools`:
+  a timer per request here costs a fraction of one in the application);
 - ``max_connections``: more open connections than this (WebSockets
   included) and a new one is answered 503 and closed at once, so the
   process keeps file descriptors for its database and its own files; by
@@ -35,8 +36,9 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from punto.server.errors import MAX_HEADERS
-from punto.server.limits import HEADER_SECONDS, MAX_CONNECTIONS, Limits
+from punto.errors import PuntoError
+from punto.server.errors import MAX_HEADERS, error_body
+from punto.server.limits import BODY_SECONDS, HEADER_SECONDS, MAX_CONNECTIONS, Limits
 
 #: The largest WebSocket message a page may send (bytes).
 WS_MAX_SIZE = 64 * 1024
@@ -51,6 +53,10 @@ _503 = (
 )
 
 
+class SlowBodyError(PuntoError):
+    """A request body that did not arrive in time."""
+
+
 def _answer(template: bytes, message: str) -> bytes:
     error = {"type": "ConnectionLimitError", "message": message, "text": message}
     body = json.dumps({"error": error}).encode()
@@ -58,14 +64,16 @@ def _answer(template: bytes, message: str) -> bytes:
 
 
 class GuardedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol, with a deadline on request headers and a
-    cap on open connections (see the module)."""
+    """uvicorn's httptools protocol, with deadlines on request headers and
+    bodies and a cap on open connections (see the module)."""
 
     header_seconds: float = HEADER_SECONDS
+    body_seconds: float = BODY_SECONDS
     max_connections: int = MAX_CONNECTIONS
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._header_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
             transport.write(_answer(_503, "the server holds as many connections as it may"))
@@ -80,10 +88,18 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._disarm()
+        before = self.cycle
         super().on_headers_complete()
+        if self.cycle is not before:  # a request (not a WebSocket upgrade): its body is timed
+            self._body_timer = self.loop.call_later(self.body_seconds, self._body_late)
+
+    def on_message_complete(self) -> None:
+        self._disarm_body()
+        super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._disarm_body()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -93,6 +109,33 @@ class GuardedHttpTools(HttpToolsProtocol):
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None
+
+    def _disarm_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_late(self) -> None:
+        self._body_timer = None
+        if self.transport.is_closing():
+            return
+        if self.flow.read_paused:
+            # The server stopped reading (a full buffer, a request before this
+            # one still answering): the delay is not the client's.
+            self._body_timer = self.loop.call_later(self.body_seconds, self._body_late)
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_started:
+            error = SlowBodyError(
+                f"the request body did not arrive within {self.body_seconds:g} seconds",
+                hint="send the whole body at once",
+            )
+            data = error_body(type(error).__name__, error.message, hint=error.hint, text=str(error))
+            data["error"]["status"] = 408
+            body = json.dumps(data).encode()
+            self.transport.write(_408 % (len(body), body))
+        # The application, waiting for the rest of the body, is told the client left.
+        self.transport.close()
 
     def _headers_late(self) -> None:
         self._header_timer = None
@@ -104,11 +147,15 @@ class GuardedHttpTools(HttpToolsProtocol):
 
 
 def protocol(limits: Limits) -> type[GuardedHttpTools]:
-    """:class:`GuardedHttpTools` with ``limits``' deadline and cap."""
+    """:class:`GuardedHttpTools` with ``limits``' deadlines and cap."""
     return type(
         "GuardedHttpTools",
         (GuardedHttpTools,),
-        {"header_seconds": limits.header_seconds, "max_connections": limits.max_connections},
+        {
+            "header_seconds": limits.header_seconds,
+            "body_seconds": limits.body_seconds,
+            "max_connections": limits.max_connections,
+        },
     )
 
 

@@ -24,10 +24,9 @@
   a player's balance or the staff stream with the victim's cookie.
 - **WebSockets per client address** are capped: the next one is refused
   with 429 and ``Retry-After``.
-- **Slow bodies**: a request body must arrive whole within
-  ``body_seconds`` of the request's start, else 408 and the connection is
-  closed (idle connections and slow headers are timed out below the
-  application, by :mod:`punto.server.connections`).
+
+Idle connections, slow headers and slow bodies are timed out below the
+application, by :mod:`punto.server.connections`.
 """
 
 from __future__ import annotations
@@ -37,13 +36,12 @@ from collections import Counter
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-import anyio
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
 from punto.server.auth import COOKIE
 from punto.server.errors import error_body
-from punto.server.limits import BODY_SECONDS, WS_PER_CLIENT
+from punto.server.limits import WS_PER_CLIENT
 from punto.store.accounts import PermissionDeniedError
 
 #: Methods that change nothing (RFC 9110 safe methods).
@@ -65,10 +63,6 @@ class ContentTypeError(PuntoError):
 
 class TooManySocketsError(PuntoError):
     """More WebSockets from one client address than the server allows."""
-
-
-class SlowBodyError(PuntoError):
-    """A request body that did not arrive in time."""
 
 
 def origin_of(url: str) -> str | None:
@@ -184,13 +178,9 @@ def _body(status: int, error: PuntoError) -> bytes:
     return json.dumps(data).encode()
 
 
-async def _answer(send: Send, status: int, error: PuntoError, *extra: tuple[bytes, bytes]) -> None:
+async def _answer(send: Send, status: int, error: PuntoError) -> None:
     body = _body(status, error)
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        *extra,
-    ]
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -223,12 +213,10 @@ class Guard:
         *,
         trusted_origins: Iterable[str] = (),
         ws_per_client: int = WS_PER_CLIENT,
-        body_seconds: float = BODY_SECONDS,
     ) -> None:
         self.app = app
         self.trusted = frozenset(o for o in (origin_of(t) for t in trusted_origins) if o)
         self.ws_per_client = ws_per_client
-        self.body_seconds = body_seconds
         self.sockets: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -245,36 +233,7 @@ class Guard:
             status = 415 if isinstance(refusal, ContentTypeError) else 403
             await _answer(send, status, refusal)
             return
-        deadline = anyio.current_time() + self.body_seconds
-        started = False
-
-        async def timed() -> Message:
-            # Only the body is timed: once it is in, receive() waits for the
-            # client to go away, which it may take all the time it likes to do.
-            if started:
-                return await receive()
-            with anyio.move_on_after(max(0.0, deadline - anyio.current_time())) as scope_:
-                message = await receive()
-            if scope_.cancelled_caught:
-                raise _BodyTooSlowError
-            return message
-
-        async def sending(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, timed, sending)
-        except _BodyTooSlowError:
-            if started:
-                raise
-            error = SlowBodyError(
-                f"the request body did not arrive within {self.body_seconds:g} seconds",
-                hint="send the whole body at once",
-            )
-            await _answer(sending, 408, error, (b"connection", b"close"))
+        await self.app(scope, receive, send)
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = check_socket(scope, self.trusted)
@@ -297,7 +256,3 @@ class Guard:
             self.sockets[address] -= 1
             if self.sockets[address] <= 0:
                 del self.sockets[address]
-
-
-class _BodyTooSlowError(Exception):
-    """The body's deadline passed (raised through the app to :class:`Guard`)."""
