@@ -66,6 +66,9 @@ from punto.table.round import BetSettlement, Phase, Round
 
 log = logging.getLogger("punto.server")
 
+#: Rounds whose bets' results a table keeps worked out (:meth:`TableRuntime.results`).
+RESULTS_KEPT = 4
+
 __all__ = [
     "DEDICATED_PROCEDURES",
     "BetNotFoundError",
@@ -166,10 +169,14 @@ class TableRuntime:
         return board
 
     def results(self, r: Round) -> list[BetSettlement]:
+        """The results of ``r``'s bets, worked out once (the last few rounds kept:
+        the round in play, and the one before while the next opens)."""
         cached = self._results_cache.get(r.round_id)
         if cached is None:
             cached = r.results()
             self._results_cache[r.round_id] = cached
+            while len(self._results_cache) > RESULTS_KEPT:
+                del self._results_cache[next(iter(self._results_cache))]
         return cached
 
     def positions(self) -> tuple[int, int]:

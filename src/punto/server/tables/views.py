@@ -535,7 +535,7 @@ class TableViews:
             self._past_commission = Decimal(0)
         for r in added:
             if r.phase is Phase.SETTLED:
-                self._past_commission += _commission(rt, r.results())
+                self._past_commission += _commission(rt, rt.results(r))
         newest = tuple(RoundSummary.of(r) for r in added[-HISTORY_KEPT:][::-1])
         self._past_summaries = (newest + self._past_summaries)[:HISTORY_KEPT]
         self._past = past
