@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    bindparam,
     func,
     insert,
     literal_column,
@@ -155,6 +156,13 @@ def holders(conn: Connection, table_ids: Collection[str] | None = None) -> dict[
     return {lease.table_id: lease for lease in map(_lease, conn.execute(query))}
 
 
+# Built once: the check runs in every write, and building it costs more than its answer.
+_HOLDERS = select(table_leases.c.table_id, table_leases.c.owner, table_leases.c.token).where(
+    table_leases.c.table_id.in_(bindparam("tables", expanding=True))
+)
+_HOLDERS_LOCKED = _HOLDERS.with_for_update(read=True)
+
+
 def check(
     conn: Connection, owner: str, held: Mapping[str, int], table_ids: Collection[str]
 ) -> None:
@@ -166,16 +174,10 @@ def check(
     take one of these tables over between this check and the commit."""
     if not table_ids:
         return
-    query = select(table_leases).where(table_leases.c.table_id.in_(sorted(table_ids)))
-    if not is_sqlite(conn):
-        query = query.with_for_update(read=True)
-    found = {lease.table_id: lease for lease in map(_lease, conn.execute(query))}
+    query = _HOLDERS if is_sqlite(conn) else _HOLDERS_LOCKED
+    found = {row[0]: (row[1], row[2]) for row in conn.execute(query, {"tables": sorted(table_ids)})}
     lost = sorted(
-        table_id
-        for table_id in table_ids
-        if (lease := found.get(table_id)) is None
-        or lease.owner != owner
-        or lease.token != held.get(table_id)
+        table_id for table_id in table_ids if found.get(table_id) != (owner, held.get(table_id))
     )
     if lost:
         raise LeaseLostError(
