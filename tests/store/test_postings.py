@@ -533,3 +533,55 @@ def test_a_tables_bet_under_an_id_taken_is_refused_alone_as_the_ledger_refuses_i
     assert ledger.balance(f"player:{p}ann") == 4_000
     assert ledger.balance(f"player:{p}bob") == 4_000
     assert ledger.trial_balance() == 0
+
+
+def test_a_bets_request_key_taken_already_refuses_that_bet_alone(engine: Engine) -> None:
+    """A group does not read its requests' keys first (each is new, but for a
+    retry the table's answers missed): a key taken makes the database refuse
+    the write, and the journal writes the group again reading them -- that bet
+    alone is refused (``RequestKeyTakenError``, which the table answers from
+    the stored request), the others of its group are made."""
+    from argon2 import PasswordHasher
+
+    from punto.server.journal import RequestKeyTakenError
+    from punto.store.accounts import Accounts, UserRole
+
+    ledger = Ledger(engine)
+    p = f"K{uuid.uuid4().hex[:8]}-"
+    _fund(ledger, p)
+    accounts = Accounts(engine, hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    account = accounts.create_user(f"{p}ann", "a long enough password", UserRole.PLAYER)
+    journal = Journal(engine)
+
+    def bet(player: str, bet_id: str, key: str) -> EventAppend:
+        event = BetPlaced(bet_id, f"{p}{player}", 1, "banker", Decimal(10))
+        posting = PlaceBet(
+            f"player:{p}{player}", f"{p}t", bet_id, "r1", 1_000, f"bet:{p}t:{bet_id}"
+        )
+        request = {
+            "key": key,
+            "account_id": account.id,
+            "request_hash": "h",
+            "table_id": f"{p}t",
+            "round_id": "r1",
+            "bet_id": bet_id,
+        }
+        return EventAppend(f"{p}t", "r1", event, [posting], request)
+
+    try:
+        journal.append(bet("ann", "b1", f"{p}key-1"))
+        # submitted together, so that they are written in one group (or not: either way)
+        futures = [journal.submit(bet("ann", "b2", f"{p}key-1"))]
+        futures += [journal.submit(bet("bob", f"b{n}", f"{p}key-{n}")) for n in range(3, 6)]
+        with pytest.raises(RequestKeyTakenError, match="in use by another request"):
+            futures[0].result(timeout=30)
+        made = [f.result(timeout=30) for f in futures[1:]]
+    finally:
+        journal.close()
+    assert [posted[0].player_balance for _seq, posted in made] == [4_000, 3_000, 2_000]
+    assert ledger.balance(f"player:{p}ann") == 4_000  # b1 only
+    assert ledger.posting(f"bet:{p}t:b2") is None
+    events = read_stream(engine, TABLE_STREAM, f"{p}t")
+    assert sorted(e.event.bet_id for e in events) == ["b1", "b3", "b4", "b5"]  # type: ignore[attr-defined]
+    assert ledger.trial_balance() == 0
+    assert ledger.audit().ok

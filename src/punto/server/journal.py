@@ -383,10 +383,13 @@ class Journal:
     def _transaction(self, group: list[Unit]) -> list[Any]:
         """Write the group in one transaction (retrying transient conflicts)."""
         attempts = 30
+        read_keys = False
         for attempt in range(1, attempts + 1):
             conn = self._connection()
             try:
-                written = Group(conn, group, self._next_seq, self._spare_ids, self._wallets)
+                written = Group(
+                    conn, group, self._next_seq, self._spare_ids, self._wallets, read_keys=read_keys
+                )
                 with conn.begin():
                     outcomes = written.write(self._checks_for(written))
                 with self._money_lock:
@@ -395,6 +398,12 @@ class Journal:
                 self._next_seq = written.next_seq
                 self._spare_ids = written.free_ids
                 return outcomes
+            except IntegrityError as error:
+                self._forget_all()
+                if not _request_key_taken(error) or attempt == attempts:
+                    raise
+                read_keys = True  # a request's key was taken: read them, decide again
+                continue
             except StaleWalletsError as stale:
                 # Changed elsewhere since kept: read them, decide again (no wait).
                 with self._money_lock:
@@ -437,6 +446,12 @@ def _weight(unit: Unit) -> int:
     if unit.kind == "event":
         return max(1, len(unit.payload.postings))
     return 1
+
+
+def _request_key_taken(error: IntegrityError) -> bool:
+    """Whether the database refused a request's key as taken (``server_requests``' primary key)."""
+    text = str(error.orig)
+    return "pk_server_requests" in text or "server_requests.key" in text
 
 
 def _as_store_error(error: BaseException, unit: Unit) -> BaseException:
