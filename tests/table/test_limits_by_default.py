@@ -548,3 +548,32 @@ def test_tiger_baccarat_3_7_1_retried_bet_with_no_position_gets_its_first_answer
     assert support.balance(client, demo) == "9800.00"
     assert support.balance(client, demo2) == "9900.00"
     support.check_books(client)
+
+
+def test_an_areas_bets_are_the_active_bets_placed_there_whatever_happened_to_them() -> None:
+    """A bet's limits are checked against its own area's bets (kept per area by
+    the fold, not found by scanning every bet of the round): placed, withdrawn,
+    reduced and replayed, each area holds exactly the active bets placed there."""
+    r = opened("tiger-baccarat", TableLimits(D(10), D(100_000)))
+    placed = []
+    for n in range(30):
+        player, position = f"p{n % 3}", n % 3 + 1
+        wager = ("banker", "player", "tie")[n % 2]
+        placed.append(r.place_bet(player, position, wager, D(10 + n)))
+    r.withdraw_bet(placed[4])
+    r.reduce_bet(placed[9], D(10))
+    r.reduce_bet(placed[12], D(0))
+    for round_ in (r, Round.replay(r.game, r.events, **r.options)):
+        for position in (1, 2, 3):
+            for wager in ("banker", "player", "tie"):
+                expected = [
+                    b for b in round_.active_bets if b.position == position and b.wager == wager
+                ]
+                assert round_.area_bets(position, wager) == expected
+    assert sum(len(r.area_bets(p, w)) for p in (1, 2, 3) for w in ("banker", "player")) == 28
+    # and the area's bets are what its limits count: a fourth player's wager is refused (3.7)
+    r.place_bet("p1", 1, "banker", D(10))
+    r.place_bet("p2", 1, "banker", D(10))
+    assert len({b.player for b in r.area_bets(1, "banker")}) == 3
+    with pytest.raises(LimitError, match="already holds 3 wagers"):
+        r.place_bet("p9", 1, "banker", D(10))

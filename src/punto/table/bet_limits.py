@@ -164,7 +164,8 @@ def check_bet_limits(
     seated: bool,
     enforce_limits: bool,
 ) -> None:
-    """Refuse a bet the table's limits do not allow in its area, with the clause."""
+    """Refuse a bet the table's limits do not allow in its area, with the clause
+    (``active``: the active bets of the round, or of the area alone)."""
     area = [b for b in active if b.position == position and b.wager == wager]
     per_area = wagers_per_area(game, limits)
     # A wager is one player's stake in the area: a player adding to their own

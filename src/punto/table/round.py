@@ -165,7 +165,7 @@ class Round(RoundInsurance, RoundIrregular):
         check_bet_limits(
             self.game,
             self.limits,
-            self.active_bets,
+            self.area_bets(position, wager),
             player=player,
             position=position,
             wager=wager,

@@ -173,6 +173,7 @@ class RoundCore:
                     and s.late_insurance.moment is moment
                     and moment_of(s.deal) is not moment
                 )
+                s.areas.setdefault((event.position, event.wager), []).append(event.bet_id)
                 s.bets[event.bet_id] = TableBet(
                     event.bet_id,
                     event.player,
@@ -260,6 +261,12 @@ class RoundCore:
     @property
     def active_bets(self) -> list[TableBet]:
         return [b for b in self._s.bets.values() if b.status == "active"]
+
+    def area_bets(self, position: int, wager: str) -> list[TableBet]:
+        """The active bets of one playing area (``wager`` at ``position``), in order."""
+        bets = self._s.bets
+        ids = self._s.areas.get((position, wager), ())
+        return [bet for bet in map(bets.__getitem__, ids) if bet.status == "active"]
 
     @property
     def players(self) -> list[str]:

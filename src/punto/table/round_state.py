@@ -82,6 +82,10 @@ class RoundState:
     phase: Phase = Phase.NEW
     round_id: str = ""
     bets: dict[str, TableBet] = field(default_factory=dict)
+    #: the ids of the bets placed in each area (position, wager), in order: a
+    #: bet's limits are its area's, and scanning every bet of the round for
+    #: each new one made a round's bets cost their number squared
+    areas: dict[tuple[int, str], list[str]] = field(default_factory=dict)
     deal: Deal = field(default_factory=Deal)
     withdrawal: WithdrawalOffered | None = None
     withdrawn_players: set[str] = field(default_factory=set)
