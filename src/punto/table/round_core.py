@@ -405,6 +405,10 @@ class RoundCore:
         then = Deal(self.deal.cards[: moment.cards])
         return next((o for o in self.game.insurance.offers(then) if o.insures is side), None)
 
+    def bet(self, bet_id: str) -> TableBet:
+        """One bet of the round (:class:`ActionError` if there is none by that id)."""
+        return self._bet(bet_id)
+
     def _bet(self, bet_id: str) -> TableBet:
         try:
             return self._s.bets[bet_id]

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from punto.coup import Deal
 from punto.server.hub import STAFF
-from punto.server.tables.forms import money
 from punto.server.tables.views import result_json
 from punto.table.events import (
     BetPlaced,
@@ -117,17 +116,19 @@ class Publisher:
         r = self.rt.round
         self._next_publish = time.monotonic() + PUBLISH_SECONDS
         self._dirty = False
+        staff = self.rt.hub.count(self.rt.id, STAFF) > 0
+        snapshot = self.rt.views.rebuild(staff=staff)
         if self._totals_dirty and r is not None:
             self._totals_dirty = False
             self.rt.publish(
                 {
                     "type": "bet_totals",
                     "round_id": r.round_id,
-                    "totals": {w: money(v) for w, v in r.totals().items()},
+                    "totals": snapshot.public["round"][
+                        "totals"
+                    ],  # the round's, as the page shows them
                 }
             )
-        staff = self.rt.hub.count(self.rt.id, STAFF) > 0
-        snapshot = self.rt.views.rebuild(staff=staff)
         self.rt.publish(snapshot.state(self.rt.clock()))
         if staff:
             self.rt.publish({"type": "staff", "staff": dict(snapshot.staff or {})}, STAFF)

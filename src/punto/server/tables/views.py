@@ -28,7 +28,7 @@ from punto.server import differential
 from punto.server import handling as card_handling
 from punto.server.card_source import shoe_audit_json
 from punto.server.tables.forms import bet_json, hands, money, offer_json, settlement_json
-from punto.table.events import Event, event_to_json
+from punto.table.events import BetPlaced, Event, event_to_json
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
 
@@ -365,6 +365,9 @@ class TableViews:
         #: the JSON of each bet of the last round, by what it shows
         self._bets_round = ""
         self._bets: dict[tuple[object, ...], dict[str, Any]] = {}
+        #: the players' parts last built: of which round, after how many of its events
+        self._players_at: tuple[Round | None, int] = (None, 0)
+        self._players_built: dict[str, PlayerView] = {}
         self._latest = self._build(None, staff=True)
 
     @property
@@ -490,6 +493,30 @@ class TableViews:
         return self._board[2]
 
     def _players(self, r: Round, results: list[BetSettlement]) -> dict[str, PlayerView]:
+        at_round, at = self._players_at
+        self._players_at = (r, len(r.events))
+        if at_round is r and r.phase is Phase.BETTING and r.withdrawal_open is None:
+            placed = [e.bet_id for e in r.events[at:] if isinstance(e, BetPlaced)]
+            if len(placed) == len(r.events) - at:
+                # Only bets placed since the last build (betting's every change):
+                # the other players' parts stand as they were.
+                self._players_built = self._with_bets(r, placed)
+                return self._players_built
+        self._players_built = self._all_players(r, results)
+        return self._players_built
+
+    def _with_bets(self, r: Round, bet_ids: list[str]) -> dict[str, PlayerView]:
+        """The last players' parts with ``bet_ids`` added (betting, no option open:
+        no results, no Insurance caps, nobody may withdraw as a player)."""
+        out = dict(self._players_built)
+        for bet_id in bet_ids:
+            b = r.bet(bet_id)
+            shown = self._bets[(b.bet_id, b.status, b.stake, b.clause, b.moment)] = bet_json(b)
+            before = out.get(b.player)
+            out[b.player] = PlayerView((*(before.bets if before else ()), shown))
+        return out
+
+    def _all_players(self, r: Round, results: list[BetSettlement]) -> dict[str, PlayerView]:
         bets: dict[str, list[dict[str, Any]]] = defaultdict(list)
         if self._bets_round != r.round_id:
             self._bets_round, self._bets = r.round_id, {}
