@@ -28,8 +28,11 @@ _loaded: dict[str, Game] = {}
 _lock = threading.Lock()
 
 
-def _files() -> list[str]:
-    return sorted(name for name in os.listdir(_DIR) if name.endswith(".toml"))
+@cache
+def _files() -> tuple[str, ...]:
+    # Listed once: a game is looked up on every snapshot of a table, and the
+    # directory of an installed package does not change under a running process.
+    return tuple(sorted(name for name in os.listdir(_DIR) if name.endswith(".toml")))
 
 
 def _load(file_name: str) -> Game:
