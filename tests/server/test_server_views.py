@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from punto.server.tables.views import TableViews
 from tests.server.test_server_support import (
     DEALER,
+    PIT,
     PLAYER,
     PLAYER2,
     client,
@@ -68,3 +69,17 @@ def test_views_players_parts_built_bet_by_bet_are_the_whole_builds(client: TestC
     assert client.post("/api/tables/dragon/round/settle", headers=dealer).status_code == 200
     same()
     assert rt.views.rebuild().players["demo"].results is not None
+
+
+def test_views_table_part_follows_a_change_of_limits(client: TestClient) -> None:
+    """The table's own part of a snapshot (settings, limits, wagers) is kept
+    between snapshots, and made again when the pit changes the table."""
+    pit = login(client, PIT)
+    rt = server_of(client).table("dragon")
+    before = client.get("/api/tables/dragon").json()["table"]
+    change = {"limits": {"minimum": "25", "maximum": "2500"}}
+    assert client.patch("/api/tables/dragon", headers=pit, json=change).status_code == 200
+    after = client.get("/api/tables/dragon").json()["table"]
+    assert after["limits"]["minimum"] == "25.00" != before["limits"]["minimum"]
+    with rt.lock:
+        assert rt.views.rebuild().public["table"] == TableViews(rt).latest.public["table"]

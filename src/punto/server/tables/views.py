@@ -362,6 +362,8 @@ class TableViews:
         self._past_commission = Decimal(0)
         self._staff_until = 0.0
         self._board: tuple[object, object, Mapping[str, Any]] | None = None
+        #: the table's own part (its settings and wagers), by what it is made of
+        self._table: tuple[tuple[object, ...], dict[str, Any]] | None = None
         #: the JSON of each bet of the last round, by what it shows
         self._bets_round = ""
         self._bets: dict[tuple[object, ...], dict[str, Any]] = {}
@@ -433,12 +435,7 @@ class TableViews:
         r = table.round
         self._past_rounds(rt)
         public: dict[str, Any] = {
-            "table": {
-                **rt.config.to_json(),
-                "method": card_handling.table_method(rt),
-                "positions": list(rt.positions()),
-                "wagers": rt.wagers_json(),
-            },
+            "table": self._table_json(),
             "round": round_json(rt, r),
             "shoe": shoe_audit_json(table, rt.config.card_source),
             "rounds": len(table.rounds),
@@ -483,6 +480,22 @@ class TableViews:
             alerts=alerts(rt, r),
             commission=commission,
         )
+
+    def _table_json(self) -> dict[str, Any]:
+        """The table's settings and wagers, made again only when one of what they
+        are made of is another (each is replaced, never changed in place)."""
+        rt = self._rt
+        made_of = (rt.config, rt.table.limits, rt.table.layout, card_handling.table_method(rt))
+        kept = self._table
+        if kept is None or any(a is not b for a, b in zip(kept[0], made_of, strict=True)):
+            table = {
+                **rt.config.to_json(),
+                "method": made_of[3],
+                "positions": list(rt.positions()),
+                "wagers": rt.wagers_json(),
+            }
+            self._table = kept = (made_of, table)
+        return kept[1]
 
     def _scoreboard(self) -> Mapping[str, Any]:
         """The roads as JSON, made again only when a coup is added or a new shoe starts."""
