@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
+from punto.server.auth import SessionCache
 from punto.store import db
-from punto.store.accounts import Accounts, LoginFailedError
+from punto.store.accounts import Accounts, LoginFailedError, UserRole
 from tests.security.accounts_support import ADMIN, FAST, headers_for
 from tests.server.test_server_support import PLAYER, balance, make_app
 
@@ -61,3 +62,36 @@ def test_accounts_failed_logins_under_unknown_names_are_pruned(engine: Engine) -
     with pytest.raises(LoginFailedError):
         accounts.login("nobody-else", "some password")
     assert rows() == 1
+
+
+def test_accounts_a_cached_session_stands_while_the_invalidations_are_read(engine: Engine) -> None:
+    """A session kept by a process stands, without asking the database, for as
+    long as the process reads the ended sessions -- not for 20 s at most, which
+    sent every active player's request to the database that often.  Should
+    the reading stop, an entry stands only ``ttl`` after it was checked, as
+    before; an ended session goes at the next read either way."""
+    accounts = Accounts(engine, hasher=FAST)
+    accounts.create_user("kim", "kim's long password", UserRole.PLAYER)
+    now = [1_000.0]
+    cache = SessionCache(ttl=20.0, fresh=5.0, clock=lambda: now[0])
+    session = accounts.login("kim", "kim's long password")
+    cache.remember(session)
+    assert cache.peek(session.token) == session.user  # checked lately
+    now[0] += 60  # long past the ttl, and nobody has read the invalidations
+    assert cache.peek(session.token) is None
+    cache.catch_up(accounts)  # the watcher's read
+    assert cache.peek(session.token) == session.user
+    now[0] += 3_600  # an hour of reads, each within ``fresh`` of the next
+    cache.catch_up(accounts)
+    assert cache.peek(session.token) == session.user
+    now[0] += 6  # the reads stopped (the database out of reach): the ttl again
+    assert cache.peek(session.token) is None
+    assert cache.authenticate(accounts, session.token) == session.user  # checked: kept
+    now[0] += 6
+    assert cache.peek(session.token) == session.user
+    # ended elsewhere: gone at the next read
+    cache.catch_up(accounts)
+    Accounts(engine, hasher=FAST).logout(session.token)
+    assert cache.peek(session.token) == session.user  # not read yet
+    cache.catch_up(accounts)
+    assert cache.peek(session.token) is None

@@ -13,7 +13,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from fastapi import Request, WebSocket
@@ -61,25 +61,38 @@ class SessionCache:
     """Sessions recently checked, so that a request costs a SHA-256 and a dict
     lookup, not a database query.
 
-    An entry is trusted for between half of ``ttl`` and ``ttl`` seconds (at
-    random, so that sessions checked together are not all checked again
-    together) and never past the session's expiry; a logout through this
-    server forgets it at once.  A session ended elsewhere (a logout or the
-    admin's revocation through another process, an account disabled or its
-    role changed) is forgotten here as soon as :meth:`watch`'s thread reads
-    it from ``session_invalidations``: every ``poll`` seconds (0.25), one
-    indexed query for the rows after the last one seen -- so the bets' path
-    (:meth:`peek`, on the event loop) never asks the database.  ``ttl`` is
-    only the backstop should that thread stall.  A login
+    An entry is never trusted past the session's expiry, and a logout
+    through this server forgets it at once.  A session ended elsewhere (a
+    logout or the admin's revocation through another process, an account
+    disabled or its role changed) is forgotten here as soon as
+    :meth:`watch`'s thread reads it from ``session_invalidations``: every
+    ``poll`` seconds (0.25), one indexed query for the rows after the last
+    one seen -- so the bets' path (:meth:`peek`, on the event loop) never
+    asks the database.  While that thread has read them within ``fresh``
+    seconds an entry stands until its session ends; should it stall (the
+    database out of reach), or without it, an entry is trusted for between
+    half of ``ttl`` and ``ttl`` seconds after it was checked (at random, so
+    that sessions checked together are not all checked again together).  A login
     through this server puts its session in (:meth:`remember`), and at
     start-up the sessions open then are read in at once (:meth:`warm`): a
     restart does not send every player's next request to the database.
     """
 
-    def __init__(self, ttl: float = 20.0, size: int = 100_000, poll: float = 0.25) -> None:
+    def __init__(
+        self,
+        ttl: float = 20.0,
+        size: int = 100_000,
+        poll: float = 0.25,
+        fresh: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.ttl = ttl
         self.size = size
         self.poll = poll
+        self.fresh = fresh
+        self._clock = clock
+        #: when the watcher last read the invalidations (time.monotonic); None: not watching
+        self._read_at: float | None = None
         self._entries: dict[str, tuple[User, float, datetime]] = {}
         self._lock = threading.Lock()
         self._seen = 0  # the newest session invalidation read
@@ -89,7 +102,9 @@ class SessionCache:
     def watch(self, accounts: Accounts) -> None:
         """Start reading the sessions ended and accounts changed by any process
         (call before :meth:`warm`, so that nothing ended in between is missed)."""
+        read_at = self._clock()
         self._seen = accounts.last_invalidation()
+        self._read_at = read_at
         self._stop.clear()
         self._watcher = threading.Thread(
             target=self._watch, args=(accounts,), name="punto-session-watch", daemon=True
@@ -101,6 +116,7 @@ class SessionCache:
         if self._watcher is not None:
             self._watcher.join(5)
             self._watcher = None
+        self._read_at = None  # nobody reads them now: entries stand for ``ttl``
 
     def _watch(self, accounts: Accounts) -> None:
         pruned = time.monotonic()
@@ -116,8 +132,10 @@ class SessionCache:
 
     def catch_up(self, accounts: Accounts) -> None:
         """Forget what was invalidated since the last look (the watcher's step)."""
+        read_at = self._clock()  # before the read: what ends after it is read next time
         self._seen, tokens, account_ids = accounts.invalidations_after(self._seen)
         if not tokens and not account_ids:
+            self._read_at = read_at
             return
         with self._lock:
             for digest in tokens:
@@ -126,6 +144,7 @@ class SessionCache:
                 gone = [d for d, e in self._entries.items() if e[0].id in account_ids]
                 for digest in gone:
                     del self._entries[digest]
+        self._read_at = read_at
 
     def forget_account(self, account_id: int) -> None:
         """Forget every session of an account (this process; others read it from the log)."""
@@ -136,9 +155,9 @@ class SessionCache:
 
     def authenticate(self, accounts: Accounts, token: str) -> User:
         digest = hashlib.sha256(token.encode()).hexdigest()
-        now = time.monotonic()
+        now = self._clock()
         entry = self._entries.get(digest)
-        if entry is not None and entry[1] > now and entry[2] > db.utc_now():
+        if entry is not None and self._trusted(entry, now):
             return entry[0]
         seen = self._seen
         user, expires = accounts.session_of(token)  # one query: the user and the expiry
@@ -161,18 +180,26 @@ class SessionCache:
         return [user for _, user, _ in found]
 
     def _keep(self, digest: str, user: User, expires: datetime) -> None:
-        now = time.monotonic()
+        now = self._clock()
         with self._lock:
             if len(self._entries) >= self.size:
                 self._entries.clear()
             self._entries[digest] = (user, now + self.ttl * random.uniform(0.5, 1.0), expires)
 
     def peek(self, token: str) -> User | None:
-        """The user of ``token`` if it was checked lately (no database), else None."""
+        """The user of ``token`` if its entry stands (no database), else None."""
         entry = self._entries.get(hashlib.sha256(token.encode()).hexdigest())
-        if entry is not None and entry[1] > time.monotonic() and entry[2] > db.utc_now():
+        if entry is not None and self._trusted(entry, self._clock()):
             return entry[0]
         return None
+
+    def _trusted(self, entry: tuple[User, float, datetime], now: float) -> bool:
+        """Whether a kept entry stands (see the class): its session not ended,
+        and either the watcher reading lately or the entry checked lately."""
+        if entry[2] <= db.utc_now():
+            return False
+        read_at = self._read_at
+        return entry[1] > now or (read_at is not None and now - read_at < self.fresh)
 
     def forget(self, token: str) -> None:
         with self._lock:
