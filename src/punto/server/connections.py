@@ -37,7 +37,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from punto.errors import PuntoError
-from punto.server.errors import MAX_HEADERS, error_body
+from punto.server.errors import MAX_HEADERS, error_bytes
 from punto.server.limits import BODY_SECONDS, HEADER_SECONDS, MAX_CONNECTIONS, Limits
 
 #: The largest WebSocket message a page may send (bytes).
@@ -130,9 +130,7 @@ class GuardedHttpTools(HttpToolsProtocol):
                 f"the request body did not arrive within {self.body_seconds:g} seconds",
                 hint="send the whole body at once",
             )
-            data = error_body(type(error).__name__, error.message, hint=error.hint, text=str(error))
-            data["error"]["status"] = 408
-            body = json.dumps(data).encode()
+            body = error_bytes(408, error)
             self.transport.write(_408 % (len(body), body))
         # The application, waiting for the rest of the body, is told the client left.
         self.transport.close()

@@ -164,11 +164,24 @@ def error_body(
     }
 
 
-def punto_error_response(error: PuntoError) -> JSONResponse:
-    status = status_of(error)
-    body = error_body(
+def punto_error_body(error: PuntoError) -> dict[str, Any]:
+    """The error body of ``error``: its type, message, clause and hint."""
+    return error_body(
         type(error).__name__, error.message, clause=error.clause, hint=error.hint, text=str(error)
     )
+
+
+def error_bytes(status: int, error: PuntoError) -> bytes:
+    """``error``'s body with its HTTP ``status``, as JSON (for answers written
+    below FastAPI: the ASGI guard, the HTTP protocol)."""
+    data = punto_error_body(error)
+    data["error"]["status"] = status
+    return json.dumps(data).encode()
+
+
+def punto_error_response(error: PuntoError) -> JSONResponse:
+    status = status_of(error)
+    body = punto_error_body(error)
     headers = {}
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="punto"'

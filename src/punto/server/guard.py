@@ -31,7 +31,6 @@ application, by :mod:`punto.server.connections`.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -40,7 +39,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
 from punto.server.auth import COOKIE
-from punto.server.errors import error_body
+from punto.server.errors import error_bytes
 from punto.server.limits import WS_PER_CLIENT
 from punto.store.accounts import PermissionDeniedError
 
@@ -170,16 +169,8 @@ def check_socket(scope: Scope, trusted: frozenset[str] = frozenset()) -> PuntoEr
     )
 
 
-def _body(status: int, error: PuntoError) -> bytes:
-    data = error_body(
-        type(error).__name__, error.message, clause=error.clause, hint=error.hint, text=str(error)
-    )
-    data["error"]["status"] = status
-    return json.dumps(data).encode()
-
-
 async def _answer(send: Send, status: int, error: PuntoError) -> None:
-    body = _body(status, error)
+    body = error_bytes(status, error)
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
@@ -196,7 +187,7 @@ async def _deny_socket(
     if "websocket.http.response" not in scope.get("extensions", {}):
         await send({"type": "websocket.close", "code": 1008, "reason": error.message[:120]})
         return
-    body = _body(status, error)
+    body = error_bytes(status, error)
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 429:
         headers.append((b"retry-after", b"5"))
