@@ -30,7 +30,7 @@ from punto.server.card_source import shoe_audit_json
 from punto.server.tables.forms import bet_json, hands, money, offer_json, settlement_json
 from punto.table.events import BetPlaced, Event, event_to_json
 from punto.table.roles import Role
-from punto.table.round import BetSettlement, Phase, Round
+from punto.table.round import BetSettlement, Phase, Round, TableBet
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
@@ -524,22 +524,25 @@ class TableViews:
         out = dict(self._players_built)
         for bet_id in bet_ids:
             b = r.bet(bet_id)
-            shown = self._bets[(b.bet_id, b.status, b.stake, b.clause, b.moment)] = bet_json(b)
+            shown = self._bet_shown(b)
             before = out.get(b.player)
             out[b.player] = PlayerView((*(before.bets if before else ()), shown))
         return out
+
+    def _bet_shown(self, b: TableBet) -> dict[str, Any]:
+        """A bet's JSON, made once for each status and stake it has (all it shows)."""
+        key = (b.bet_id, b.status, b.stake, b.clause, b.moment)
+        shown = self._bets.get(key)
+        if shown is None:
+            shown = self._bets[key] = bet_json(b)
+        return shown
 
     def _all_players(self, r: Round, results: list[BetSettlement]) -> dict[str, PlayerView]:
         bets: dict[str, list[dict[str, Any]]] = defaultdict(list)
         if self._bets_round != r.round_id:
             self._bets_round, self._bets = r.round_id, {}
         for b in r.bets:
-            # A bet's JSON changes only with its status or stake: made once for each.
-            key = (b.bet_id, b.status, b.stake, b.clause, b.moment)
-            shown = self._bets.get(key)
-            if shown is None:
-                shown = self._bets[key] = bet_json(b)
-            bets[b.player].append(shown)
+            bets[b.player].append(self._bet_shown(b))
         settled: dict[str, list[dict[str, Any]]] | None = None
         if r.phase in (Phase.SETTLED, Phase.VOID):
             settled = defaultdict(list)
