@@ -134,16 +134,14 @@ class SessionCache:
         """Forget what was invalidated since the last look (the watcher's step)."""
         read_at = self._clock()  # before the read: what ends after it is read next time
         self._seen, tokens, account_ids = accounts.invalidations_after(self._seen)
-        if not tokens and not account_ids:
-            self._read_at = read_at
-            return
-        with self._lock:
-            for digest in tokens:
-                self._entries.pop(digest, None)
-            if account_ids:
-                gone = [d for d, e in self._entries.items() if e[0].id in account_ids]
-                for digest in gone:
-                    del self._entries[digest]
+        if tokens or account_ids:
+            with self._lock:
+                for digest in tokens:
+                    self._entries.pop(digest, None)
+                if account_ids:
+                    gone = [d for d, e in self._entries.items() if e[0].id in account_ids]
+                    for digest in gone:
+                        del self._entries[digest]
         self._read_at = read_at
 
     def forget_account(self, account_id: int) -> None:

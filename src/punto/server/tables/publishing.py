@@ -120,15 +120,9 @@ class Publisher:
         snapshot = self.rt.views.rebuild(staff=staff)
         if self._totals_dirty and r is not None:
             self._totals_dirty = False
-            self.rt.publish(
-                {
-                    "type": "bet_totals",
-                    "round_id": r.round_id,
-                    "totals": snapshot.public["round"][
-                        "totals"
-                    ],  # the round's, as the page shows them
-                }
-            )
+            # the round's totals as the snapshot shows them, not summed again
+            totals = snapshot.public["round"]["totals"]
+            self.rt.publish({"type": "bet_totals", "round_id": r.round_id, "totals": totals})
         self.rt.publish(snapshot.state(self.rt.clock()))
         if staff:
             self.rt.publish({"type": "staff", "staff": dict(snapshot.staff or {})}, STAFF)
