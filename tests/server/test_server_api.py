@@ -4,12 +4,16 @@ the card-reading shoe and Insurance Plus."""
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from punto.server.app import SWITCH_INTERVAL, YOUNG_THRESHOLD
 from tests.server.test_server_support import (
     ADMIN,
     DEALER,
@@ -22,12 +26,29 @@ from tests.server.test_server_support import (
     deal_cards,
     error_of,
     login,
+    make_app,
     new_table,
     physical_shoe,
     shift_manager,
 )
 
 # -- the service --------------------------------------------------------------------------
+
+
+def test_the_interpreter_is_tuned_while_the_server_runs_and_given_back_after(
+    tmp_path: Path,
+) -> None:
+    """The young collections are rarer, what has lived a while is frozen, and
+    the thread switch interval is short -- only while the server runs."""
+    before = (gc.get_threshold(), sys.getswitchinterval())
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'punto.db'}")) as client:
+        assert client.get("/api/health").status_code == 200
+        assert gc.get_threshold()[0] >= YOUNG_THRESHOLD
+        assert gc.get_threshold()[1:] == before[0][1:]
+        assert sys.getswitchinterval() <= SWITCH_INTERVAL
+        assert gc.get_freeze_count() > 0
+    assert (gc.get_threshold(), sys.getswitchinterval()) == before
+    assert gc.get_freeze_count() == 0
 
 
 def test_health_openapi_and_pages(client: TestClient) -> None:

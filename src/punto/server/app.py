@@ -68,6 +68,9 @@ WORKER_THREADS = 64
 SWITCH_INTERVAL = 0.001
 #: How often what has lived a while is moved out of the garbage collector's sight.
 FREEZE_SECONDS = 1.0
+#: The garbage collector's young-generation threshold while the server runs
+#: (Python's is 700 container objects).
+YOUNG_THRESHOLD = 20_000
 
 
 async def _keep_collections_short() -> None:
@@ -79,13 +82,18 @@ async def _keep_collections_short() -> None:
     and more every second or so, which every bet in flight waits out.  So
     what has lived a while is frozen (moved out of the collector's sight;
     it is still freed when nothing refers to it) now and every
-    :data:`FREEZE_SECONDS`: full passes then walk only what is new.  Cyclic
-    garbage that outlives two young collections and a freeze is not
-    reclaimed; the server makes little of it.
+    :data:`FREEZE_SECONDS`: full passes then walk only what is new.  The
+    young collections come every :data:`YOUNG_THRESHOLD` objects, not
+    Python's 700: a bet's objects live as long as its request (milliseconds),
+    and at 700 they were walked two and three times before they died (in a
+    20 s load run, 2.3 s of collecting; 0.7 s at 20,000).  Before each freeze the young cyclic
+    garbage is collected; a cycle that becomes garbage after it was frozen
+    is not reclaimed, and the server makes little of that.
     """
     gc.freeze()
     while True:
         await asyncio.sleep(FREEZE_SECONDS)
+        gc.collect(1)  # the young cyclic garbage goes first, not into the freeze
         gc.freeze()
 
 
@@ -133,6 +141,8 @@ def create_app(
         # while the event loop is busy: a shorter switch interval than Python's 5 ms.
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
+        thresholds = gc.get_threshold()
+        gc.set_threshold(max(thresholds[0], YOUNG_THRESHOLD), *thresholds[1:])
         settings = lease_settings(leases, sqlite=db.is_sqlite(engine))
         ownership = Ownership(engine, settings) if settings is not None else None
         journal = Journal(engine, checks=ownership.check if ownership else None)
@@ -179,6 +189,7 @@ def create_app(
             await server.stop()
             engine.dispose()
             sys.setswitchinterval(switch)
+            gc.set_threshold(*thresholds)
             gc.unfreeze()  # what this server froze may go now
 
     app = FastAPI(
