@@ -20,7 +20,9 @@ answer is in), each with its own ``Idempotency-Key`` -- until ``--seconds``
 pass or each has made ``--bets`` bets, whichever comes first; some requests
 are sent twice with the same key (a client retrying) and must get the same
 bet back.  Each table is watched over its WebSocket (as its pages watch it),
-and players wait for "Place your bets" there while the dealer deals.
+and players wait for "Place your bets" there while the dealer deals (and
+after a bet refused because betting had closed, as a page does: no bet
+goes to a table its player knows is closed).
 
 Measured: accepted bets a second over the betting period, and the latency of
 bet requests (p50, p99, max) as the client sees it.  Checked after the last
@@ -522,10 +524,33 @@ class TableEyes:
             self.windows += 1
 
 
+class Gate(asyncio.Event):
+    """Set while betting is open at a table, as its watcher last heard; counts
+    the betting windows it has seen open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.windows = 0
+        self._opened = asyncio.Event()
+
+    def set(self) -> None:
+        if not self.is_set():
+            self.windows += 1
+            self._opened.set()
+            self._opened = asyncio.Event()
+        super().set()
+
+    async def after(self, seen: int, end: float) -> None:
+        """Until a betting window after the ``seen``-th opens (or ``end``)."""
+        while self.windows <= seen and (left := end - time.perf_counter()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._opened.wait(), timeout=left)
+
+
 async def _watch(
     ports: list[int],
     table: str,
-    gate: asyncio.Event,
+    gate: Gate,
     end: float,
     done: asyncio.Event,
     eyes: TableEyes | None = None,
@@ -603,7 +628,7 @@ async def _player(
     end: float,
     results: Results,
     rng: random.Random,
-    gate: asyncio.Event,
+    gate: Gate,
     warm: float,
 ) -> None:
     conn = Connection(ports[home])
@@ -631,6 +656,7 @@ async def _player(
             stake = pick.randint(1, 20)
             body = {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
             headers = {**auth, "Idempotency-Key": key}
+            window = gate.windows
             started = time.perf_counter()
             try:
                 status, answer = await conn.request("POST", path, body, headers)
@@ -669,9 +695,14 @@ async def _player(
                     results.retries += 1
                     if status != 201 or again["bet"]["bet_id"] != answer["bet"]["bet_id"]:
                         results.retry_mismatches.append(key)
-            elif status in (409, 503):  # betting closed a moment ago: the gate closes soon
+            elif status in (409, 503):
                 results.refusals[answer["error"]["type"]] += 1
-                await asyncio.sleep(0.02)
+                if answer["error"]["type"] == "BettingClosedError":
+                    # "No more bets" came before the watcher heard it: as a
+                    # page does, wait for the next "Place your bets".
+                    await gate.after(window, end)
+                else:
+                    await asyncio.sleep(0.02)
             else:
                 results.refusals[f"{status} {answer['error']['type']}"] += 1
                 if status == 402:
@@ -694,7 +725,7 @@ async def _side_bettor(
     bets: int,
     end: float,
     results: Results,
-    gate: asyncio.Event,
+    gate: Gate,
     eyes: TableEyes,
     seed: str,
     warm: float,
@@ -836,7 +867,7 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
     start = time.perf_counter()
     end = start + args.seconds
     tables = sorted({t for _, _, t, _ in players})
-    gates = {table: asyncio.Event() for table in tables}
+    gates = {table: Gate() for table in tables}
     players_done = asyncio.Event()
     cpu = asyncio.create_task(
         _measure_cpu(servers, results, start + args.warmup, end, players_done)
