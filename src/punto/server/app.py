@@ -86,9 +86,10 @@ async def _keep_collections_short() -> None:
     young collections come every :data:`YOUNG_THRESHOLD` objects, not
     Python's 700: a bet's objects live as long as its request (milliseconds),
     and at 700 they were walked two and three times before they died (in a
-    20 s load run, 2.3 s of collecting; 0.7 s at 20,000).  Before each freeze the young cyclic
-    garbage is collected; a cycle that becomes garbage after it was frozen
-    is not reclaimed, and the server makes little of that.
+    20 s load run, 2.3 s of collecting; 0.7 s at 20,000).  Before each
+    freeze the young cyclic garbage is collected; a cycle that becomes
+    garbage after it was frozen is not reclaimed, and the server makes
+    little of that.
     """
     gc.freeze()
     while True:
