@@ -6,8 +6,8 @@ posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
 transaction) and the server's group commit (:mod:`punto.server.journal`, many)
 both load the state here, decide with :mod:`punto.store.postings`, and write
 the plans with :func:`write_plans` -- one executemany a table on SQLite, one
-statement (a data-modifying ``WITH`` part a table, each table's rows sent as
-one JSON document) on PostgreSQL, however many plans there are.
+statement (a data-modifying ``WITH`` part a table) on PostgreSQL, however many
+plans there are.
 
 **The database is the authority for balances.**  A balance is never written
 as a value read earlier: it is shifted (``balance = balance + d``), and only
@@ -48,6 +48,7 @@ from sqlalchemy import (
     tuple_,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -474,24 +475,32 @@ def _keyed(part: Rows, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @functools.cache
 def _together_built(shapes: tuple[_Shape, ...], shift: bool) -> Any:
-    """PostgreSQL: the one statement writing rows of ``shapes`` (built once a shape)."""
+    """PostgreSQL: the one statement writing rows of ``shapes`` (built once a shape).
+
+    Rows to insert come as one JSON document a table (``json.dumps``, in C;
+    the driver would dump an array element by element in Python).  Rows that
+    update others by key come as an array a column: an update joins them to
+    its table, and the planner reads an array's length, where it takes any
+    JSON document for 100 rows -- and so, below ~50,000 rows in the table,
+    chose a sequential scan of the whole table for every group's few
+    settlements (a cost growing with the table's history, on the one write
+    path)."""
     ctes = []
     for i, (name, columns, keys, stamp, skip_taken) in enumerate(shapes):
         table = _TABLES[name]
-        # One JSON document of rows, not an array a column: the driver dumps an
-        # array element by element in Python, json.dumps the whole in C.
-        source = (
-            func.json_to_recordset(cast(bindparam(f"p{i}", type_=Text), JSON))
-            .table_valued(*(column(c, table.c[c].type) for c in columns))
-            .render_derived(name=f"v{i}", with_types=True)
-        )
         if keys:
+            source = _arrays(f"p{i}", [(c, table.c[c].type) for c in columns], f"v{i}")
             dml: Any = (
                 update(table)
                 .where(and_(*(table.c[k] == source.c[k] for k in keys)))
                 .values({c: source.c[c] for c in columns if c not in keys})
             )
         else:
+            source = (
+                func.json_to_recordset(cast(bindparam(f"p{i}", type_=Text), JSON))
+                .table_valued(*(column(c, table.c[c].type) for c in columns))
+                .render_derived(name=f"v{i}", with_types=True)
+            )
             chosen = [source.c[c] for c in columns]
             names = list(columns)
             if stamp is not None:
@@ -503,11 +512,7 @@ def _together_built(shapes: tuple[_Shape, ...], shift: bool) -> Any:
         ctes.append(dml.cte(f"w{i}"))
     if not shift:
         return select(null(), null()).add_cte(*ctes)
-    v = (
-        func.json_to_recordset(cast(bindparam("shifts", type_=Text), JSON))
-        .table_valued(column("id", wallets.c.id.type), column("delta", wallets.c.balance.type))
-        .render_derived(name="s", with_types=True)
-    )
+    v = _arrays("shifts", [("id", wallets.c.id.type), ("delta", wallets.c.balance.type)], "s")
     shifted = (
         update(wallets)
         .where(
@@ -521,14 +526,25 @@ def _together_built(shapes: tuple[_Shape, ...], shift: bool) -> Any:
     return select(shifted.c.id, shifted.c.balance).add_cte(*ctes)
 
 
+def _arrays(prefix: str, columns: Sequence[tuple[str, Any]], name: str) -> Any:
+    """``unnest`` of one array parameter a column (``<prefix>_<column>``) as the
+    rows of ``name``."""
+    arrays = [cast(bindparam(f"{prefix}_{c}", type_=ARRAY(t)), ARRAY(t)) for c, t in columns]
+    return func.unnest(*arrays).table_valued(*(c for c, _ in columns)).render_derived(name=name)
+
+
 def _together(
     parts: Sequence[Rows], shifts: Sequence[Mapping[str, int]], now: datetime
 ) -> tuple[Any, dict[str, Any]]:
     params: dict[str, Any] = {"now": now}
     for i, part in enumerate(parts):
-        params[f"p{i}"] = json.dumps(part.rows, default=_json_value, ensure_ascii=False)
+        if part.keys:
+            params.update({f"p{i}_{c}": [row[c] for row in part.rows] for c in part.rows[0]})
+        else:
+            params[f"p{i}"] = json.dumps(part.rows, default=_json_value, ensure_ascii=False)
     if shifts:
-        params["shifts"] = json.dumps([{"id": r["wallet_id"], "delta": r["delta"]} for r in shifts])
+        params["shifts_id"] = [r["wallet_id"] for r in shifts]
+        params["shifts_delta"] = [r["delta"] for r in shifts]
     return _together_built(tuple(_shape(part) for part in parts), bool(shifts)), params
 
 
