@@ -6,6 +6,11 @@ A notice's payload must be shorter than 8,000 bytes; a longer message is cut
 into frames, all sent in one transaction, and put together again on the
 other side.  PostgreSQL delivers the notices of one transaction together,
 and those of one sender's transactions in the order they committed.
+
+Channels are a database's, but a deployment is a schema: a channel's name
+carries its schema's mark (:data:`SCOPE`), so that two deployments in one
+database -- two casinos, or staging beside production -- never hear each
+other's requests, answers or watchers' messages.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ WAIT_SECONDS = 0.5
 #: through a transaction cannot have sent part of one: this bounds the rest).
 PARTS_KEPT = 256
 
-_NOTIFY = text("SELECT pg_notify(:c, :p)")
+#: The mark of the connection's schema, which a channel's name ends with.
+SCOPE = "left(md5(coalesce(current_schema(), '')), 16)"
+_NOTIFY = text(f"SELECT pg_notify(:c || '_' || {SCOPE}, :p)")
 _UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
 
 
@@ -49,7 +56,8 @@ def frames(sender: str, number: int, message: str) -> list[str]:
 
 
 def notify(conn: Connection, channel: str, payloads: list[str]) -> None:
-    """Send ``payloads`` on ``channel`` when ``conn``'s transaction commits."""
+    """Send ``payloads`` on ``channel`` (of ``conn``'s schema) when ``conn``'s
+    transaction commits."""
     if payloads:
         conn.execute(_NOTIFY, [{"c": channel, "p": p} for p in payloads])
 
@@ -103,7 +111,8 @@ class Notices:
         self._stopping = threading.Event()
 
     def listen(self, channel: str, handler: Callable[[str], None]) -> None:
-        """Call ``handler(payload)`` for each notice on ``channel`` (before :meth:`start`)."""
+        """Call ``handler(payload)`` for each notice on ``channel`` of the
+        engine's schema (before :meth:`start`)."""
         self._handlers[channel] = handler
 
     def on_connect(self, callback: Callable[[], None]) -> None:
@@ -129,13 +138,15 @@ class Notices:
                 try:
                     pg: Any = raw.driver_connection
                     pg.autocommit = True
-                    for channel in self._handlers:
+                    (scope,) = pg.execute(f"SELECT {SCOPE}").fetchone()
+                    handlers = {f"{c}_{scope}": h for c, h in self._handlers.items()}
+                    for channel in handlers:
                         pg.execute(f"LISTEN {channel}")
                     for callback in self._connected:
                         callback()
                     while not self._stopping.is_set():
                         for notice in pg.notifies(timeout=WAIT_SECONDS):
-                            handler = self._handlers.get(notice.channel)
+                            handler = handlers.get(notice.channel)
                             if handler is None:
                                 continue
                             try:

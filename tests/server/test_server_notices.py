@@ -1,0 +1,66 @@
+"""Notices between server processes stay within their deployment (PostgreSQL)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import Engine
+
+from punto.server.notices import Notices, notify
+from punto.store.db import connect
+from tests.db_fixtures import POSTGRESQL, fresh_database
+
+#: How long a notice may take to arrive on a busy machine (it takes milliseconds).
+ARRIVES = 30.0
+
+
+def heard_on(engine: Engine, channel: str, stack: ExitStack) -> queue.Queue[str]:
+    """What a process on ``engine`` hears on ``channel``, listening already."""
+    heard: queue.Queue[str] = queue.Queue()
+    notices = Notices()
+    notices.listen(channel, heard.put)
+    listening = threading.Event()
+    notices.on_connect(listening.set)
+    notices.start(engine)
+    stack.callback(notices.stop)
+    assert listening.wait(ARRIVES)
+    return heard
+
+
+@pytest.fixture
+def two_deployments(db_url: str, tmp_path: Path) -> Iterator[tuple[Engine, Engine]]:
+    """Two schemas of one database, each a deployment of its own."""
+    with fresh_database("postgresql", tmp_path) as other:
+        ours, theirs = connect(db_url, migrate=False), connect(other, migrate=False)
+        yield ours, theirs
+        ours.dispose()
+        theirs.dispose()
+
+
+@pytest.mark.parametrize("db_url", [POSTGRESQL], indirect=True)
+def test_two_deployments_in_one_database_never_hear_each_other(
+    two_deployments: tuple[Engine, Engine],
+) -> None:
+    # Before channels carried their schema, a process waiting for the answer to
+    # its request 17 took another deployment's answer 17, and a watcher got
+    # another casino's table of the same name.
+    ours, theirs = two_deployments
+    with ExitStack() as stack:
+        heard = {e: heard_on(e, "punto_requests", stack) for e in (ours, theirs)}
+        for engine, said in ((ours, "ours"), (theirs, "theirs"), (ours, "ours, again")):
+            with engine.begin() as conn:
+                notify(conn, "punto_requests", [said])
+        # One listener hears its schema's notices in the order they committed:
+        # had it heard the other's, it would be between the two.
+        assert heard[ours].get(timeout=ARRIVES) == "ours"
+        assert heard[ours].get(timeout=ARRIVES) == "ours, again"
+        assert heard[theirs].get(timeout=ARRIVES) == "theirs"
+        with theirs.begin() as conn:
+            notify(conn, "punto_requests", ["theirs, again"])
+        assert heard[theirs].get(timeout=ARRIVES) == "theirs, again"
+        assert heard[ours].empty()
