@@ -7,13 +7,17 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from punto.server.app import SWITCH_INTERVAL, YOUNG_THRESHOLD
+from punto.store.db import connect
+from tests.db_fixtures import POSTGRESQL
 from tests.server.test_server_support import (
     ADMIN,
     DEALER,
@@ -49,6 +53,36 @@ def test_the_interpreter_is_tuned_while_the_server_runs_and_given_back_after(
         assert gc.get_freeze_count() > 0
     assert (gc.get_threshold(), sys.getswitchinterval()) == before
     assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.parametrize("db_url", [POSTGRESQL], indirect=True)
+def test_a_young_databases_tables_are_analysed_as_they_grow_while_the_server_runs(
+    db_url: str,
+) -> None:
+    """On PostgreSQL the server makes the statistics of a table that has grown
+    (punto.store.statistics), sooner than autovacuum: a table never analysed
+    is planned as if nearly empty."""
+    counted = text("SELECT reltuples FROM pg_class WHERE oid = 'ledger_transactions'::regclass")
+    engine = connect(db_url, migrate=False)
+    with TestClient(make_app(db_url)) as client:
+        assert client.get("/api/health").status_code == 200
+        with engine.begin() as conn:  # only the server may analyse it now
+            conn.execute(text("ALTER TABLE ledger_transactions SET (autovacuum_enabled = false)"))
+            conn.execute(
+                text(
+                    "INSERT INTO ledger_transactions (idempotency_key, request_hash, kind, "
+                    "created_at) SELECT 'k' || g, 'h', 'deposit', now() "
+                    "FROM generate_series(1, 2000) g"
+                )
+            )
+        deadline = time.monotonic() + 60  # a turn every 5 s, on a busy machine
+        while True:
+            with engine.connect() as conn:
+                if conn.scalar(counted) >= 2000:
+                    break
+            assert time.monotonic() < deadline, "the server never analysed the grown table"
+            time.sleep(0.5)
+    engine.dispose()
 
 
 def test_health_openapi_and_pages(client: TestClient) -> None:

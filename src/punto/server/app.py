@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -39,6 +40,7 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI
+from sqlalchemy.engine import Engine
 
 from punto.server import admin, api, errors, guard, limits, logins, logs, pages, ws
 from punto.server.advantage import AdvantageWatch
@@ -60,6 +62,9 @@ from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
 from punto.store.bounds import MoneyBounds
 from punto.store.ledger import Ledger
+from punto.store.statistics import analyze_grown
+
+log = logging.getLogger("punto.server.app")
 
 DEFAULT_DATABASE = "sqlite:///punto.db"
 #: Worker threads for the handlers (most of them wait: for a table, for a commit).
@@ -71,6 +76,8 @@ FREEZE_SECONDS = 1.0
 #: The garbage collector's young-generation threshold while the server runs
 #: (Python's is 700 container objects).
 YOUNG_THRESHOLD = 20_000
+#: How often the statistics of tables that have grown are made (PostgreSQL).
+STATISTICS_SECONDS = 5.0
 
 
 async def _keep_collections_short() -> None:
@@ -96,6 +103,18 @@ async def _keep_collections_short() -> None:
         await asyncio.sleep(FREEZE_SECONDS)
         gc.collect(1)  # the young cyclic garbage goes first, not into the freeze
         gc.freeze()
+
+
+async def _keep_statistics(engine: Engine) -> None:
+    """Have PostgreSQL's statistics follow the tables as they grow
+    (:func:`punto.store.statistics.analyze_grown`): on a young database,
+    sooner than autovacuum would."""
+    while True:
+        try:
+            await asyncio.to_thread(analyze_grown, engine)
+        except Exception:  # the next turn tries again
+            log.warning("statistics: analysing the grown tables failed", exc_info=True)
+        await asyncio.sleep(STATISTICS_SECONDS)
 
 
 def create_app(
@@ -177,12 +196,15 @@ def create_app(
             notices.start(engine)
         await live.start(app)  # the live tournaments' clocks, as the dealers above
         collector = asyncio.create_task(_keep_collections_short())
+        statistics = None if db.is_sqlite(engine) else asyncio.create_task(_keep_statistics(engine))
         if on_ready is not None:
             on_ready(server)
         try:
             yield
         finally:
             collector.cancel()
+            if statistics is not None:
+                statistics.cancel()
             await relay.stop()
             await forwarding.stop()
             await asyncio.to_thread(notices.stop)
