@@ -232,6 +232,9 @@ def test_rws_5_8_excess_cards_options_5_13_and_the_held_card_dealt_first(
     assert error_of(refused)["clause"] == "5.8"
     assert events(client, table) == before
     with client.websocket_connect(f"/ws/tables/{table}", headers=dealer) as ws:
+        # The socket is watching once its opening state comes (it is accepted
+        # first): an act before that shows in the state, not as a message.
+        assert ws.receive_json()["type"] == "state"
         held = irregularity(client, table, "excess_cards", dealer, {"cards": named})
         assert held.status_code == 200, held.text
         seen: list[dict[str, Any]] = []
