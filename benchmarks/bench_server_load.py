@@ -102,6 +102,8 @@ POWER_FAILURE = {
 }
 #: What each player is given at the cage.
 FUNDS = "1000000.00"
+#: How long after the load a bet whose answer was lost is sent again (seconds).
+RESEND_SECONDS = 60.0
 #: Share of acknowledged bets sent again with the same key (a client retrying).
 RETRY_SHARE = 0.02
 #: The longest the whole run may take, whatever the options (seconds).
@@ -708,6 +710,30 @@ async def _player(
                 if status == 402:
                     break
                 await asyncio.sleep(0.05)
+        # A bet whose answer was lost is sent again until it is answered, as a
+        # client does, even after the load's end: it was made once (its first
+        # answer comes back) or not at all.  Left unsent, a bet made just
+        # before a kill stayed in the log unacknowledged when the server came
+        # back after the load's end (a slow restart on a busy machine).
+        key = f"{name}-{made}"
+        deadline = time.perf_counter() + RESEND_SECONDS
+        while key in results.unanswered and time.perf_counter() < deadline:
+            pick = random.Random(key)
+            stake = pick.randint(1, 20)
+            body = {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
+            try:
+                status, answer = await conn.request(
+                    "POST", path, body, {**auth, "Idempotency-Key": key}
+                )
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                await conn.close()
+                home = (home + 1) % len(ports)
+                conn = Connection(ports[home])
+                await asyncio.sleep(0.2)
+                continue
+            if status == 201:
+                results.acknowledged[key] = (table, answer["bet"]["bet_id"], stake * 100)
+            break
     finally:
         await conn.close()
 
