@@ -617,6 +617,15 @@ def _side_seats(players: list[Any], kinds: list[str]) -> dict[str, tuple[str, st
     return out
 
 
+def _bet_of(key: str, position: int) -> tuple[int, dict[str, Any]]:
+    """The stake and body of the bet ``key`` carries.  A key always carries the
+    same bet: one whose answer was lost (or that was refused) goes again as it
+    was, and is made once or not at all."""
+    pick = random.Random(key)
+    stake = pick.randint(1, 20)
+    return stake, {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
+
+
 async def _player(
     ports: list[int],
     home: int,
@@ -652,11 +661,7 @@ async def _player(
             if rate:
                 next_at = max(next_at + 1 / rate, time.perf_counter() - 1 / rate)
             key = f"{name}-{made}"
-            # A key always carries the same bet: one whose answer was lost (or that
-            # was refused) goes again as it was, and is made once or not at all.
-            pick = random.Random(key)
-            stake = pick.randint(1, 20)
-            body = {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
+            stake, body = _bet_of(key, position)
             headers = {**auth, "Idempotency-Key": key}
             window = gate.windows
             started = time.perf_counter()
@@ -718,9 +723,7 @@ async def _player(
         key = f"{name}-{made}"
         deadline = time.perf_counter() + RESEND_SECONDS
         while key in results.unanswered and time.perf_counter() < deadline:
-            pick = random.Random(key)
-            stake = pick.randint(1, 20)
-            body = {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
+            stake, body = _bet_of(key, position)
             try:
                 status, answer = await conn.request(
                     "POST", path, body, {**auth, "Idempotency-Key": key}
