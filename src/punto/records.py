@@ -130,16 +130,41 @@ class RecordCodec(Generic[R]):
         return value
 
 
+#: Values written as they are (by their exact type: an enum of str or int is not one).
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
 def _dump(value: Any) -> Any:
+    # Every event of every bet is written through here: the common cases first,
+    # and a record's field names looked up once per type.
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
     if isinstance(value, tuple):
         return [_dump(v) for v in value]
     if isinstance(value, Decimal | Card):
         return str(value)
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _field_names(kind)
+    if names is not None:
+        return {name: _dump(getattr(value, name)) for name in names}
     return value
+
+
+#: A type's dataclass field names, in order (None: not a dataclass), as met.
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    try:
+        return _FIELD_NAMES[cls]
+    except KeyError:
+        names = None
+        if dataclasses.is_dataclass(cls):
+            names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_NAMES[cls] = names
+        return names
 
 
 @functools.cache
