@@ -104,6 +104,8 @@ POWER_FAILURE = {
 FUNDS = "1000000.00"
 #: How long after the load a bet whose answer was lost is sent again (seconds).
 RESEND_SECONDS = 60.0
+#: What :meth:`Connection.request` raises when the connection broke.
+BROKEN = (OSError, asyncio.IncompleteReadError, ValueError)
 #: Share of acknowledged bets sent again with the same key (a client retrying).
 RETRY_SHARE = 0.02
 #: The longest the whole run may take, whatever the options (seconds).
@@ -627,6 +629,15 @@ def _bet_of(key: str, position: int) -> tuple[int, dict[str, Any]]:
     return stake, {"wager": pick.choice(WAGERS), "stake": str(stake), "position": position}
 
 
+async def _reconnect(conn: Connection, ports: list[int], home: int) -> tuple[Connection, int]:
+    """``conn`` broke: closed, and after a pause a new connection to the next
+    process, as a proxy would (the same one, if it is the only one)."""
+    await conn.close()
+    home = (home + 1) % len(ports)
+    await asyncio.sleep(0.2)
+    return Connection(ports[home]), home
+
+
 async def _player(
     ports: list[int],
     home: int,
@@ -668,17 +679,13 @@ async def _player(
             started = time.perf_counter()
             try:
                 status, answer = await conn.request("POST", path, body, headers)
-            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+            except BROKEN as error:
                 # The connection broke: counted, and a new one for the next bet.
                 # The same key goes again next time: the bet is made once, or not at all.
-                await conn.close()
                 results.refusals[f"connection {type(error).__name__}"] += 1
                 results.statuses[0] += 1
                 results.unanswered.add(key)
-                # to the next process, as a proxy would (the same one, if it is the only one)
-                home = (home + 1) % len(ports)
-                conn = Connection(ports[home])
-                await asyncio.sleep(0.2)
+                conn, home = await _reconnect(conn, ports, home)
                 continue
             finished = time.perf_counter()
             measured = started >= warm
@@ -697,7 +704,7 @@ async def _player(
                 if rng.random() < RETRY_SHARE:  # the answer "got lost": send it again
                     try:
                         status, again = await conn.request("POST", path, body, headers)
-                    except (OSError, asyncio.IncompleteReadError, ValueError):
+                    except BROKEN:
                         await conn.close()
                         continue
                     results.retries += 1
@@ -729,11 +736,8 @@ async def _player(
                 status, answer = await conn.request(
                     "POST", path, body, {**auth, "Idempotency-Key": key}
                 )
-            except (OSError, asyncio.IncompleteReadError, ValueError):
-                await conn.close()
-                home = (home + 1) % len(ports)
-                conn = Connection(ports[home])
-                await asyncio.sleep(0.2)
+            except BROKEN:
+                conn, home = await _reconnect(conn, ports, home)
                 continue
             if status == 201:
                 results.acknowledged[key] = (table, answer["bet"]["bet_id"], stake * 100)
@@ -798,7 +802,7 @@ async def _side_bettor(
                 status, answer = await conn.request(
                     "POST", path, body, {**auth, "Idempotency-Key": key}
                 )
-            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+            except BROKEN as error:
                 await conn.close()
                 results.refusals[f"connection {type(error).__name__}"] += 1
                 results.unanswered.add(key)
