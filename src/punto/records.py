@@ -137,7 +137,7 @@ _PLAIN = frozenset({str, int, bool, float, type(None)})
 def _dump(value: Any) -> Any:
     # Every event of every bet is written through here: the common cases first,
     # and a record's field names looked up once per type.
-    kind = type(value)
+    kind: Any = type(value)
     if kind in _PLAIN:
         return value
     if isinstance(value, tuple):
@@ -152,19 +152,12 @@ def _dump(value: Any) -> Any:
     return value
 
 
-#: A type's dataclass field names, in order (None: not a dataclass), as met.
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    try:
-        return _FIELD_NAMES[cls]
-    except KeyError:
-        names = None
-        if dataclasses.is_dataclass(cls):
-            names = tuple(f.name for f in dataclasses.fields(cls))
-        _FIELD_NAMES[cls] = names
-        return names
+@functools.cache
+def _field_names(cls: Any) -> tuple[str, ...] | None:
+    """A dataclass's field names, in order; None for any other type."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @functools.cache
