@@ -21,3 +21,7 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ] || [ "$root/cons
   rm -f "$log"
   touch "$stamp"
 fi
+# punto's own bytecode, written now: where PYTHONDONTWRITEBYTECODE is set (as on
+# the CI machines) every start of `punto serve` would otherwise compile its
+# ~240 modules again, and a server restarted after a crash would answer later.
+"$root/.venv/bin/python" -m compileall -q -j0 "$root/src/punto" >/dev/null
