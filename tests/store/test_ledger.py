@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -109,6 +111,31 @@ def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
         "table_events",
     } <= names
     assert "idempotency_keys" not in names  # one idempotency store (revision 0017)
+
+
+def test_the_scripts_names_give_alembics_one_chain() -> None:
+    # db.upgrade trusts the names (rNNNN_...) to say which revision is newest.
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory.from_config(db.alembic_config())
+    assert scripts.get_heads() == [db.newest_script()] == [db.head_revision()]
+    chain = [s.revision[:4] for s in scripts.walk_revisions()][::-1]  # 0009_face_down, ...
+    assert chain == [f"{n:04d}" for n in range(1, len(chain) + 1)]
+    named = sorted(p.name for p in (db.MIGRATIONS / "versions").glob("r*.py"))
+    assert [n[1:5] for n in named] == chain
+
+
+def test_opening_a_current_schema_does_not_load_alembic(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    db.migrate(url)
+    code = (
+        "import sys\n"
+        "from punto.store import db\n"
+        f"db.connect({url!r}).dispose()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_migrations_go_down_and_up_again(engine: Engine) -> None:

@@ -27,17 +27,14 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -57,6 +54,7 @@ from sqlalchemy import (
     event,
     false,
     func,
+    inspect,
     select,
     text,
     true,
@@ -75,6 +73,9 @@ from punto.store.columns import UTCDateTime as UTCDateTime
 from punto.store.columns import utc_now as utc_now
 from punto.store.errors import StoreError
 from punto.store.protection_schema import protection_tables
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 #: How long a SQLite connection waits for another writer before giving up (ms).
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -479,6 +480,8 @@ bet_values, protection_alerts, protection_thresholds = protection_tables(metadat
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """An Alembic ``Config`` for punto's migrations (no ini file needed)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("path_separator", "os")
@@ -488,15 +491,20 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` in one transaction; concurrent callers wait."""
+    """Bring the schema to ``revision`` in one transaction; concurrent callers wait.
+
+    Alembic (about a hundred modules with Mako's) is imported only when there
+    is something to migrate: a server restarting on a current schema, or a
+    command opening one, answers that much sooner.
+    """
     try:
         with write_transaction(engine) as conn:
             if not is_sqlite(conn):
                 conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
-            if revision == "head" and _current(conn) == _head():
-                # At head already (every open of a command-line log file but
-                # the first): Alembic would read every script to find that out.
+            if revision == "head" and _current(conn) == newest_script():
                 return
+            from alembic import command
+
             command.upgrade(alembic_config(conn), revision)
     except DBAPIError as error:
         raise DatabaseError(f"cannot migrate the database: {error.orig}") from error
@@ -509,19 +517,37 @@ def migrate(url: str | URL) -> None:
 
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return _current(conn)
 
 
 def head_revision() -> str | None:
+    """The newest revision, as Alembic reads it from the scripts."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
-#: The newest revision, read from the scripts once (they do not change under a process).
-_head = functools.cache(head_revision)
+#: The migration scripts' names: ``rNNNN_what.py`` for revision ``"NNNN"``.
+_SCRIPT = re.compile(r"r(\d{4})_\w+\.py")
+
+
+@functools.cache
+def newest_script() -> str:
+    """The newest revision, from the scripts' names alone: they are one chain,
+    ``r0001_...`` to the newest, each revising the one before, the newest's
+    revision its number (a test holds this to :func:`head_revision`)."""
+    numbers = [
+        m[1] for p in (MIGRATIONS / "versions").iterdir() if (m := _SCRIPT.fullmatch(p.name))
+    ]
+    return max(numbers)
 
 
 def _current(conn: Connection) -> str | None:
-    return MigrationContext.configure(conn).get_current_revision()
+    """The revision the database is at (None: not migrated yet), read as Alembic
+    keeps it: the one row of ``alembic_version``."""
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one_or_none()
 
 
 # --- transactions --------------------------------------------------------------------
