@@ -81,13 +81,16 @@ def outcome_established(
 
 def class_representatives(deal: Deal) -> list[Coup]:
     """One finished coup for each coup class still reachable from ``deal``."""
-    memo: dict[tuple[int, ...], dict[tuple[int, ...], tuple[Card, ...]]] = {}
-    return [Coup((*deal.cards, *suffix)) for suffix in _reach(deal.cards, memo).values()]
+    return [Coup((*deal.cards, *suffix)) for suffix in _reach(deal.cards).values()]
 
 
-def _reach(
-    cards: tuple[Card, ...], memo: dict[tuple[int, ...], dict[tuple[int, ...], tuple[Card, ...]]]
-) -> dict[tuple[int, ...], tuple[Card, ...]]:
+#: The coup classes reachable from each state of a deal (see :func:`_reach`),
+#: kept for the process: there are a few thousand states, the same for every
+#: game and shoe, and the search from a deal's first cards visits most of them.
+_REACHABLE: dict[tuple[int, ...], dict[tuple[int, ...], tuple[Card, ...]]] = {}
+
+
+def _reach(cards: tuple[Card, ...]) -> dict[tuple[int, ...], tuple[Card, ...]]:
     """The coup classes reachable from ``cards``, each with cards that reach it.
 
     What lies ahead depends only on how many cards are out, the two hands'
@@ -100,16 +103,18 @@ def _reach(
         point_total(sum(c.value for c in cards[1:4:2])),
         *(c.value for c in cards[4:]),  # each third card decides a class of its own
     )
-    if key not in memo:
+    found = _REACHABLE.get(key)
+    if found is None:
         if Deal(cards).is_complete:
-            memo[key] = {Coup(cards).coup_class: ()}
+            found = {Coup(cards).coup_class: ()}
         else:
-            out: dict[tuple[int, ...], tuple[Card, ...]] = {}
+            found = {}
             for card in _VALUE_CARDS:
-                for klass, suffix in _reach((*cards, card), memo).items():
-                    out.setdefault(klass, (card, *suffix))
-            memo[key] = out
-    return memo[key]
+                for klass, suffix in _reach((*cards, card)).items():
+                    found.setdefault(klass, (card, *suffix))
+        # (two threads may both work a state out: they find the same classes)
+        _REACHABLE[key] = found
+    return found
 
 
 def pair_completions(deal: Deal) -> Iterator[Coup]:
