@@ -34,7 +34,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any, Generic, TypeVar, Union
 
-from punto.cards import Card
+from punto.cards import DECK, Card
 from punto.errors import CardError, PuntoError
 
 R = TypeVar("R")
@@ -49,6 +49,7 @@ class RecordCodec(Generic[R]):
         self.error = error
         self.what = what
         self.types: dict[str, type[R]] = {}
+        self._field_readers: dict[Any, tuple[tuple[str, _Reader], ...]] = {}
 
     def register(self, name: str) -> Callable[[type[_T]], type[_T]]:
         """Class decorator: the record type known by ``name``."""
@@ -80,8 +81,8 @@ class RecordCodec(Generic[R]):
         if not isinstance(data, dict):
             raise self.error(f"{where}: expected an object, got {data!r}")
         kwargs = {
-            name: self._value(hint, data[name], f"{where}.{name}")
-            for name, hint in _field_hints(cls)  # type: ignore[arg-type]
+            name: read(data[name], f"{where}.{name}")
+            for name, read in self._fields(cls)
             if name in data
         }
         try:
@@ -89,45 +90,97 @@ class RecordCodec(Generic[R]):
         except TypeError as missing:
             raise self.error(f"{where}: {missing}") from None
 
-    def _value(self, hint: Any, value: Any, where: str) -> Any:
-        if value is None:
-            return None
+    # Restarting a table reads every event of its log back: how to read each
+    # field is worked out once per record type, not once per value.
+
+    def _fields(self, cls: Any) -> tuple[tuple[str, _Reader], ...]:
+        fields = self._field_readers.get(cls)
+        if fields is None:
+            fields = tuple((name, self._reader(hint)) for name, hint in _field_hints(cls))
+            self._field_readers[cls] = fields
+        return fields
+
+    def _reader(self, hint: Any) -> _Reader:
+        """How to read a value of type ``hint`` (None as None, whatever the hint)."""
         options = (
             typing.get_args(hint)
             if typing.get_origin(hint) in (Union, types.UnionType)
             else (hint,)
         )
         target = next(t for t in options if t is not type(None))
+        error = self.error
         if typing.get_origin(target) is tuple:
-            item = typing.get_args(target)[0]
-            if not isinstance(value, list | tuple):
-                raise self.error(f"{where}: expected a list, got {value!r}")
-            return tuple(self._value(item, v, where) for v in value)
+            read_item = self._reader(typing.get_args(target)[0])
+
+            def read_tuple(value: Any, where: str) -> Any:
+                if value is None:
+                    return None
+                if not isinstance(value, list | tuple):
+                    raise error(f"{where}: expected a list, got {value!r}")
+                return tuple(read_item(v, where) for v in value)
+
+            return read_tuple
         if target is Card:
-            try:
-                return Card.parse(str(value))
-            except CardError as bad:
-                raise self.error(f"{where}: {bad}") from None
+
+            def read_card(value: Any, where: str) -> Any:
+                if value is None:
+                    return None
+                written = _WRITTEN_CARDS.get(value) if isinstance(value, str) else None
+                if written is not None:
+                    return written
+                try:
+                    return Card.parse(str(value))
+                except CardError as bad:
+                    raise error(f"{where}: {bad}") from None
+
+            return read_card
         if isinstance(target, type) and dataclasses.is_dataclass(target):
-            return self._record(target, value, where)
+            return lambda value, where: (
+                None if value is None else self._record(target, value, where)
+            )
         if target is Decimal:
-            if not isinstance(value, str | int) or isinstance(value, bool):
-                raise self.error(f"{where}: expected a decimal string, got {value!r}")
-            try:
-                return Decimal(str(value))
-            except InvalidOperation:
-                raise self.error(f"{where}: cannot read {value!r} as an amount") from None
+
+            def read_decimal(value: Any, where: str) -> Any:
+                if value is None:
+                    return None
+                if not isinstance(value, str | int) or isinstance(value, bool):
+                    raise error(f"{where}: expected a decimal string, got {value!r}")
+                try:
+                    return Decimal(str(value))
+                except InvalidOperation:
+                    raise error(f"{where}: cannot read {value!r} as an amount") from None
+
+            return read_decimal
         if isinstance(target, type) and issubclass(target, enum.Enum):
-            try:
-                return target(value)
-            except ValueError:
-                known = ", ".join(str(m.value) for m in target)
-                raise self.error(f"{where}: {value!r} is not one of {known}") from None
+            members = target
+
+            def read_enum(value: Any, where: str) -> Any:
+                if value is None:
+                    return None
+                try:
+                    return members(value)
+                except ValueError:
+                    known = ", ".join(str(m.value) for m in members)
+                    raise error(f"{where}: {value!r} is not one of {known}") from None
+
+            return read_enum
         expected = {bool: "true or false", int: "a whole number", str: "a string"}[target]
-        wrong = not isinstance(value, target) or (target is int and isinstance(value, bool))
-        if wrong:
-            raise self.error(f"{where}: expected {expected}, got {value!r}")
-        return value
+
+        def read_plain(value: Any, where: str) -> Any:
+            if value is None:
+                return None
+            if not isinstance(value, target) or (target is int and isinstance(value, bool)):
+                raise error(f"{where}: expected {expected}, got {value!r}")
+            return value
+
+        return read_plain
+
+
+#: Each card as records write it (``"QH"``), read back without parsing.
+_WRITTEN_CARDS = {str(card): card for card in DECK}
+
+#: Reads one JSON value as a field's type: (value, its path for errors) -> the value.
+_Reader = Callable[[Any, str], Any]
 
 
 #: Values written as they are (by their exact type: an enum of str or int is not one).
