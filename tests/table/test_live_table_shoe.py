@@ -257,3 +257,28 @@ def test_tiger_baccarat_5_7_console_shoe_shows_the_held_card_and_refuses_an_earl
     assert "Shoe s1: 411 cards left of 416, cut card after 402 cards" in flat
     assert "Held for the next round, dealt first: 9S" in flat
     assert desk.table.held == cards("9S")
+
+
+def test_tiger_baccarat_3_22_the_rounds_settled_out_of_the_shoe_in_use_are_its_roads() -> None:
+    # The server draws a shoe's roads from these (after a restart, and when a
+    # settled round is voided); a new shoe starts them afresh.
+    t = table("tiger-baccarat", cut_card_from_end=416 - 6)
+    first = betting(t)
+    t.deal_to_completion()
+    first.settle()
+    second = betting(t)
+    t.deal_to_completion()
+    second.settle()  # the cutting card came out: the shoe has ended
+    assert t.cards.settled == [first, second]
+    t.new_shoe()
+    assert t.cards.settled == []
+    third = betting(t)
+    t.deal_to_completion()
+    assert t.cards.settled == []  # not settled yet
+    third.settle()
+    fourth = betting(t)
+    assert [r.round_id for r in t.cards.settled] == [third.round_id]
+    restored = LiveTable("t", t.game, limits=LIMITS, log=t.log, seed="a")
+    assert [r.round_id for r in restored.cards.settled] == [third.round_id]
+    assert restored.round is not None
+    assert restored.round.round_id == fourth.round_id

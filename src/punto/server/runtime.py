@@ -59,7 +59,6 @@ from punto.server.tables.refusals import (
 from punto.server.tables.views import RoundNotFoundError, TableSnapshot, TableViews, result_json
 from punto.store.ledger import Ledger, UnknownWalletError
 from punto.table.bet_limits import positions as table_positions
-from punto.table.events import RoundSettled, ShoeStarted
 from punto.table.replay import ActionSpec
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
@@ -155,17 +154,14 @@ class TableRuntime:
         return self.table.round
 
     def rebuild_scoreboard(self) -> Scoreboard:
-        """The roads of the current shoe, from the log."""
+        """The roads of the current shoe: its rounds as they settled (the table
+        folded them from the log; reading it again took longer than the rest
+        of a table's start-up)."""
         board = Scoreboard(pair_rule=self.table.pair_rule)
-        rounds = {r.round_id: r for r in self.table.rounds}
-        for stored in self.log.read(self.id):
-            if isinstance(stored.event, ShoeStarted):
-                board = Scoreboard(pair_rule=self.table.pair_rule)
-            elif isinstance(stored.event, RoundSettled):
-                r = rounds.get(stored.round_id)
-                # A round voided after settlement (MBS 5.2) has no result on the roads.
-                if r is not None and r.deal.is_complete and r.phase is Phase.SETTLED:
-                    board.add(Result.from_coup(r.deal.to_coup(), self.table.pair_rule))
+        for r in self.table.cards.settled:
+            # A round voided after settlement (MBS 5.2) has no result on the roads.
+            if r.deal.is_complete and r.phase is Phase.SETTLED:
+                board.add(Result.from_coup(r.deal.to_coup(), self.table.pair_rule))
         return board
 
     def results(self, r: Round) -> list[BetSettlement]:

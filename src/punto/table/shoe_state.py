@@ -46,6 +46,7 @@ from punto.table.events import (
     Event,
     IrregularityNoted,
     RoundOpened,
+    RoundSettled,
     RoundVoided,
     ShoeStarted,
     WithdrawalOffered,
@@ -96,6 +97,9 @@ class ShoeState:
         self.shoe_id = ""
         self.shoes = 0
         self.decks = 0
+        #: the rounds settled out of the shoe in use, in the order they settled
+        #: (each time: a round settled again is here again) -- its roads
+        self.settled: list[Round] = []
         self._cut_card: int | None = None  # of a shoe whose order is not known
         self._left: Counter[Card] | None = None  # cards the shoe can still give (None: unknown)
         self._short = False  # a round was voided for want of cards: the shoe is spent
@@ -134,6 +138,7 @@ class ShoeState:
         self.shoe_id = event.shoe_id
         self.shoes += 1
         self._out = []
+        self.settled = []
         # Cards held for the next round belong to the old set of cards: with a
         # complete new set they would be an excess of cards (MBS 5.1; RWS 5.5.2).
         self._held.clear()
@@ -201,6 +206,8 @@ class ShoeState:
             case RoundOpened():
                 self._this_round = 0
                 self._held_dealt.clear()
+            case RoundSettled():
+                self.settled.append(r)
             case CardsHeld(cards=cards, clause=clause):
                 self._held.extend(cards)
                 self._held_clause = clause
