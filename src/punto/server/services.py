@@ -101,9 +101,11 @@ class Server:
         # and their wallets: each player's first bet after a restart goes in flight
         players = [f"player:{u.username}" for u in users if u.role is UserRole.PLAYER]
         await asyncio.to_thread(self.journal.prime, players)
-        for config in await asyncio.to_thread(self.store.all):
-            if config.active:
-                await self.open_table(config)
+        # Each table is restored in a worker thread of its own: a table putting
+        # an interrupted round right waits for its writes, and the others need
+        # not wait with it.
+        configs = await asyncio.to_thread(self.store.all)
+        await asyncio.gather(*(self.open_table(config) for config in configs if config.active))
         if self.ownership is not None:  # renew the leases; take over the tables left
             self.ownership.start(wanted=self._active, take_over=self._take_over, lose=self.close)
 
