@@ -178,6 +178,13 @@ class Connection:
 
 # -- the server process ---------------------------------------------------------------------------
 
+#: A card every this many seconds at the table a --kill-at kills mid-deal (the
+#: others: 0.02 s): its deal lasts seconds, not a tenth of one, so that the
+#: kill lands in it even when a busy machine keeps the load generator's loop
+#: from acting on "dealing" for a while (a deal over before the kill came
+#: left no round interrupted, and a CI run failed so).
+KILL_CARD_DELAY = 0.5
+
 #: Set (to "1") for the server processes of a run with --no-valuation.
 NO_VALUATION = "PUNTO_BENCH_NO_VALUATION"
 
@@ -410,14 +417,22 @@ class Results:
 
 
 async def _setup(
-    ports: list[int], players: int, tables: int, betting_seconds: float, route: str = "spread"
+    ports: list[int],
+    players: int,
+    tables: int,
+    betting_seconds: float,
+    route: str = "spread",
+    *,
+    slow_first: bool = False,
 ) -> list[Any]:
     """Tables, accounts, funds and sessions; returns (username, token, table,
     the index of the player's process) per player.  Table ``i`` is set up
     through process ``i``, so that each process runs its share of them.
     ``route``: ``spread``, every second player talks to a process that does
     not run their table (their bets forwarded); ``owner``, every player to
-    the process that runs it, as a reverse proxy routing by table would."""
+    the process that runs it, as a reverse proxy routing by table would.
+    ``slow_first``: the first table deals a card every :data:`KILL_CARD_DELAY`
+    (the table a ``--kill-at`` kills mid-deal)."""
     port = ports[0]
     admin, pit = Connection(port), Connection(port)
     _, body = await admin.request(
@@ -440,7 +455,7 @@ async def _setup(
             "layout": layout,
             "mode": "auto",
             "betting_seconds": round(betting_seconds * spread, 3),
-            "card_delay": 0.02,
+            "card_delay": KILL_CARD_DELAY if slow_first and i == 0 else 0.02,
             "insurance_seconds": 0.2,
             "result_seconds": 0.1,
             "limits": {"minimum": "1", "maximum": "1000000"},
@@ -876,7 +891,7 @@ async def _kill_at(servers: Servers, at: float, tables: list[str]) -> None:
         await conn.close()
     victim = servers.holder(chosen) if len(servers.processes) > 1 else servers.processes[0]
     # Killed from the loop, without a thread's start-up in between: the coup
-    # seen in play has only a few 20 ms card delays left.
+    # seen in play has a few card delays left (KILL_CARD_DELAY each).
     victim.kill()
     servers.killed_at = victim.killed_at
     if len(servers.processes) == 1:
@@ -904,7 +919,14 @@ async def _kill_at(servers: Servers, at: float, tables: list[str]) -> None:
 async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, dict[str, Any]]:
     ports = servers.ports
     setup_started = time.perf_counter()
-    players = await _setup(ports, args.players, args.tables, args.betting_seconds, args.route)
+    players = await _setup(
+        ports,
+        args.players,
+        args.tables,
+        args.betting_seconds,
+        args.route,
+        slow_first=args.kill_at is not None,
+    )
     setup_seconds = time.perf_counter() - setup_started
     results = Results()
     start = time.perf_counter()
@@ -923,7 +945,7 @@ async def _load(args: argparse.Namespace, servers: Servers) -> tuple[Results, di
         for t in tables
     ]
     killer = (
-        asyncio.create_task(_kill_at(servers, start + args.kill_at, tables))
+        asyncio.create_task(_kill_at(servers, start + args.kill_at, tables[:1]))  # the slow one
         if args.kill_at is not None
         else None
     )
