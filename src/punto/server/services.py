@@ -24,6 +24,7 @@ from punto.server.login_guard import LoginGuard
 from punto.server.ownership import Ownership, TableElsewhereError, elsewhere
 from punto.server.runtime import TableRuntime
 from punto.server.valuation import Valuation
+from punto.store import db
 from punto.store.accounts import Accounts, UserRole
 from punto.store.bounds import MoneyBounds
 from punto.store.ledger import Ledger
@@ -101,11 +102,16 @@ class Server:
         # and their wallets: each player's first bet after a restart goes in flight
         players = [f"player:{u.username}" for u in users if u.role is UserRole.PLAYER]
         await asyncio.to_thread(self.journal.prime, players)
-        # Each table is restored in a worker thread of its own: a table putting
-        # an interrupted round right waits for its writes, and the others need
-        # not wait with it.
-        configs = await asyncio.to_thread(self.store.all)
-        await asyncio.gather(*(self.open_table(config) for config in configs if config.active))
+        configs = [c for c in await asyncio.to_thread(self.store.all) if c.active]
+        if db.is_sqlite(self.engine):
+            # One writer at a time, and an in-memory database is one shared
+            # connection that two threads must not both be in: one by one.
+            for config in configs:
+                await self.open_table(config)
+        else:
+            # Each restored in a worker thread of its own: a table putting an
+            # interrupted round right waits for its writes, the others need not.
+            await asyncio.gather(*(self.open_table(config) for config in configs))
         if self.ownership is not None:  # renew the leases; take over the tables left
             self.ownership.start(wanted=self._active, take_over=self._take_over, lose=self.close)
 
