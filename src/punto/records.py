@@ -81,7 +81,7 @@ class RecordCodec(Generic[R]):
         if not isinstance(data, dict):
             raise self.error(f"{where}: expected an object, got {data!r}")
         kwargs = {
-            name: read(data[name], f"{where}.{name}")
+            name: None if (value := data[name]) is None else read(value, f"{where}.{name}")
             for name, read in self._fields(cls)
             if name in data
         }
@@ -101,7 +101,8 @@ class RecordCodec(Generic[R]):
         return fields
 
     def _reader(self, hint: Any) -> _Reader:
-        """How to read a value of type ``hint`` (None as None, whatever the hint)."""
+        """How to read a value of type ``hint`` other than None (None is read as
+        None whatever the hint, by the reader's caller)."""
         options = (
             typing.get_args(hint)
             if typing.get_origin(hint) in (Union, types.UnionType)
@@ -113,18 +114,14 @@ class RecordCodec(Generic[R]):
             read_item = self._reader(typing.get_args(target)[0])
 
             def read_tuple(value: Any, where: str) -> Any:
-                if value is None:
-                    return None
                 if not isinstance(value, list | tuple):
                     raise error(f"{where}: expected a list, got {value!r}")
-                return tuple(read_item(v, where) for v in value)
+                return tuple(None if v is None else read_item(v, where) for v in value)
 
             return read_tuple
         if target is Card:
 
             def read_card(value: Any, where: str) -> Any:
-                if value is None:
-                    return None
                 written = _WRITTEN_CARDS.get(value) if isinstance(value, str) else None
                 if written is not None:
                     return written
@@ -135,14 +132,10 @@ class RecordCodec(Generic[R]):
 
             return read_card
         if isinstance(target, type) and dataclasses.is_dataclass(target):
-            return lambda value, where: (
-                None if value is None else self._record(target, value, where)
-            )
+            return lambda value, where: self._record(target, value, where)
         if target is Decimal:
 
             def read_decimal(value: Any, where: str) -> Any:
-                if value is None:
-                    return None
                 if not isinstance(value, str | int) or isinstance(value, bool):
                     raise error(f"{where}: expected a decimal string, got {value!r}")
                 try:
@@ -155,8 +148,6 @@ class RecordCodec(Generic[R]):
             members = target
 
             def read_enum(value: Any, where: str) -> Any:
-                if value is None:
-                    return None
                 try:
                     return members(value)
                 except ValueError:
@@ -167,8 +158,6 @@ class RecordCodec(Generic[R]):
         expected = {bool: "true or false", int: "a whole number", str: "a string"}[target]
 
         def read_plain(value: Any, where: str) -> Any:
-            if value is None:
-                return None
             if not isinstance(value, target) or (target is int and isinstance(value, bool)):
                 raise error(f"{where}: expected {expected}, got {value!r}")
             return value
