@@ -27,12 +27,12 @@ punto.tournament.errors.TournamentLogError: event 1 of tournament 'cup' was writ
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from punto.errors import PuntoError
+from punto.jsontext import dumps, loads
 from punto.records import RecordCodec
 
 __all__ = ["EventLog", "LogConflictError", "MemoryEventLog", "Stored", "Stream"]
@@ -64,10 +64,10 @@ class Stream(Generic[R]):
                 f" not to {round_id!r}",
                 hint="append it without a round id",
             )
-        return json.dumps(self.codec.to_json(event), sort_keys=True)
+        return dumps(self.codec.to_json(event), sort_keys=True)
 
     def decode(self, body: str) -> R:
-        return self.codec.from_json(json.loads(body))
+        return self.codec.from_json(loads(body))
 
     def conflicting(self, stream_id: str, seq: int) -> PuntoError:
         return self.error(

@@ -29,8 +29,8 @@ __all__ = [
     "require_command",
 ]
 
-#: The extra that installs each optional top-level module.  SQLAlchemy and
-#: Alembic are ``store``'s (an event log in a database), which ``server`` and
+#: The extra that installs each optional top-level module.  SQLAlchemy,
+#: Alembic and orjson are ``store``'s (an event log in a database), which ``server`` and
 #: ``postgres`` bring too.
 EXTRA_OF_MODULE = {
     "fastapi": "server",
@@ -41,6 +41,7 @@ EXTRA_OF_MODULE = {
     "swagger_ui_bundle": "server",
     "sqlalchemy": "store",
     "alembic": "store",
+    "orjson": "store",
     "psycopg": "postgres",
     "numpy": "sim",
     "numba": "sim",

@@ -343,8 +343,9 @@ def test_relay_gives_a_watcher_its_opening_then_what_follows_and_starts_again_at
         def got() -> list[Any]:
             out = []
             while not ann.queue.empty():
-                message = ann.queue.get_nowait()
-                assert message is not None
+                text = ann.queue.get_nowait()
+                assert text is not None
+                message = json.loads(text)
                 messages.append(message)
                 out.append(message["type"])
             return out

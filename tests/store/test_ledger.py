@@ -216,7 +216,7 @@ def test_sql_event_log_round_trips_table_events(engine: Engine) -> None:
             conn.execute(select(db.table_events).where(db.table_events.c.seq == 2)).mappings().one()
         )
     assert row["type"] == "bet_placed"
-    assert '"stake": "100.50"' in row["body"]
+    assert '"stake":"100.50"' in row["body"]
     assert row["recorded_at"].tzinfo is not None
 
 

@@ -37,6 +37,7 @@ from punto.errors import (
     WagerError,
 )
 from punto.server.config import ConfigError, UnknownTableError
+from punto.server.json_response import JSONText
 from punto.server.ownership import TableElsewhereError
 from punto.server.runtime import (
     BetNotFoundError,
@@ -179,7 +180,7 @@ def error_bytes(status: int, error: PuntoError) -> bytes:
     return json.dumps(data).encode()
 
 
-def punto_error_response(error: PuntoError) -> JSONResponse:
+def punto_error_response(error: PuntoError) -> JSONText:
     status = status_of(error)
     body = punto_error_body(error)
     headers = {}
@@ -189,7 +190,7 @@ def punto_error_response(error: PuntoError) -> JSONResponse:
         body["error"]["until"] = error.until.isoformat()
     if isinstance(error, TableElsewhereError):
         headers["Retry-After"] = str(error.retry_after)
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JSONText(body, status_code=status, headers=headers)
 
 
 def install(app: FastAPI) -> None:

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from punto.jsontext import dumps
+
 #: Messages waiting for one subscriber before it is dropped.
 QUEUE_SIZE = 1000
 
@@ -40,9 +42,8 @@ class Subscriber:
     table_id: str
     username: str | None
     staff: bool
-    queue: asyncio.Queue[dict[str, Any] | None] = field(
-        default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
-    )
+    #: the JSON text of each message for it (a message is written once for all)
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
     dropped: bool = False
     #: a table's watcher (``/ws/tables``), which may be served from another process
     watcher: bool = False
@@ -132,7 +133,7 @@ class Hub:
             return
         subscriber.ready = True
         for message in messages:
-            self._put(subscriber, message)
+            self._put(subscriber, dumps(message))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         with self._lock:
@@ -201,13 +202,16 @@ class Hub:
         with self._lock:
             subscribers = self._subscribers.get(table_id)
             targets = [s for s in subscribers if s.wants(audience)] if subscribers else []
+        text: str | None = None
         for subscriber in targets:
             if subscriber.ready and not subscriber.dropped:
-                self._put(subscriber, message)
+                if text is None:
+                    text = dumps(message)
+                self._put(subscriber, text)
 
-    def _put(self, subscriber: Subscriber, message: dict[str, Any]) -> None:
+    def _put(self, subscriber: Subscriber, text: str) -> None:
         try:
-            subscriber.queue.put_nowait(message)
+            subscriber.queue.put_nowait(text)
         except asyncio.QueueFull:
             subscriber.dropped = True
             self.unsubscribe(subscriber)

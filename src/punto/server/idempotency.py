@@ -21,9 +21,9 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Header
-from fastapi.responses import JSONResponse
 from sqlalchemy.engine import Connection
 
+from punto.server.json_response import JSONText
 from punto.store import db
 from punto.store.requests import (
     Answer,
@@ -60,10 +60,10 @@ IdempotencyKey = Annotated[
 REPLAYED = "Idempotent-Replayed"
 
 
-def respond(answer: Answer, fresh: bool) -> JSONResponse:
+def respond(answer: Answer, fresh: bool) -> JSONText:
     """The HTTP answer; a retry's says so in :data:`REPLAYED`."""
     headers = None if fresh else {REPLAYED: "true"}
-    return JSONResponse(answer.body, status_code=answer.status, headers=headers)
+    return JSONText(answer.body, status_code=answer.status, headers=headers)
 
 
 def table_action(

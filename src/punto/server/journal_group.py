@@ -23,7 +23,6 @@ database's, and one round trip of every group's few is saved.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
+from punto.jsontext import dumps
 from punto.money import CENT, format_money
 from punto.store import db, ledger_sql, postings
 from punto.store.db import server_requests, table_events
@@ -336,7 +336,7 @@ class Group:
             if answer is not None and posted and posted[0].player_balance is not None:
                 # The answer the request gets, stored with it (no second write).
                 balance = format_money(Decimal(posted[0].player_balance) * CENT)
-                status, text = 201, json.dumps({**answer, "balance": balance}, sort_keys=True)
+                status, text = 201, dumps({**answer, "balance": balance}, sort_keys=True)
             self.requests.append(
                 {
                     "key": item.request["key"],

@@ -88,9 +88,9 @@ async def login(body: LoginIn, request: Request) -> Response:
             # held back (see login_guard.TARPIT), each for its own while: refusals sent together
             # come back together, and a burst of them would stall the loop at once
             await asyncio.sleep(guard.tarpit * random.uniform(0.5, 1.5))
-        answer = errors.punto_error_response(error)
-        answer.headers["Retry-After"] = retry_after(error)
-        return answer
+        refusal = errors.punto_error_response(error)
+        refusal.headers["Retry-After"] = retry_after(error)
+        return refusal
     guard.succeeded(name, client)
     server.sessions.remember(session)
     if session.user.role is UserRole.PLAYER:  # their first bet then goes in flight

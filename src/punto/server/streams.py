@@ -89,17 +89,23 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> str | None:
     """Forward the subscriber's messages until the page goes away or the hub
     ends it (None), or the page sends a token to watch as (the token)."""
     reader = asyncio.create_task(_read(websocket))
+    queue = subscriber.queue
     try:
         while True:
-            getter = asyncio.create_task(subscriber.queue.get())
-            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if reader in done:
-                getter.cancel()
+            if queue.empty():  # wait for the next message (or the page)
+                getter = asyncio.create_task(queue.get())
+                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
+                    getter.cancel()
+                    return reader.result()
+                text = getter.result()
+            elif reader.done():
                 return reader.result()
-            message = getter.result()
-            if message is None:
+            else:  # messages waiting: no task and no wait for each
+                text = queue.get_nowait()
+            if text is None:
                 return None
-            await websocket.send_json(message)
+            await websocket.send_text(text)
     finally:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -24,7 +24,6 @@ processes posting against one wallet from stale reads can never overdraw it.
 from __future__ import annotations
 
 import functools
-import json
 import operator
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
+from punto.jsontext import dumps
 from punto.store import db
 from punto.store.db import (
     ledger_bets,
@@ -477,7 +477,7 @@ def _keyed(part: Rows, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _together_built(shapes: tuple[_Shape, ...], shift: bool) -> Any:
     """PostgreSQL: the one statement writing rows of ``shapes`` (built once a shape).
 
-    Rows to insert come as one JSON document a table (``json.dumps``, in C;
+    Rows to insert come as one JSON document a table (:mod:`punto.jsontext`, in C;
     the driver would dump an array element by element in Python).  Rows that
     update others by key come as an array a column: an update joins them to
     its table, and the planner reads an array's length, where it takes any
@@ -541,7 +541,7 @@ def _together(
         if part.keys:
             params.update({f"p{i}_{c}": [row[c] for row in part.rows] for c in part.rows[0]})
         else:
-            params[f"p{i}"] = json.dumps(part.rows, default=_json_value, ensure_ascii=False)
+            params[f"p{i}"] = dumps(part.rows, default=_json_value)
     if shifts:
         params["shifts_id"] = [r["wallet_id"] for r in shifts]
         params["shifts_delta"] = [r["delta"] for r in shifts]

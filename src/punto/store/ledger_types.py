@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from punto.errors import PuntoError
+from punto.jsontext import ascii_dumps
 from punto.money import format_units
 from punto.store.bounds import LEDGER_LIMIT
 
@@ -143,5 +143,4 @@ def name(value: str, what: str) -> str:
 
 def request_hash(content: Mapping[str, Any]) -> str:
     """The hash an idempotency key keeps of its request's content."""
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(ascii_dumps(content).encode()).hexdigest()

@@ -27,6 +27,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection, Engine
 
 from punto.errors import ActionError
+from punto.jsontext import dumps, loads
 from punto.store import db
 from punto.store.db import server_requests
 
@@ -118,7 +119,7 @@ def stored_request(conn: Connection, key: str) -> StoredRequest | None:
         return None
     answer = None
     if row.response is not None:
-        answer = Answer(int(row.status_code or 200), json.loads(row.response))
+        answer = Answer(int(row.status_code or 200), loads(row.response))
     return StoredRequest(
         str(row.request_hash), str(row.table_id), str(row.round_id), str(row.bet_id), answer
     )
@@ -160,7 +161,7 @@ def answer_row(
         "round_id": round_id,
         "bet_id": bet_id,
         "status_code": answer.status,
-        "response": json.dumps(answer.body, sort_keys=True),
+        "response": dumps(answer.body, sort_keys=True),
         "created_at": db.utc_now(),
     }
 

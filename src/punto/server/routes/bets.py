@@ -6,7 +6,6 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request, Response
-from fastapi.responses import JSONResponse
 
 from punto.errors import WagerError
 from punto.server.auth import (
@@ -14,6 +13,7 @@ from punto.server.auth import (
     token_from,
 )
 from punto.server.idempotency import IdempotencyKey, table_action
+from punto.server.json_response import JSONText
 from punto.server.models import (
     BalanceOut,
     BetChangedOut,
@@ -76,7 +76,7 @@ async def place_bet(
 
 async def take_bet(
     runtime: TableRuntime, user: User, body: BetIn, idempotency_key: str | None
-) -> JSONResponse:
+) -> JSONText:
     """A player's bet into the table, answered as the route answers it (the
     fast lane, :mod:`punto.server.fastlane`, calls this too)."""
     key = idempotency_key or body.idempotency_key
@@ -89,7 +89,7 @@ async def take_bet(
         key=key,
         round_id=body.round_id,
     )
-    return JSONResponse(data, status_code=status)
+    return JSONText(data, status_code=status)
 
 
 @router.delete("/tables/{table_id}/bets/{bet_id}", tags=["players"], **documented(WithdrawnOut))

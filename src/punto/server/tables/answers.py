@@ -5,7 +5,6 @@ refused."""
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete
 from sqlalchemy.engine import Connection
 
+from punto.jsontext import dumps, loads
 from punto.server.schema import server_requests
 from punto.store.requests import conflict, hash_request
 
@@ -42,7 +42,7 @@ class Answers:
         return self._answers.get(full_key)
 
     def remember(self, full_key: str, request_hash: str, response: dict[str, Any]) -> None:
-        self._answers[full_key] = (request_hash, json.dumps(response))
+        self._answers[full_key] = (request_hash, dumps(response))
         while len(self._answers) > ANSWERS_KEPT:
             self._answers.popitem(last=False)
 
@@ -67,7 +67,7 @@ class Answers:
         a retry before it is written gets the same answer rebuilt from the round).
         ``stored``: the journal wrote it with the bet already."""
         if not stored:
-            self.rt.journal.store_response(full_key, status, json.dumps(response, sort_keys=True))
+            self.rt.journal.store_response(full_key, status, dumps(response, sort_keys=True))
 
     def keyed_answer(
         self,
@@ -82,7 +82,7 @@ class Answers:
         if given is not None:
             if given[0] != request_hash:
                 raise different
-            first: dict[str, Any] = json.loads(given[1])
+            first: dict[str, Any] = loads(given[1])
             return first
         stored = self.request_row(full_key)
         if stored is None:
@@ -91,7 +91,7 @@ class Answers:
         if stored_hash != request_hash or table_id != self.rt.id:
             raise different
         if response is not None:
-            first = json.loads(response)
+            first = loads(response)
             return first
         rebuilt = answer()  # written, but the answer was lost before it was stored
         self.remember(full_key, request_hash, rebuilt)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import os
 import secrets
 import threading
@@ -33,6 +32,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from punto.jsontext import loads
 from punto.server.journal import PlaceBet, RequestKeyTakenError
 from punto.server.named_round import check_named_round
 from punto.server.tables.forms import bet_json, cents, find_bet, money
@@ -576,7 +576,7 @@ class BetIntake:
         if given is not None:
             if given[0] != request_hash:
                 raise different
-            answer: dict[str, Any] = json.loads(given[1])
+            answer: dict[str, Any] = loads(given[1])
             return 201, answer
         if stored is None:
             return None
@@ -584,7 +584,7 @@ class BetIntake:
         if stored_hash != request_hash or table_id != self.rt.id:
             raise different
         if response is not None:
-            return int(status), json.loads(response)
+            return int(status), loads(response)
         # The answer was lost before it was stored (the process died): rebuild it.
         r = next((x for x in self.rt.table.rounds if x.round_id == round_id), None)
         if r is not None and find_bet(r, bet_id) is not None:
