@@ -478,6 +478,23 @@ def test_tiger_baccarat_5_18_automatic_dealer_holds_betting_open_until_it_is_met
     _money(client, demo=START, demo2="9800.00")
 
 
+def _held_table(client: TestClient, betting_seconds: float) -> None:
+    """An automatic Tiger Baccarat table with a differential of 500, betting open."""
+    body = {
+        "id": "held",
+        "game": "tiger-baccarat",
+        "mode": "auto",
+        "confirm_player_favoured": ["tiger_pair"],  # the literal reading of 1.1.14
+        "limits": DIFFERENTIAL,
+        **QUICK,
+        "betting_seconds": betting_seconds,
+    }
+    assert client.post("/api/tables", headers=login(client, PIT), json=body).status_code == 201
+    wait_for(
+        lambda: (client.get("/api/tables/held").json()["round"] or {}).get("phase") == "betting"
+    )
+
+
 def test_tiger_baccarat_5_18_running_automatic_dealer_waits_for_the_pit_without_retrying(
     db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -487,16 +504,7 @@ def test_tiger_baccarat_5_18_running_automatic_dealer_waits_for_the_pit_without_
     pit's removal wakes it and the round goes on and settles on the ledger."""
     with TestClient(make_app(db_url, auto_dealers=True)) as client:
         pit = login(client, PIT)
-        body = {
-            "id": "held",
-            "game": "tiger-baccarat",
-            "mode": "auto",
-            "confirm_player_favoured": ["tiger_pair"],  # the literal reading of 1.1.14
-            "limits": DIFFERENTIAL,
-            **QUICK,
-            "betting_seconds": 2.0,
-        }
-        assert client.post("/api/tables", headers=pit, json=body).status_code == 201
+        _held_table(client, betting_seconds=2.0)
 
         def phase() -> str | None:
             r = client.get("/api/tables/held").json()["round"]
@@ -532,6 +540,60 @@ def test_tiger_baccarat_5_18_running_automatic_dealer_waits_for_the_pit_without_
         payout = outcomes["demo2"][2]  # what the cards decided: 400.00, 200.00 or 0.00
         cents = 980000 + int(payout.replace(".", ""))
         _money(client, demo=START, demo2=f"{cents // 100}.{cents % 100:02d}")
+
+
+def test_tiger_baccarat_5_18_2_an_increase_that_meets_the_differential_wakes_the_dealer(
+    db_url: str,
+) -> None:
+    """The dealer waiting on the players goes on when a player on the lighter
+    hand increases it to within the differential: a bet wakes a dealer that
+    waits for the players, though not one that waits for the clock (below)."""
+    with TestClient(make_app(db_url, auto_dealers=True)) as client:
+        _held_table(client, betting_seconds=1.0)
+        _bet(client, "held", PLAYER, "banker", "1000")
+        _bet(client, "held", PLAYER2, "player", "200")
+        wait_for(lambda: client.get("/api/tables/held").json()["round"]["differential"]["asked"])
+        round_id = client.get("/api/tables/held").json()["round"]["id"]
+        _bet(client, "held", PLAYER2, "player", "300")  # 1,000 against 500: within 500
+        wait_for(
+            lambda: (
+                client.get("/api/tables/held").json()["round"]["phase"] == "settled"
+                or client.get("/api/tables/held").json()["round"]["id"] != round_id
+            )
+        )
+        detail = client.get(f"/api/tables/held/rounds/{round_id}", headers=login(client, DEALER))
+        assert len(detail.json()["results"]) == 3  # the three bets, settled
+        check_books(client)
+
+
+def test_bets_do_not_wake_a_dealer_waiting_for_the_end_of_betting(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each bet used to wake the automatic dealer, which looked at the table
+    (a worker thread and the table's lock, a bet's while) only to find the
+    betting time not over: a dealer waiting for the clock is left asleep."""
+    with TestClient(make_app(db_url, auto_dealers=True)) as client:
+        _held_table(client, betting_seconds=60.0)
+        runtime = server_of(client).tables["held"]
+        looks: list[float | None] = []
+        step = runtime.step
+
+        def counted() -> float | None:
+            looks.append(delay := step())
+            return delay
+
+        monkeypatch.setattr(runtime, "step", counted)
+        for _ in range(10):
+            _bet(client, "held", PLAYER, "banker", "10")
+            _bet(client, "held", PLAYER2, "player", "10")
+        # Counted before the close: once betting closes, the dealer deals the
+        # coup in as many looks as it takes, however fast it runs.
+        during_betting = len(looks)
+        assert during_betting < 5, looks
+        closed = client.post("/api/tables/held/round/close", headers=login(client, DEALER))
+        assert closed.status_code == 200, closed.text
+        wait_for(lambda: client.get("/api/tables/held").json()["round"]["phase"] != "betting")
+        wait_for(lambda: len(looks) > during_betting)  # the dealer's action woke it
 
 
 def test_tiger_buffalo_5_1_excess_rejected_at_close_and_nobody_is_asked(

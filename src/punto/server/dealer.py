@@ -28,13 +28,20 @@ class AutoDealer:
         self._task: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
         self._stopping = False
+        #: the last move found nothing due and no time to wait for (see :meth:`_step`)
+        self._open_ended = True
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         wake = self._wake
 
-        def changed() -> None:
+        def changed(frequent: bool) -> None:
+            # A bet moves no time the dealer waits for: it wakes only a dealer
+            # waiting on the players (the differential, MBS 5.18), not every
+            # dealer for every bet (a hop to a worker thread and the table's lock).
+            if frequent and not self._open_ended:
+                return
             with contextlib.suppress(RuntimeError):  # the loop is closing
                 loop.call_soon_threadsafe(wake.set)
 
@@ -46,7 +53,7 @@ class AutoDealer:
         while not self._stopping and not self.runtime.stopped:
             self._wake.clear()
             try:
-                delay = await asyncio.to_thread(self.runtime.step)
+                delay = await asyncio.to_thread(self._step)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -61,6 +68,14 @@ class AutoDealer:
                 continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
+
+    def _step(self) -> float | None:
+        # Decided and noted under the table's lock, which a bet's change holds
+        # too: a bet after the move sees the note, one before is in the move.
+        with self.runtime.lock:
+            delay = self.runtime.step()
+            self._open_ended = delay is None
+        return delay
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop after the move in progress (a move is never cut in half)."""

@@ -114,8 +114,9 @@ class TableRuntime:
         self.window: tuple[str, int, float] | None = None
         self.next_card_at = 0.0
         self.next_round_at: float | None = None
-        #: called after every action (the automatic dealer wakes up)
-        self.on_change: Callable[[], None] | None = None
+        #: called after every action (the automatic dealer wakes up), told whether it
+        #: was a frequent one (a bet, a bet withdrawn: see Publisher.changed)
+        self.on_change: Callable[[bool], None] | None = None
         #: told of every action, lock held, to value the bets (punto.server.valuation)
         self.on_events: Callable[[TableRuntime], None] | None = None
         self.scoreboard = self.rebuild_scoreboard()

@@ -100,7 +100,7 @@ class Publisher:
         if self.rt.on_events is not None:
             self.rt.on_events(self.rt)
         if self.rt.on_change is not None:
-            self.rt.on_change()
+            self.rt.on_change(coalesce)
 
     def _flush(self) -> None:
         """The snapshots owed (a worker thread, a moment after the last sent)."""
