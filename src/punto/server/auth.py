@@ -14,11 +14,10 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 
 from fastapi import Request, WebSocket
 
-from punto.store import db
 from punto.store.accounts import (
     Accounts,
     PermissionDeniedError,
@@ -93,7 +92,7 @@ class SessionCache:
         self._clock = clock
         #: when the watcher last read the invalidations (time.monotonic); None: not watching
         self._read_at: float | None = None
-        self._entries: dict[str, tuple[User, float, datetime]] = {}
+        self._entries: dict[str, tuple[User, float, float]] = {}
         self._lock = threading.Lock()
         self._seen = 0  # the newest session invalidation read
         self._stop = threading.Event()
@@ -182,7 +181,9 @@ class SessionCache:
         with self._lock:
             if len(self._entries) >= self.size:
                 self._entries.clear()
-            self._entries[digest] = (user, now + self.ttl * random.uniform(0.5, 1.0), expires)
+            # the expiry as a POSIX time: compared on every request, and a datetime's now is dear
+            until = (expires if expires.tzinfo else expires.replace(tzinfo=UTC)).timestamp()
+            self._entries[digest] = (user, now + self.ttl * random.uniform(0.5, 1.0), until)
 
     def peek(self, token: str) -> User | None:
         """The user of ``token`` if its entry stands (no database), else None."""
@@ -191,10 +192,10 @@ class SessionCache:
             return entry[0]
         return None
 
-    def _trusted(self, entry: tuple[User, float, datetime], now: float) -> bool:
+    def _trusted(self, entry: tuple[User, float, float], now: float) -> bool:
         """Whether a kept entry stands (see the class): its session not ended,
         and either the watcher reading lately or the entry checked lately."""
-        if entry[2] <= db.utc_now():
+        if entry[2] <= time.time():
             return False
         read_at = self._read_at
         return entry[1] > now or (read_at is not None and now - read_at < self.fresh)

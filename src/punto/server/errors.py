@@ -245,7 +245,7 @@ def has_nul(scope: Scope, body: bytes = b"") -> bool:
         "\x00" in scope.get("path", "")
         or b"%00" in query
         or b"\x00" in query
-        or _JSON_NUL.search(body) is not None
+        or (b"\\u0000" in body and _JSON_NUL.search(body) is not None)
     )
 
 

@@ -8,6 +8,7 @@ reads here answer the pit.  Fractions are kept as exact text (``num/den``).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -73,10 +74,10 @@ class StoredValue:
             "wager": self.wager,
             "moment": self.moment,
             "stake": self.stake,
-            "return_exact": str(self.return_exact),
+            "return_exact": _text(self.return_exact),
             "expected_value": str(self.expected_value),
             "cards_seen": self.cards_seen,
-            "composition": ",".join(map(str, self.composition)),
+            "composition": _composition_text(self.composition),
             "computed_at": self.computed_at,
         }
 
@@ -127,6 +128,18 @@ class RatedBet:
     expected_value: Fraction
     player_net: int
     placed_at: datetime
+
+
+# A round's bets share its composition and, wager by wager, its returns: each
+# written once, not once a bet (a round of 300 bets, 10 tables).
+@functools.lru_cache(maxsize=256)
+def _text(value: Fraction) -> str:
+    return str(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _composition_text(counts: tuple[int, ...]) -> str:
+    return ",".join(map(str, counts))
 
 
 def write_values(conn: Connection, values: Sequence[StoredValue]) -> None:

@@ -53,6 +53,9 @@ __all__ = ["LOOKUP_SECONDS", "BetIntake"]
 #: retry of one is answered as stored; see :meth:`BetIntake.place_bet_async`.
 LOOKUP_SECONDS = 120.0
 
+#: The most request hashes a table keeps (see :meth:`BetIntake._asked`).
+HASHES_KEPT = 10_000
+
 
 class _Drawn:
     """Random hex ids from the operating system's source, drawn a few thousand
@@ -113,6 +116,8 @@ class BetIntake:
         self._pending_keys: dict[str, _PendingBet] = {}
         #: (round id, player) -> the position of the player's first bet of the round
         self._positions: dict[tuple[str, str], int] = {}
+        #: (wager, stake, position asked) -> the hash of such a bet request here
+        self._hashes: dict[tuple[str, Decimal, int | None], str] = {}
         #: the keys of the requests made at the table shortly before it came here,
         #: and until when they are kept
         self._made_before = recent_keys(
@@ -239,9 +244,14 @@ class BetIntake:
         r = self.rt.live_round()
         insurance = self.rt.game.wager(wager, self.rt.table.layout).insures is not None
         where = self._default_position(r, username, wager, stake) if position is None else position
-        request_hash = hash_request(
-            {"table": self.rt.id, "wager": wager, "stake": money(stake), "position": position}
-        )
+        asked = (wager, stake, position)  # a table's players ask a few such bets, often
+        request_hash = self._hashes.get(asked)
+        if request_hash is None:
+            if len(self._hashes) >= HASHES_KEPT:
+                self._hashes.clear()
+            request_hash = self._hashes[asked] = hash_request(
+                {"table": self.rt.id, "wager": wager, "stake": money(stake), "position": position}
+            )
         return r, insurance, where, request_hash
 
     def _start_bet(

@@ -79,8 +79,9 @@ class Publisher:
             if round_id != r.round_id:
                 start, deal = 0, Deal()
             if watched:
+                staff = self.rt.hub.count(self.rt.id, STAFF) > 0
                 for event in r.events[start:]:
-                    self._announce(r, event, deal)
+                    self._announce(r, event, deal, staff)
                     deal = deal_after(deal, event)
             self._published = (r.round_id, len(r.events), r.deal)
         if watched:
@@ -136,11 +137,13 @@ class Publisher:
                     {"type": "me", "me": snapshot.me(user, self.rt.balance(user))}, user
                 )
 
-    def _announce(self, r: Round, event: Event, before: Deal) -> None:
-        """Tell the watchers of ``event``; ``before``: the round's cards before it."""
-        self.rt.publish(
-            {"type": "event", "round_id": r.round_id, "event": event_to_json(event)}, STAFF
-        )
+    def _announce(self, r: Round, event: Event, before: Deal, staff: bool) -> None:
+        """Tell the watchers of ``event``; ``before``: the round's cards before it;
+        ``staff``: whether any staff watch (the event itself is theirs alone)."""
+        if staff:
+            self.rt.publish(
+                {"type": "event", "round_id": r.round_id, "event": event_to_json(event)}, STAFF
+            )
         match event:
             case RoundOpened():
                 self.rt.publish(
