@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from punto.jsontext import dumps
 from punto.money import CENT, format_money
 from punto.store import db, ledger_sql, postings
 from punto.store.db import server_requests, table_events
+from punto.store.listed import listed
 from punto.store.postings import (
     BetState,
     IdempotencyConflictError,
@@ -56,12 +57,10 @@ ID_BLOCK = 1000
 PostingSpec = PlaceBet | SettleBet | ReturnBet
 
 # Built once: a statement built anew for every group costs more than its answer.
-_TAKEN = select(server_requests.c.key).where(
-    server_requests.c.key.in_(bindparam("keys", expanding=True))
-)
+_TAKEN = select(server_requests.c.key).where(listed(server_requests.c.key, "keys"))
 _LAST_SEQ = (
     select(table_events.c.table_id, func.max(table_events.c.seq))
-    .where(table_events.c.table_id.in_(bindparam("tables", expanding=True)))
+    .where(listed(table_events.c.table_id, "tables"))
     .group_by(table_events.c.table_id)
 )
 

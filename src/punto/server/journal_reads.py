@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import Select
 
 from punto.store.db import server_requests, wallets
+from punto.store.listed import listed
 from punto.store.requests import STORED_COLUMNS
 
 T = TypeVar("T")
@@ -157,5 +158,5 @@ class RequestLookup:
 
 #: The balances of player wallets, by code (:meth:`punto.server.journal.Journal.prime`).
 PLAYER_BALANCES = select(wallets.c.code, wallets.c.balance).where(
-    wallets.c.kind == "player", wallets.c.code.in_(bindparam("codes", expanding=True))
+    wallets.c.kind == "player", listed(wallets.c.code, "codes")
 )

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    bindparam,
     func,
     insert,
     literal_column,
@@ -34,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 
 from punto.store.db import is_sqlite, table_leases, table_requests
 from punto.store.errors import StoreError
+from punto.store.listed import listed
 
 __all__ = [
     "Lease",
@@ -158,7 +158,7 @@ def holders(conn: Connection, table_ids: Collection[str] | None = None) -> dict[
 
 # Built once: the check runs in every write, and building it costs more than its answer.
 _HOLDERS = select(table_leases.c.table_id, table_leases.c.owner, table_leases.c.token).where(
-    table_leases.c.table_id.in_(bindparam("tables", expanding=True))
+    listed(table_leases.c.table_id, "tables")
 )
 _HOLDERS_LOCKED = _HOLDERS.with_for_update(read=True)
 

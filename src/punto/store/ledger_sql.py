@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
+    String,
     Table,
     Text,
     and_,
@@ -60,6 +61,7 @@ from punto.store.db import (
     ledger_transactions,
     wallets,
 )
+from punto.store.listed import listed
 from punto.store.postings import (
     HOUSE,
     BetState,
@@ -102,29 +104,24 @@ def chunks(items: Sequence[T]) -> Iterable[Sequence[T]]:
 # statement built anew costs more than the database's answer.
 _WALLETS = (
     select(wallets.c.id, wallets.c.code, wallets.c.kind, wallets.c.balance)
-    .where(wallets.c.code.in_(bindparam("codes", expanding=True)))
+    .where(listed(wallets.c.code, "codes"))
     .order_by(wallets.c.id)
 )
 _WALLETS_LOCKED = _WALLETS.with_for_update()
-_BETS = (
-    select(
-        ledger_bets.c.table_id,
-        ledger_bets.c.bet_id,
-        wallets.c.code,
-        ledger_bets.c.round_id,
-        ledger_bets.c.placed,
-        ledger_bets.c.held,
-        ledger_bets.c.status,
-    )
-    .join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
-    .where(
-        tuple_(ledger_bets.c.table_id, ledger_bets.c.bet_id).in_(bindparam("refs", expanding=True))
-    )
-    .order_by(ledger_bets.c.table_id, ledger_bets.c.bet_id)
-)
-_BETS_LOCKED = _BETS.with_for_update(of=ledger_bets)
+_BETS_READ = select(
+    ledger_bets.c.table_id,
+    ledger_bets.c.bet_id,
+    wallets.c.code,
+    ledger_bets.c.round_id,
+    ledger_bets.c.placed,
+    ledger_bets.c.held,
+    ledger_bets.c.status,
+).join(wallets, wallets.c.id == ledger_bets.c.wallet_id)
+_BETS = _BETS_READ.where(
+    tuple_(ledger_bets.c.table_id, ledger_bets.c.bet_id).in_(bindparam("refs", expanding=True))
+).order_by(ledger_bets.c.table_id, ledger_bets.c.bet_id)
 _KEYS = select(ledger_transactions.c.idempotency_key, ledger_transactions.c.request_hash).where(
-    ledger_transactions.c.idempotency_key.in_(bindparam("keys", expanding=True))
+    listed(ledger_transactions.c.idempotency_key, "keys")
 )
 _LAST_ID = select(func.coalesce(func.max(ledger_transactions.c.id), 0))
 _NEXT_IDS = select(
@@ -202,12 +199,19 @@ def load_bets(
     conn: Connection, refs: Collection[tuple[str, str]], *, lock: bool
 ) -> dict[tuple[str, str], BetState]:
     """The bets (table, bet id) of ``refs`` that exist; with ``lock``, locked (PostgreSQL)."""
-    query = _BETS_LOCKED if lock and not db.is_sqlite(conn) else _BETS
+    sqlite = db.is_sqlite(conn)
+    joined = _BETS_JOINED_LOCKED if lock else _BETS_JOINED
     found: dict[tuple[str, str], BetState] = {}
     for chunk in chunks(sorted(set(refs))):
-        for table, bet_id, code, round_id, placed, held, status in _read(
-            conn, query, "refs", chunk
-        ):
+        rows = (
+            _read(conn, _BETS, "refs", chunk)
+            if sqlite
+            else conn.execute(
+                joined,
+                {"refs_table_id": [t for t, _ in chunk], "refs_bet_id": [b for _, b in chunk]},
+            )
+        )
+        for table, bet_id, code, round_id, placed, held, status in rows:
             found[(str(table), str(bet_id))] = BetState(
                 str(table),
                 str(bet_id),
@@ -531,6 +535,19 @@ def _arrays(prefix: str, columns: Sequence[tuple[str, Any]], name: str) -> Any:
     rows of ``name``."""
     arrays = [cast(bindparam(f"{prefix}_{c}", type_=ARRAY(t)), ARRAY(t)) for c, t in columns]
     return func.unnest(*arrays).table_valued(*(c for c, _ in columns)).render_derived(name=name)
+
+
+# PostgreSQL: the bets' references as two arrays joined to the bets, one
+# statement text however many there are (as :func:`punto.store.listed.listed`
+# does for one column; a pair has no array type of its own).
+_REFS = _arrays("refs", [("table_id", String()), ("bet_id", String())], "refs")
+_BETS_JOINED = (
+    _BETS_READ.join(
+        _REFS,
+        and_(ledger_bets.c.table_id == _REFS.c.table_id, ledger_bets.c.bet_id == _REFS.c.bet_id),
+    )
+).order_by(ledger_bets.c.table_id, ledger_bets.c.bet_id)
+_BETS_JOINED_LOCKED = _BETS_JOINED.with_for_update(of=ledger_bets)
 
 
 def _together(
