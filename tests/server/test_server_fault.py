@@ -39,10 +39,11 @@ from typing import Any
 
 import httpx2
 import pytest
+from sqlalchemy import func, select
 
 from punto.eventlog import MemoryEventLog
 from punto.server.config import TableStore
-from punto.store.db import connect, ledger_bets, table_events
+from punto.store.db import connect, ledger_bets, ledger_entries, table_events, wallets
 from punto.store.ledger import Ledger
 from punto.store.sql_log import SQLEventLog
 from punto.table.events import TABLE_STREAM
@@ -266,7 +267,7 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
     before = logged_events(db_url)
 
     with serving(db_url, port), httpx2.Client(base_url=base, timeout=10) as client:
-        retried = check_resumed(client, load, expected)
+        retried = check_resumed(client, load, expected, db_url)
         finish_rounds(client, TABLES)
     check_books(db_url, load, retried, before)
     print(
@@ -278,7 +279,10 @@ def test_sigkill_mid_round_under_load(db_url: str) -> None:
 
 
 def check_resumed(
-    client: httpx2.Client, load: Load, expected: dict[str, tuple[str | None, str | None]]
+    client: httpx2.Client,
+    load: Load,
+    expected: dict[str, tuple[str | None, str | None]],
+    db_url: str,
 ) -> dict[str, str | None]:
     """On the server now running the tables: each interrupted round resumed
     under the power failure rules ``expected`` (:func:`expected_rules`) says; the
@@ -291,7 +295,7 @@ def check_resumed(
     recovered = {t["id"]: t["recovered"] for t in client.get("/api/pit", headers=pit).json()}
     for table, (round_id, rule) in expected.items():
         assert recovered[table] == rule, (table, recovered[table], rule)
-        if rule is None:
+        if rule is None or round_id is None:
             continue
         events = client.get(f"/api/tables/{table}/rounds/{round_id}", headers=dealer).json()
         kinds = [e["type"] for e in events["events"]]
@@ -301,7 +305,7 @@ def check_resumed(
             assert offered["clause"] == "5.17.1"
             # A player with bets in the round takes the option: all of them come back.
             mine = [
-                (name, stake)
+                (name, bet_id, Decimal(stake))
                 for name, t, bet_id, stake in load.acknowledged.values()
                 if t == table and bet_id.startswith(f"{round_id}-")
             ]
@@ -310,8 +314,13 @@ def check_resumed(
                 balance = Decimal(client.get("/api/me", headers=players[name]).json()["balance"])
                 taken = client.post(f"/api/tables/{table}/withdrawal", headers=players[name])
                 assert taken.status_code == 200, taken.text
-                back = sum(Decimal(s) for n, s in mine if n == name)
-                assert Decimal(taken.json()["balance"]) == balance + back
+                back = sum(stake for n, _, stake in mine if n == name)
+                # The other tables settle meanwhile and pay too: the balance grows by
+                # the stakes at least, the withdrawal's own postings by them exactly.
+                assert Decimal(taken.json()["balance"]) >= balance + back
+                returned, paid = withdrawn(db_url, table, round_id, name)
+                assert {bet_id for n, bet_id, _ in mine if n == name} <= set(returned)
+                assert paid == sum(returned.values()) >= back, (paid, returned, back)
             closed = client.post(
                 f"/api/tables/{table}/round/withdrawal/close",
                 headers={**dealer, "Content-Type": "application/json"},
@@ -364,6 +373,37 @@ def finish_rounds(client: httpx2.Client, tables: Collection[str]) -> None:
     wait_for(settled, timeout=30, step=0.1)
     for table in tables:
         client.patch(f"/api/tables/{table}", headers=pit, json={"active": False})
+
+
+def withdrawn(
+    url: str, table: str, round_id: str, player: str
+) -> tuple[dict[str, Decimal], Decimal]:
+    """The bets of ``player`` in the round that the ledger returned (bet id ->
+    stake), and what the player's wallet got in the transactions that returned them."""
+    engine = connect(url)
+    try:
+        with engine.connect() as conn:
+            wallet = conn.execute(
+                select(wallets.c.id).where(wallets.c.code == f"player:{player}")
+            ).scalar_one()
+            rows = conn.execute(
+                select(ledger_bets.c.bet_id, ledger_bets.c.placed, ledger_bets.c.closed_by).where(
+                    ledger_bets.c.table_id == table,
+                    ledger_bets.c.round_id == round_id,
+                    ledger_bets.c.wallet_id == wallet,
+                    ledger_bets.c.status == "returned",
+                )
+            ).all()
+            closing = {int(r.closed_by) for r in rows}
+            paid = conn.execute(
+                select(func.coalesce(func.sum(ledger_entries.c.amount), 0)).where(
+                    ledger_entries.c.transaction_id.in_(closing),
+                    ledger_entries.c.wallet_id == wallet,
+                )
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return {str(r.bet_id): Decimal(r.placed) / 100 for r in rows}, Decimal(paid) / 100
 
 
 def check_books(

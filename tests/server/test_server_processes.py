@@ -160,7 +160,7 @@ def test_two_processes_share_the_tables_and_one_takes_over_when_the_other_is_kil
         assert any(rule is not None for _, rule in expected.values()), expected
         before = logged_events(db_url)
         with httpx2.Client(base_url=one, timeout=10) as client:
-            retried = check_resumed(client, load, expected)
+            retried = check_resumed(client, load, expected, db_url)
             finish_rounds(client, TABLES)
     check_books(db_url, load, retried, before)
     print(
