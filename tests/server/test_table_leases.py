@@ -17,8 +17,9 @@ from decimal import Decimal
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 from punto.server.forwarding import Forwarding
 from punto.server.journal import EventAppend, Journal, PlaceBet
@@ -99,6 +100,29 @@ def test_lease_check_refuses_a_write_once_another_process_took_the_table(engine:
     # Even the old holder's token from before is not enough: the holder changed.
     with db.write_transaction(engine) as conn, pytest.raises(LeaseLostError):
         leases.check(conn, A, {"t1": 2}, {"t1"})
+
+
+@pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
+def test_lease_check_holds_off_a_take_over_until_the_write_commits_but_not_a_renewal(
+    engine: Engine,
+) -> None:
+    """The fence of a write in progress makes a take-over wait (then it sees
+    the write), while the holder's renewal goes through at once: with the
+    rows read ``FOR SHARE`` each renewal waited for the write, and the next
+    write for the renewal."""
+    _acquire(engine, "t1", A, seconds=0)  # run out: B may take it
+    with engine.connect() as writer, engine.connect() as other:
+        other.execute(text("SET lock_timeout = '2s'"))
+        other.commit()
+        with writer.begin():
+            leases.check(writer, A, {"t1": 1}, {"t1"})
+            with other.begin():  # the holder renews (keeping it run out): no wait
+                assert leases.renew(other, A, ["t1"], 0.0) == {"t1"}
+            other.execute(text("SET lock_timeout = '200ms'"))
+            other.commit()
+            with pytest.raises(OperationalError, match="lock timeout"), other.begin():
+                leases.acquire(other, "t1", B, 10.0)  # waits for the write
+    assert _acquire(engine, "t1", B) == 2  # once it committed
 
 
 def test_lease_owner_names_this_process_and_knows_a_dead_local_pid() -> None:

@@ -7,8 +7,13 @@ the table's events or money checks, in its own transaction, that the writer
 still holds the lease with the token it acquired (:func:`check`), so a
 process that lost its lease -- paused, cut off, presumed dead -- cannot
 write after another took the table over.  On PostgreSQL the check locks the
-lease rows it reads (``FOR SHARE``) until the write commits: a take-over
-waits for a write in progress, and then the write is in the log it restores.
+lease rows it reads (``FOR KEY SHARE``) until the write commits: a take-over,
+which locks the row ``FOR UPDATE`` before it changes the holder, waits for a
+write in progress, and then the write is in the log it restores.  The
+holder's own renewals and release change only when the lease ends, which
+that lock lets through: a write never waits for a renewal, nor a renewal
+for a write (``FOR SHARE`` made each wait for the other, and the next write
+behind both).
 
 Times are seconds since the epoch by the database's clock, so processes on
 machines whose clocks disagree still agree on when a lease ends.  Every
@@ -90,6 +95,8 @@ def acquire(
     expired, already ``owner``'s, or held by an owner ``dead`` says is gone;
     None if another process holds it.  A new holder gets the next token."""
     now = db_now(conn)
+    # FOR UPDATE, not just the UPDATE below: changing no key, that would not
+    # wait for a write in progress, which holds the row FOR KEY SHARE (check).
     query = select(table_leases).where(table_leases.c.table_id == table_id).with_for_update()
     row = conn.execute(query).first()
     if row is None:
@@ -160,7 +167,7 @@ def holders(conn: Connection, table_ids: Collection[str] | None = None) -> dict[
 _HOLDERS = select(table_leases.c.table_id, table_leases.c.owner, table_leases.c.token).where(
     listed(table_leases.c.table_id, "tables")
 )
-_HOLDERS_LOCKED = _HOLDERS.with_for_update(read=True)
+_HOLDERS_LOCKED = _HOLDERS.with_for_update(read=True, key_share=True)
 
 
 def check(
@@ -170,8 +177,10 @@ def check(
     table of ``table_ids`` with the token ``held`` has for it.
 
     Run inside the write transaction, before its commit.  On PostgreSQL the
-    rows read stay locked (``FOR SHARE``) until the commit, so no process can
-    take one of these tables over between this check and the commit."""
+    rows read stay locked (``FOR KEY SHARE``) until the commit, so no process
+    can take one of these tables over between this check and the commit
+    (:func:`acquire` locks the row ``FOR UPDATE`` first, which waits); the
+    holder's renewals go on meanwhile (see the module)."""
     if not table_ids:
         return
     query = _HOLDERS if is_sqlite(conn) else _HOLDERS_LOCKED
