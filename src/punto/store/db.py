@@ -238,6 +238,15 @@ ledger_bets = Table(
     CheckConstraint(_one_of("status", BET_STATUSES), name="status"),
 )
 
+#: The open bets of a table (revision 0018): what settling a round reads, as
+#: long as the round however many bets the table took before.
+Index(
+    "ix_ledger_bets_open",
+    ledger_bets.c.table_id,
+    postgresql_where=ledger_bets.c.status == "open",
+    sqlite_where=ledger_bets.c.status == "open",
+)
+
 table_events = Table(
     "table_events",
     metadata,
