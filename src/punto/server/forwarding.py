@@ -25,20 +25,22 @@ import contextlib
 import json
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote
 
 from fastapi import FastAPI
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from punto.server.batching import Batcher
 from punto.server.errors import error_body, replaying
 from punto.server.notices import FRAME, Notices, notify, unhurried
 from punto.server.ownership import Ownership
 from punto.store import db
-from punto.store.leases import db_now, table_requests
+from punto.store.leases import Lease, db_now, table_requests
 
 log = logging.getLogger("punto.server.forwarding")
 
@@ -49,6 +51,11 @@ POLL_SECONDS = 0.5
 #: How long an answered request's row is kept (seconds).
 KEEP_SECONDS = 300.0
 REQUESTS, ANSWERS = "punto_table_requests", "punto_table_answers"
+_ANSWER = (
+    update(table_requests)
+    .where(table_requests.c.id == bindparam("request_id"))
+    .values(answer=bindparam("answer"))
+)
 #: What is forwarded: a table's own resources (not the list of tables, nor a new one).
 _TABLE_PATH = re.compile(r"/api/tables/([^/]+)(?:/.*)?")
 #: The request headers the owner needs to answer as the first process would.
@@ -69,6 +76,9 @@ class Forwarding:
         self._waiting: dict[int, asyncio.Future[str | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[None]] = set()
+        # Written together: under load one transaction carries many of each.
+        self._requests = Batcher(self._write_requests)
+        self._answers = Batcher(self._write_answers)
 
     @property
     def on(self) -> bool:
@@ -101,7 +111,18 @@ class Forwarding:
         thread's question: it may read the lease)."""
         if not self.on or self.ownership is None or table_id in tables:
             return False
-        lease = self.ownership.holder(table_id)
+        return self._held_elsewhere(self.ownership.holder(table_id))
+
+    def elsewhere_known(self, table_id: str, tables: dict[str, Any]) -> bool | None:
+        """:meth:`elsewhere` without a read, for the event loop; None if the
+        lease was not read lately (ask :meth:`elsewhere` on a worker thread)."""
+        if not self.on or self.ownership is None or table_id in tables:
+            return False
+        known, lease = self.ownership.holder_known(table_id)
+        return self._held_elsewhere(lease) if known else None
+
+    def _held_elsewhere(self, lease: Lease | None) -> bool:
+        assert self.ownership is not None
         return lease is not None and lease.owner != self.ownership.owner and lease.expires_at > 0
 
     async def forward(
@@ -122,7 +143,7 @@ class Forwarding:
             ],
             "body": base64.b64encode(body).decode("ascii"),
         }
-        request_id = await asyncio.to_thread(self._write_request, table_id, json.dumps(request))
+        request_id = await self._requests.put((table_id, json.dumps(request)))
         done: asyncio.Future[str | None] = self._loop.create_future()
         self._waiting[request_id] = done
         try:
@@ -159,19 +180,21 @@ class Forwarding:
             ).encode(),
         )
 
-    def _write_request(self, table_id: str, request: str) -> int:
+    def _write_requests(self, requests: Sequence[tuple[str, str]]) -> list[int]:
+        """Write ``requests`` (table id, request) in one transaction; their ids."""
         assert self.engine is not None
         with db.write_transaction(self.engine) as conn:
             # Not waited onto the disk: a request lost in a crash is never answered,
             # and its client retries (a bet's Idempotency-Key makes that safe).
             unhurried(conn)
-            request_id = conn.execute(
-                insert(table_requests)
-                .values(table_id=table_id, request=request, created_at=db_now(conn))
-                .returning(table_requests.c.id)
-            ).scalar_one()
-            notify(conn, REQUESTS, [table_id])
-        return int(request_id)
+            now = db_now(conn)
+            ids = conn.execute(
+                insert(table_requests).returning(table_requests.c.id, sort_by_parameter_order=True),
+                [{"table_id": t, "request": r, "created_at": now} for t, r in requests],
+            ).scalars()
+            out = [int(i) for i in ids]
+            notify(conn, REQUESTS, sorted({t for t, _ in requests}))
+        return out
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
         assert self.engine is not None
@@ -273,23 +296,28 @@ class Forwarding:
         answer = json.dumps(
             {"status": status, "headers": headers, "body": base64.b64encode(body).decode("ascii")}
         )
-        await asyncio.to_thread(self._write_answer, request_id, answer)
+        await self._answers.put((request_id, answer))
 
-    def _write_answer(self, request_id: int, answer: str) -> None:
+    def _write_answers(self, answers: Sequence[tuple[int, str]]) -> list[None]:
+        """Write ``answers`` (request id, answer) in one transaction."""
         assert self.engine is not None
-        # The answer rides in its notice when it fits one (the first process need
+        # An answer rides in its notice when it fits one (the first process need
         # not read it back); the row keeps it for a notice missed.
-        notice = f"{request_id} {answer}"
+        notices = [f"{i} {a}" for i, a in answers]
         with db.write_transaction(self.engine) as conn:
             # Not waited onto the disk: what it answers is durable already (a bet
             # is acknowledged by its journal), and a lost answer is asked again.
             unhurried(conn)
-            conn.execute(
-                update(table_requests)
-                .where(table_requests.c.id == request_id)
-                .values(answer=answer)
+            conn.execute(_ANSWER, [{"request_id": i, "answer": a} for i, a in answers])
+            notify(
+                conn,
+                ANSWERS,
+                [
+                    n if len(n) <= FRAME else str(i)
+                    for n, (i, _) in zip(notices, answers, strict=True)
+                ],
             )
-            notify(conn, ANSWERS, [notice if len(notice) <= FRAME else str(request_id)])
+        return [None] * len(answers)
 
     async def _run(self, request: dict[str, Any]) -> tuple[int, list[Any], bytes]:
         assert self.app is not None
@@ -355,9 +383,10 @@ class Forward:
             await self.app(scope, receive, send)
             return
         table_id = unquote(match.group(1))
-        if table_id in server.tables or not await asyncio.to_thread(
-            self.forwarding.elsewhere, table_id, server.tables
-        ):
+        elsewhere = self.forwarding.elsewhere_known(table_id, server.tables)
+        if elsewhere is None:  # the lease not read lately: read on a worker thread
+            elsewhere = await asyncio.to_thread(self.forwarding.elsewhere, table_id, server.tables)
+        if not elsewhere:
             await self.app(scope, receive, send)
             return
         body = scope.get("punto.body", b"")  # read by errors.BodyLimit, in front

@@ -157,6 +157,15 @@ class Ownership:
             self._holders[table_id] = (now, lease)
         return lease
 
+    def holder_known(self, table_id: str) -> tuple[bool, Lease | None]:
+        """:meth:`holder`'s answer if the database gave it lately, without a
+        read: ``(True, lease)``; else ``(False, None)``."""
+        with self._lock:
+            seen = self._holders.get(table_id)
+        if seen is not None and time.monotonic() - seen[0] < HOLDER_SECONDS:
+            return True, seen[1]
+        return False, None
+
     def refuse_if_elsewhere(self, table_id: str) -> None:
         """Refuse (:class:`TableElsewhereError`) a request for ``table_id`` if another
         process holds its lease -- or held it and has not released it (it may be
