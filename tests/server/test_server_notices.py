@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from punto.server.notices import Notices, notify
@@ -64,3 +65,28 @@ def test_two_deployments_in_one_database_never_hear_each_other(
             notify(conn, "punto_requests", ["theirs, again"])
         assert heard[theirs].get(timeout=ARRIVES) == "theirs, again"
         assert heard[ours].empty()
+
+
+@pytest.mark.parametrize("db_url", [POSTGRESQL], indirect=True)
+@pytest.mark.parametrize("payloads", [["one", "two"], []])
+def test_an_unhurried_notice_commits_its_transaction_alone_unhurried(
+    db_url: str, payloads: list[str]
+) -> None:
+    """A notice sent ``unhurried`` sets the transaction to commit without
+    waiting for the disk (in the same statement), and nothing after it:
+    the next transaction on the connection waits as every other does."""
+    engine = connect(db_url, migrate=False)
+    try:
+        with engine.connect() as conn:
+            # The test cluster commits unhurried throughout (scripts/postgres.sh): on
+            # here, as a durable one has it.
+            conn.execute(text("SET synchronous_commit TO on"))
+            conn.commit()
+            with conn.begin():
+                assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == "on"
+                notify(conn, "punto_requests", payloads, unhurried=True)
+                assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == "off"
+            with conn.begin():
+                assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == "on"
+    finally:
+        engine.dispose()

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from fastapi import FastAPI
-from sqlalchemy import bindparam, delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from punto.server.batching import Batcher
 from punto.server.errors import error_body, replaying
 from punto.server.fastlane import FastLane
-from punto.server.notices import FRAME, Notices, notify, unhurried
+from punto.server.notices import FRAME, UNHURRIED_TOO, Notices, notify
 from punto.server.ownership import Ownership
 from punto.store import db
 from punto.store.leases import Lease, db_now, table_requests
@@ -52,6 +52,8 @@ POLL_SECONDS = 0.5
 #: How long an answered request's row is kept (seconds).
 KEEP_SECONDS = 300.0
 REQUESTS, ANSWERS = "punto_table_requests", "punto_table_answers"
+#: The database's clock, in seconds since the epoch (as leases.db_now reads it).
+_NOW = func.extract("epoch", func.clock_timestamp())
 _ANSWER = (
     update(table_requests)
     .where(table_requests.c.id == bindparam("request_id"))
@@ -185,16 +187,16 @@ class Forwarding:
         """Write ``requests`` (table id, request) in one transaction; their ids."""
         assert self.engine is not None
         with db.write_transaction(self.engine) as conn:
-            # Not waited onto the disk: a request lost in a crash is never answered,
-            # and its client retries (a bet's Idempotency-Key makes that safe).
-            unhurried(conn)
-            now = db_now(conn)
             ids = conn.execute(
-                insert(table_requests).returning(table_requests.c.id, sort_by_parameter_order=True),
-                [{"table_id": t, "request": r, "created_at": now} for t, r in requests],
+                insert(table_requests)
+                .values(created_at=_NOW)
+                .returning(table_requests.c.id, sort_by_parameter_order=True),
+                [{"table_id": t, "request": r} for t, r in requests],
             ).scalars()
             out = [int(i) for i in ids]
-            notify(conn, REQUESTS, sorted({t for t, _ in requests}))
+            # Not waited onto the disk: a request lost in a crash is never answered,
+            # and its client retries (a bet's Idempotency-Key makes that safe).
+            notify(conn, REQUESTS, sorted({t for t, _ in requests}), unhurried=True)
         return out
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
@@ -256,7 +258,6 @@ class Forwarding:
             return []
         me = self.ownership.owner
         with db.write_transaction(self.engine) as conn:
-            unhurried(conn)  # taken again by the next process if this one dies
             waiting = (
                 select(table_requests.c.id)
                 .where(
@@ -273,9 +274,10 @@ class Forwarding:
                 update(table_requests)
                 .where(table_requests.c.id.in_(waiting))
                 .values(taken_by=me)
-                .returning(table_requests.c.id, table_requests.c.request)
+                # not waited onto the disk: taken again by the next process if this one dies
+                .returning(table_requests.c.id, table_requests.c.request, UNHURRIED_TOO)
             ).all()
-        return sorted((int(i), json.loads(r)) for i, r in rows)
+        return sorted((int(i), json.loads(r)) for i, r, _ in rows)
 
     def _forget_old(self) -> None:
         assert self.engine is not None
@@ -306,10 +308,9 @@ class Forwarding:
         # not read it back); the row keeps it for a notice missed.
         notices = [f"{i} {a}" for i, a in answers]
         with db.write_transaction(self.engine) as conn:
+            conn.execute(_ANSWER, [{"request_id": i, "answer": a} for i, a in answers])
             # Not waited onto the disk: what it answers is durable already (a bet
             # is acknowledged by its journal), and a lost answer is asked again.
-            unhurried(conn)
-            conn.execute(_ANSWER, [{"request_id": i, "answer": a} for i, a in answers])
             notify(
                 conn,
                 ANSWERS,
@@ -317,6 +318,7 @@ class Forwarding:
                     n if len(n) <= FRAME else str(i)
                     for n, (i, _) in zip(notices, answers, strict=True)
                 ],
+                unhurried=True,
             )
         return [None] * len(answers)
 

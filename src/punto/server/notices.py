@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import func, text
 from sqlalchemy.engine import Connection, Engine
 
 log = logging.getLogger("punto.server.notices")
@@ -39,6 +39,12 @@ PARTS_KEPT = 256
 SCOPE = "left(md5(coalesce(current_schema(), '')), 16)"
 _NOTIFY = text(f"SELECT pg_notify(:c || '_' || {SCOPE}, :p)")
 _UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
+#: The setting a transaction commits under is the one in effect at its commit:
+#: set with the last statement, it saves a round trip of its own.
+UNHURRIED_TOO = func.set_config("synchronous_commit", "off", True)
+_NOTIFY_UNHURRIED = text(
+    f"SELECT pg_notify(:c || '_' || {SCOPE}, :p), set_config('synchronous_commit', 'off', true)"
+)
 
 
 def unhurried(conn: Connection) -> None:
@@ -55,11 +61,15 @@ def frames(sender: str, number: int, message: str) -> list[str]:
     return [f"{sender} {number} {i} {len(parts)} {part}" for i, part in enumerate(parts)]
 
 
-def notify(conn: Connection, channel: str, payloads: list[str]) -> None:
+def notify(conn: Connection, channel: str, payloads: list[str], *, unhurried: bool = False) -> None:
     """Send ``payloads`` on ``channel`` (of ``conn``'s schema) when ``conn``'s
-    transaction commits."""
+    transaction commits; with ``unhurried``, commit it as :func:`unhurried`
+    does (in the same statement)."""
     if payloads:
-        conn.execute(_NOTIFY, [{"c": channel, "p": p} for p in payloads])
+        statement = _NOTIFY_UNHURRIED if unhurried else _NOTIFY
+        conn.execute(statement, [{"c": channel, "p": p} for p in payloads])
+    elif unhurried:
+        conn.execute(_UNHURRIED)
 
 
 class Frames:

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Engine
 
 from punto.server.hub import EVERYONE, STAFF, Hub, Subscriber
-from punto.server.notices import Frames, Notices, frames, notify, unhurried
+from punto.server.notices import Frames, Notices, frames, notify
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
@@ -340,8 +340,7 @@ class Relay:
                 payloads += frames(self.me, number, envelope)
             try:
                 with self.engine.begin() as conn:
-                    unhurried(conn)
-                    notify(conn, CHANNEL, payloads)
+                    notify(conn, CHANNEL, payloads, unhurried=True)
             except Exception:  # the watchers elsewhere see the gap and start again
                 log.warning("relay: %d messages not sent", len(batch), exc_info=True)
             if stop:
