@@ -4,14 +4,17 @@ On PostgreSQL several server processes share the tables (each runs those
 whose lease it holds: :mod:`punto.server.ownership`), and a client need not
 know which: a request under ``/api/tables/{id}`` for a table another live
 process runs is written to ``table_requests`` (method, path, the headers that
-matter, the body) and announced with ``NOTIFY``; the process that runs the
-table takes it (``FOR UPDATE SKIP LOCKED``), answers it with its own
-application -- the same authentication, checks and answers as a request of
-its own, a bet acknowledged only once durable -- and writes the answer back,
-announced the same way; the first process answers its client with it.
+matter, the body) and announced with ``NOTIFY``, in the notice itself when
+it fits one; the process that runs the table starts on it from the notice
+(or takes it from the table, ``FOR UPDATE SKIP LOCKED``), answers it with
+its own application -- the same authentication, checks and answers as a
+request of its own, a bet acknowledged only once durable -- and writes the
+answer back, announced the same way; the first process answers its client
+with it.
 
 A notice can be missed (a connection lost), so both sides also look at the
-table every :data:`POLL_SECONDS`.  A request no process answers within
+table every :data:`POLL_SECONDS`; a request the look finds that this
+process started from its notice is not started again.  A request no process answers within
 :data:`FORWARD_SECONDS` is answered 503 (retry: a bet's ``Idempotency-Key``
 makes the retry safe); a request waiting while its table is taken over is
 answered by the process that takes it over.
@@ -49,6 +52,10 @@ log = logging.getLogger("punto.server.forwarding")
 FORWARD_SECONDS = 10.0
 #: How often each side looks at the table besides the notices (seconds).
 POLL_SECONDS = 0.5
+#: How long a request started here is remembered, so that the poll taking it
+#: too (it came in its notice, and its answer was not in yet) does not start
+#: it again: past this its client gave up (FORWARD_SECONDS) long ago.
+STARTED_SECONDS = 3 * FORWARD_SECONDS
 #: How long an answered request's row is kept (seconds).
 KEEP_SECONDS = 300.0
 REQUESTS, ANSWERS = "punto_table_requests", "punto_table_answers"
@@ -79,6 +86,8 @@ class Forwarding:
         self._waiting: dict[int, asyncio.Future[str | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[None]] = set()
+        #: the requests started here lately, by id: when (the loop's clock)
+        self._started: dict[int, float] = {}
         # Written together: under load one transaction carries many of each.
         self._requests = Batcher(self._write_requests)
         self._answers = Batcher(self._write_answers)
@@ -194,9 +203,17 @@ class Forwarding:
                 [{"table_id": t, "request": r} for t, r in requests],
             ).scalars()
             out = [int(i) for i in ids]
+            # Each rides in its notice when it fits one: the process that runs the
+            # table starts on it at once, without taking it from the table first.
+            notices = [f"{i} {t} {r}" for i, (t, r) in zip(out, requests, strict=True)]
             # Not waited onto the disk: a request lost in a crash is never answered,
             # and its client retries (a bet's Idempotency-Key makes that safe).
-            notify(conn, REQUESTS, sorted({t for t, _ in requests}), unhurried=True)
+            notify(
+                conn,
+                REQUESTS,
+                [n if len(n) <= FRAME else t for n, (t, _) in zip(notices, requests, strict=True)],
+                unhurried=True,
+            )
         return out
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
@@ -213,12 +230,46 @@ class Forwarding:
         if loop is None:
             return
         with contextlib.suppress(RuntimeError):  # the loop is closed
-            if channel == REQUESTS and self._wake is not None:
-                loop.call_soon_threadsafe(self._wake.set)
+            if channel == REQUESTS:
+                number, _, rest = payload.partition(" ")
+                table_id, _, request = rest.partition(" ")
+                if number.isdigit() and request:
+                    loop.call_soon_threadsafe(self._noticed_request, int(number), table_id, request)
+                elif self._wake is not None:  # too long for its notice: take it from the table
+                    loop.call_soon_threadsafe(self._wake.set)
             elif channel == ANSWERS:
                 number, _, answer = payload.partition(" ")
                 if number.isdigit():
                     loop.call_soon_threadsafe(self._answered, int(number), answer or None)
+
+    def _noticed_request(self, request_id: int, table_id: str, text: str) -> None:
+        """A request that came in its notice, answered here at once if this
+        process runs its table (else its owner's, or the poll's, to take)."""
+        if self.ownership is None or table_id not in self.ownership.held():
+            return
+        try:
+            request = json.loads(text)
+        except ValueError:
+            if self._wake is not None:
+                self._wake.set()
+            return
+        self._start(request_id, request)
+
+    def _start(self, request_id: int, request: dict[str, Any]) -> None:
+        """Answer the request unless this process is answering it already (it
+        came in its notice, and the poll took it too before its answer was in)."""
+        now = asyncio.get_running_loop().time()
+        if request_id in self._started:
+            return
+        self._started[request_id] = now
+        while self._started:  # the oldest first: forgotten once no poll can return them
+            oldest = next(iter(self._started))
+            if now - self._started[oldest] < STARTED_SECONDS:
+                break
+            del self._started[oldest]
+        task = asyncio.create_task(self._answer(request_id, request))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
 
     def _answered(self, request_id: int, answer: str | None) -> None:
         done = self._waiting.get(request_id)
@@ -234,9 +285,7 @@ class Forwarding:
             self._wake.clear()
             try:
                 for request_id, request in await asyncio.to_thread(self.take_waiting):
-                    task = asyncio.create_task(self._answer(request_id, request))
-                    self._answering.add(task)
-                    task.add_done_callback(self._answering.discard)
+                    self._start(request_id, request)
                 turns += 1
                 if turns % 120 == 0:
                     await asyncio.to_thread(self._forget_old)
