@@ -440,6 +440,12 @@ def check_books(
     try:
         ledger = Ledger(engine)
         assert ledger.trial_balance() == 0
+        with engine.connect() as conn:  # no wallet went negative (the house's may)
+            lowest = conn.execute(
+                select(func.min(wallets.c.balance)).where(wallets.c.kind != "house")
+            ).scalar_one()
+        assert lowest is not None
+        assert lowest >= 0, lowest
         audit = ledger.audit()
         assert audit.ok, audit.problems
         with engine.connect() as conn:
