@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from decimal import Decimal
 
 import pytest
@@ -21,7 +21,7 @@ from sqlalchemy import func, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
-from punto.server.forwarding import Forwarding
+from punto.server.forwarding import REQUESTS, Forwarding
 from punto.server.journal import EventAppend, Journal, PlaceBet
 from punto.server.lease_settings import LeaseSettings
 from punto.server.ownership import Ownership, owner_gone, process_owner
@@ -31,6 +31,7 @@ from punto.store.leases import LeaseLostError
 from punto.store.ledger import Ledger
 from punto.table.events import BetPlaced, RoundOpened
 from tests import db_fixtures
+from tests.server.test_server_notices import ARRIVES, heard_on
 from tests.server.test_server_support import login, make_app, server_of, wait_for
 
 A, B = "host-a/101/aaaa", "host-b/202/bbbb"
@@ -306,6 +307,32 @@ def test_lease_second_server_forwards_bets_to_the_first_then_takes_the_tables_ov
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
+def test_lease_a_listener_on_the_database_hears_no_credentials_of_a_forwarded_request(
+    db_url: str,
+) -> None:
+    """Any session of the database may LISTEN on any channel (another
+    deployment's, say): a forwarded request is announced by its id and table,
+    never with the player's token or what they asked."""
+    with _two_servers(db_url) as (_first, second, _), ExitStack() as stack:
+        engine = db.connect(db_url, migrate=False)
+        stack.callback(engine.dispose)
+        heard = heard_on(engine, REQUESTS, stack)
+        player = login(second, ("demo", "demo-password"))
+        token = player["Authorization"].removeprefix("Bearer ")
+        asked = second.post(
+            "/api/tables/tiger/bets",
+            headers={**player, "Idempotency-Key": "overheard"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        assert asked.status_code == 409, asked.text  # no round open: the owner's refusal
+        payloads = [heard.get(timeout=ARRIVES)]
+        while not heard.empty():
+            payloads.append(heard.get_nowait())
+        assert all(token not in p and "overheard" not in p for p in payloads), payloads
+        assert any(p.endswith(" tiger") for p in payloads), payloads
+
+
 @pytest.mark.parametrize("db_url", db_fixtures.BACKENDS, indirect=True)
 def test_lease_taken_by_another_process_stops_the_table_here(
     db_url: str, caplog: pytest.LogCaptureFixture

@@ -4,17 +4,17 @@ On PostgreSQL several server processes share the tables (each runs those
 whose lease it holds: :mod:`punto.server.ownership`), and a client need not
 know which: a request under ``/api/tables/{id}`` for a table another live
 process runs is written to ``table_requests`` (method, path, the headers that
-matter, the body) and announced with ``NOTIFY``, in the notice itself when
-it fits one; the process that runs the table starts on it from the notice
-(or takes it from the table, ``FOR UPDATE SKIP LOCKED``), answers it with
-its own application -- the same authentication, checks and answers as a
-request of its own, a bet acknowledged only once durable -- and writes the
-answer back, announced the same way; the first process answers its client
-with it.
+matter, the body) and announced with ``NOTIFY`` (its id and table: never
+its content, which any session of the database could hear); the process
+that runs the table reads it at once on the notice (or takes it from the
+table, ``FOR UPDATE SKIP LOCKED``), answers it with its own application --
+the same authentication, checks and answers as a request of its own, a bet
+acknowledged only once durable -- and writes the answer back, announced the
+same way; the first process answers its client with it.
 
 A notice can be missed (a connection lost), so both sides also look at the
 table every :data:`POLL_SECONDS`; a request the look finds that this
-process started from its notice is not started again.  A request no process answers within
+process started on its notice is not started again.  A request no process answers within
 :data:`FORWARD_SECONDS` is answered 503 (retry: a bet's ``Idempotency-Key``
 makes the retry safe); a request waiting while its table is taken over is
 answered by the process that takes it over.
@@ -45,6 +45,7 @@ from punto.server.notices import FRAME, UNHURRIED_TOO, Notices, notify
 from punto.server.ownership import Ownership
 from punto.store import db
 from punto.store.leases import Lease, db_now, table_requests
+from punto.store.listed import listed
 
 log = logging.getLogger("punto.server.forwarding")
 
@@ -61,6 +62,9 @@ KEEP_SECONDS = 300.0
 REQUESTS, ANSWERS = "punto_table_requests", "punto_table_answers"
 #: The database's clock, in seconds since the epoch (as leases.db_now reads it).
 _NOW = func.extract("epoch", func.clock_timestamp())
+_UNANSWERED = select(table_requests.c.id, table_requests.c.request).where(
+    listed(table_requests.c.id, "ids"), table_requests.c.answer.is_(None)
+)
 _ANSWER = (
     update(table_requests)
     .where(table_requests.c.id == bindparam("request_id"))
@@ -91,6 +95,7 @@ class Forwarding:
         # Written together: under load one transaction carries many of each.
         self._requests = Batcher(self._write_requests)
         self._answers = Batcher(self._write_answers)
+        self._reads = Batcher(self._read_requests)
 
     @property
     def on(self) -> bool:
@@ -203,17 +208,13 @@ class Forwarding:
                 [{"table_id": t, "request": r} for t, r in requests],
             ).scalars()
             out = [int(i) for i in ids]
-            # Each rides in its notice when it fits one: the process that runs the
-            # table starts on it at once, without taking it from the table first.
-            notices = [f"{i} {t} {r}" for i, (t, r) in zip(out, requests, strict=True)]
-            # Not waited onto the disk: a request lost in a crash is never answered,
-            # and its client retries (a bet's Idempotency-Key makes that safe).
-            notify(
-                conn,
-                REQUESTS,
-                [n if len(n) <= FRAME else t for n, (t, _) in zip(notices, requests, strict=True)],
-                unhurried=True,
-            )
+            # Each announced by its id and table, never its content: any session
+            # of the database may listen on a channel, and a request holds the
+            # client's credentials (docs/security.md).  Not waited onto the disk: a
+            # request lost in a crash is never answered, and its client retries (a
+            # bet's Idempotency-Key makes that safe).
+            notices = [f"{i} {t}" for i, (t, _) in zip(out, requests, strict=True)]
+            notify(conn, REQUESTS, notices, unhurried=True)
         return out
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
@@ -231,29 +232,43 @@ class Forwarding:
             return
         with contextlib.suppress(RuntimeError):  # the loop is closed
             if channel == REQUESTS:
-                number, _, rest = payload.partition(" ")
-                table_id, _, request = rest.partition(" ")
-                if number.isdigit() and request:
-                    loop.call_soon_threadsafe(self._noticed_request, int(number), table_id, request)
-                elif self._wake is not None:  # too long for its notice: take it from the table
+                number, _, table_id = payload.partition(" ")
+                if number.isdigit() and table_id:
+                    loop.call_soon_threadsafe(self._noticed_request, int(number), table_id)
+                elif self._wake is not None:  # a notice of another form: look at the table
                     loop.call_soon_threadsafe(self._wake.set)
             elif channel == ANSWERS:
                 number, _, answer = payload.partition(" ")
                 if number.isdigit():
                     loop.call_soon_threadsafe(self._answered, int(number), answer or None)
 
-    def _noticed_request(self, request_id: int, table_id: str, text: str) -> None:
-        """A request that came in its notice, answered here at once if this
-        process runs its table (else its owner's, or the poll's, to take)."""
+    def _noticed_request(self, request_id: int, table_id: str) -> None:
+        """A request announced for a table this process runs: read and answered
+        at once, without taking it (else its owner's, or the poll's, to take)."""
         if self.ownership is None or table_id not in self.ownership.held():
             return
+        if request_id not in self._started:
+            task = asyncio.create_task(self._read_and_start(request_id))
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+
+    async def _read_and_start(self, request_id: int) -> None:
         try:
-            request = json.loads(text)
-        except ValueError:
-            if self._wake is not None:
-                self._wake.set()
+            request = await self._reads.put(request_id)
+        except Exception:  # the poll takes it
+            log.warning("forwarding: reading request %d failed", request_id, exc_info=True)
             return
-        self._start(request_id, request)
+        if request is not None:  # None: answered or forgotten meanwhile
+            self._start(request_id, request)
+
+    def _read_requests(self, ids: Sequence[int]) -> list[dict[str, Any] | None]:
+        """The requests of ``ids`` not answered yet (None for the others)."""
+        assert self.engine is not None
+        with self.engine.connect() as conn:
+            # one statement, its own transaction
+            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+            found = dict(conn.execute(_UNANSWERED, {"ids": list(ids)}).all())
+        return [json.loads(found[i]) if i in found else None for i in ids]
 
     def _start(self, request_id: int, request: dict[str, Any]) -> None:
         """Answer the request unless this process is answering it already (it
