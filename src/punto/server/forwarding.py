@@ -14,10 +14,10 @@ same way; the first process answers its client with it.
 
 A notice can be missed (a connection lost), so both sides also look at the
 table every :data:`POLL_SECONDS`; a request the look finds that this
-process started on its notice is not started again.  A request no process answers within
-:data:`FORWARD_SECONDS` is answered 503 (retry: a bet's ``Idempotency-Key``
-makes the retry safe); a request waiting while its table is taken over is
-answered by the process that takes it over.
+process started on its notice is not started again.  A request no process
+answers within :data:`FORWARD_SECONDS` is answered 503 (retry: a bet's
+``Idempotency-Key`` makes the retry safe); a request waiting while its
+table is taken over is answered by the process that takes it over.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -54,7 +54,7 @@ FORWARD_SECONDS = 10.0
 #: How often each side looks at the table besides the notices (seconds).
 POLL_SECONDS = 0.5
 #: How long a request started here is remembered, so that the poll taking it
-#: too (it came in its notice, and its answer was not in yet) does not start
+#: too (started on its notice, its answer not in yet) does not start
 #: it again: past this its client gave up (FORWARD_SECONDS) long ago.
 STARTED_SECONDS = 3 * FORWARD_SECONDS
 #: How long an answered request's row is kept (seconds).
@@ -248,9 +248,7 @@ class Forwarding:
         if self.ownership is None or table_id not in self.ownership.held():
             return
         if request_id not in self._started:
-            task = asyncio.create_task(self._read_and_start(request_id))
-            self._answering.add(task)
-            task.add_done_callback(self._answering.discard)
+            self._keep(self._read_and_start(request_id))
 
     async def _read_and_start(self, request_id: int) -> None:
         try:
@@ -272,7 +270,8 @@ class Forwarding:
 
     def _start(self, request_id: int, request: dict[str, Any]) -> None:
         """Answer the request unless this process is answering it already (it
-        came in its notice, and the poll took it too before its answer was in)."""
+        was started on its notice, and the poll took it too before its answer
+        was in)."""
         now = asyncio.get_running_loop().time()
         if request_id in self._started:
             return
@@ -282,7 +281,11 @@ class Forwarding:
             if now - self._started[oldest] < STARTED_SECONDS:
                 break
             del self._started[oldest]
-        task = asyncio.create_task(self._answer(request_id, request))
+        self._keep(self._answer(request_id, request))
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task kept until it ends (:meth:`stop` waits for them)."""
+        task = asyncio.create_task(work)
         self._answering.add(task)
         task.add_done_callback(self._answering.discard)
 

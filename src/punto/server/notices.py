@@ -37,14 +37,13 @@ PARTS_KEPT = 256
 
 #: The mark of the connection's schema, which a channel's name ends with.
 SCOPE = "left(md5(coalesce(current_schema(), '')), 16)"
-_NOTIFY = text(f"SELECT pg_notify(:c || '_' || {SCOPE}, :p)")
+_NOTICE = f"pg_notify(:c || '_' || {SCOPE}, :p)"
+_NOTIFY = text(f"SELECT {_NOTICE}")
 _UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
 #: The setting a transaction commits under is the one in effect at its commit:
 #: set with the last statement, it saves a round trip of its own.
 UNHURRIED_TOO = func.set_config("synchronous_commit", "off", True)
-_NOTIFY_UNHURRIED = text(
-    f"SELECT pg_notify(:c || '_' || {SCOPE}, :p), set_config('synchronous_commit', 'off', true)"
-)
+_NOTIFY_UNHURRIED = text(f"SELECT {_NOTICE}, set_config('synchronous_commit', 'off', true)")
 
 
 def unhurried(conn: Connection) -> None:

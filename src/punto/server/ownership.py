@@ -146,11 +146,10 @@ class Ownership:
         """Who holds ``table_id``'s lease, as the database said at most
         :data:`HOLDER_SECONDS` ago (requests for another process's tables come
         in a stream: one read a second each, not one per request)."""
+        known, lease = self.holder_known(table_id)
+        if known:
+            return lease
         now = time.monotonic()
-        with self._lock:
-            seen = self._holders.get(table_id)
-        if seen is not None and now - seen[0] < HOLDER_SECONDS:
-            return seen[1]
         with self.engine.connect() as conn:
             lease = leases.holders(conn, [table_id]).get(table_id)
         with self._lock:
