@@ -310,8 +310,14 @@ class Servers:
         return next(p for p in self.processes if p.process.pid == pid)
 
     def stop(self) -> None:
-        for process in self.processes:
-            process.stop()
+        # All told at once: one after the other, the last would take over the
+        # tables each before it let go of, and be stopped in the middle of
+        # resuming their rounds (an interrupted round the checks would count).
+        running = [p.process for p in self.processes if p.process.poll() is None]
+        for process in running:
+            process.send_signal(signal.SIGINT)
+        for process in running:
+            stop_server(process, told=True)
 
 
 def cpu_seconds(pids: list[int]) -> float | None:
@@ -344,9 +350,12 @@ async def _measure_cpu(
         results.server_cpu = after - before
 
 
-def stop_server(process: subprocess.Popen[bytes]) -> None:
+def stop_server(process: subprocess.Popen[bytes], *, told: bool = False) -> None:
+    """Stop the server gracefully (SIGINT, unless ``told`` already: a second one
+    would cut its shutdown short), killed if it takes more than 30 s."""
     if process.poll() is None:
-        process.send_signal(signal.SIGINT)
+        if not told:
+            process.send_signal(signal.SIGINT)
         try:
             process.wait(30)
         except subprocess.TimeoutExpired:
