@@ -90,3 +90,21 @@ def test_an_unhurried_notice_commits_its_transaction_alone_unhurried(
                 assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == "on"
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("db_url", [POSTGRESQL], indirect=True)
+@pytest.mark.parametrize("unhurried", [False, True])
+def test_many_notices_of_one_transaction_are_heard_in_the_order_sent(
+    db_url: str, unhurried: bool
+) -> None:
+    """One statement sends them all (:func:`notify`), in the order given: the
+    watchers' messages of a table are relayed in its log's order."""
+    engine = connect(db_url, migrate=False)
+    with ExitStack() as stack:
+        stack.callback(engine.dispose)
+        heard = heard_on(engine, "punto_relay", stack)
+        sent = [f"message {n}" for n in range(300)]
+        with engine.begin() as conn:
+            notify(conn, "punto_relay", sent, unhurried=unhurried)
+        assert [heard.get(timeout=ARRIVES) for _ in sent] == sent
+        assert heard.empty()

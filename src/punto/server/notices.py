@@ -37,13 +37,19 @@ PARTS_KEPT = 256
 
 #: The mark of the connection's schema, which a channel's name ends with.
 SCOPE = "left(md5(coalesce(current_schema(), '')), 16)"
-_NOTICE = f"pg_notify(:c || '_' || {SCOPE}, :p)"
-_NOTIFY = text(f"SELECT {_NOTICE}")
+# One statement for any number of notices, sent in the payloads' order (a
+# volatile function is evaluated after the sort): a statement a notice cost
+# more than the notices themselves.
+_PAYLOADS = "FROM unnest(CAST(:ps AS text[])) WITH ORDINALITY AS notices(p, n) ORDER BY n"
+_NOTIFY = text(f"SELECT pg_notify(:c || '_' || {SCOPE}, p) {_PAYLOADS}")
 _UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
 #: The setting a transaction commits under is the one in effect at its commit:
 #: set with the last statement, it saves a round trip of its own.
 UNHURRIED_TOO = func.set_config("synchronous_commit", "off", True)
-_NOTIFY_UNHURRIED = text(f"SELECT {_NOTICE}, set_config('synchronous_commit', 'off', true)")
+_NOTIFY_UNHURRIED = text(
+    f"SELECT pg_notify(:c || '_' || {SCOPE}, p), set_config('synchronous_commit', 'off', true) "
+    + _PAYLOADS
+)
 
 
 def unhurried(conn: Connection) -> None:
@@ -66,7 +72,7 @@ def notify(conn: Connection, channel: str, payloads: list[str], *, unhurried: bo
     does (in the same statement)."""
     if payloads:
         statement = _NOTIFY_UNHURRIED if unhurried else _NOTIFY
-        conn.execute(statement, [{"c": channel, "p": p} for p in payloads])
+        conn.execute(statement, {"c": channel, "ps": payloads})
     elif unhurried:
         conn.execute(_UNHURRIED)
 
