@@ -21,12 +21,13 @@ from sqlalchemy import func, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
+from punto.server.forwarded import ANSWERS, unpack
 from punto.server.forwarding import REQUESTS, Forwarding
 from punto.server.journal import EventAppend, Journal, PlaceBet
 from punto.server.lease_settings import LeaseSettings
 from punto.server.ownership import Ownership, owner_gone, process_owner
 from punto.store import db, leases
-from punto.store.db import table_events, table_requests
+from punto.store.db import server_requests, table_events, table_requests
 from punto.store.leases import LeaseLostError
 from punto.store.ledger import Ledger
 from punto.table.events import BetPlaced, RoundOpened
@@ -331,6 +332,53 @@ def test_lease_a_listener_on_the_database_hears_no_credentials_of_a_forwarded_re
             payloads.append(heard.get_nowait())
         assert all(token not in p and "overheard" not in p for p in payloads), payloads
         assert any(p.endswith(" tiger") for p in payloads), payloads
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
+def test_lease_a_forwarded_bets_answer_is_announced_once_by_the_commit_of_the_bet(
+    db_url: str,
+) -> None:
+    """The owner announces a forwarded bet's answer in the transaction that
+    commits the bet (so it goes out exactly when the bet is durable), and
+    does not announce it a second time after."""
+    with _two_servers(db_url) as (first, second, _), ExitStack() as stack:
+        engine = db.connect(db_url, migrate=False)
+        stack.callback(engine.dispose)
+        heard = heard_on(engine, ANSWERS, stack)
+        player = login(second, ("demo", "demo-password"))
+        runtime = server_of(first).tables["tiger"]
+        runtime.next_round_at = 0.0
+        runtime.step()  # "Place your bets, please"
+        bet = second.post(
+            "/api/tables/tiger/bets",
+            headers={**player, "Idempotency-Key": "announced"},
+            json={"wager": "banker", "stake": "10"},
+        )
+        assert bet.status_code == 201, bet.text
+        payload = heard.get(timeout=ARRIVES)
+        number, _, packed = payload.partition(" ")
+        status, headers, body = unpack(packed)
+        assert (status, headers) == (201, [["content-type", "application/json"]])
+        assert json.loads(body) == bet.json()
+        with engine.connect() as conn:  # the very text committed with the bet
+            stored = conn.execute(
+                select(server_requests.c.response).where(
+                    server_requests.c.key.endswith(":announced")
+                )
+            ).scalar_one()
+        assert body.decode() == stored
+        # The owner's own answer to the request came after, and was not announced.
+        request_id = int(number)
+        wait_for(lambda: _answer_of(engine, request_id) is not None, timeout=ARRIVES, step=0.05)
+        assert unpack(str(_answer_of(engine, request_id)))[0] == 201
+        assert heard.empty()
+
+
+def _answer_of(engine: Engine, request_id: int) -> str | None:
+    with engine.connect() as conn:
+        query = select(table_requests.c.answer).where(table_requests.c.id == request_id)
+        return conn.execute(query).scalar_one_or_none()
 
 
 @pytest.mark.parametrize("db_url", db_fixtures.BACKENDS, indirect=True)

@@ -27,7 +27,10 @@ import base64
 import contextlib
 import json
 import logging
+import queue
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Coroutine, Sequence
 from typing import Any
 from urllib.parse import unquote
@@ -41,7 +44,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from punto.server.batching import Batcher
 from punto.server.errors import error_body, replaying
 from punto.server.fastlane import FastLane
-from punto.server.notices import FRAME, UNHURRIED_TOO, Notices, notify
+from punto.server.forwarded import ANSWERING, ANSWERS, Answering, notice, pack, unpack
+from punto.server.notices import UNHURRIED_TOO, Notices, notify
 from punto.server.ownership import Ownership
 from punto.store import db
 from punto.store.leases import Lease, db_now, table_requests
@@ -59,7 +63,12 @@ POLL_SECONDS = 0.5
 STARTED_SECONDS = 3 * FORWARD_SECONDS
 #: How long an answered request's row is kept (seconds).
 KEEP_SECONDS = 300.0
-REQUESTS, ANSWERS = "punto_table_requests", "punto_table_answers"
+#: Answers kept for requests not waited for (yet): see Forwarding._heard_answer.
+EARLY_KEPT = 1000
+#: The most requests read in one statement.
+READ_MOST = 500
+_NONE_YET: Any = object()
+REQUESTS = "punto_table_requests"
 #: The database's clock, in seconds since the epoch (as leases.db_now reads it).
 _NOW = func.extract("epoch", func.clock_timestamp())
 _UNANSWERED = select(table_requests.c.id, table_requests.c.request).where(
@@ -90,12 +99,18 @@ class Forwarding:
         self._waiting: dict[int, asyncio.Future[str | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[None]] = set()
+        #: answers heard to requests no one here waits for (yet), by id
+        self._early: OrderedDict[int, str | None] = OrderedDict()
+        self._early_lock = threading.Lock()
         #: the requests started here lately, by id: when (the loop's clock)
         self._started: dict[int, float] = {}
         # Written together: under load one transaction carries many of each.
         self._requests = Batcher(self._write_requests)
         self._answers = Batcher(self._write_answers)
-        self._reads = Batcher(self._read_requests)
+        #: the ids of the requests noticed for tables run here, to be read
+        #: (by the reading thread; None stops it)
+        self._to_read: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._reader: threading.Thread | None = None
 
     @property
     def on(self) -> bool:
@@ -110,8 +125,16 @@ class Forwarding:
         notices.listen(REQUESTS, lambda payload: self._noticed(REQUESTS, payload))
         notices.listen(ANSWERS, lambda payload: self._noticed(ANSWERS, payload))
         self._task = self._loop.create_task(self._serve(), name="punto-forwarding")
+        self._reader = threading.Thread(
+            target=self._read_noticed, args=(self._loop,), name="punto-forwarded", daemon=True
+        )
+        self._reader.start()
 
     async def stop(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            self._to_read.put(None)
+            await asyncio.to_thread(reader.join, 10)
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -162,7 +185,11 @@ class Forwarding:
         }
         request_id = await self._requests.put((table_id, json.dumps(request)))
         done: asyncio.Future[str | None] = self._loop.create_future()
-        self._waiting[request_id] = done
+        with self._early_lock:
+            self._waiting[request_id] = done
+            early = self._early.pop(request_id, _NONE_YET)
+        if early is not _NONE_YET:
+            done.set_result(early)
         try:
             deadline = self._loop.time() + FORWARD_SECONDS
             while True:
@@ -173,7 +200,7 @@ class Forwarding:
                     await asyncio.wait_for(asyncio.shield(done), max(0, min(POLL_SECONDS, left)))
                 noticed = done.result() if done.done() else None
                 answer = (
-                    _unpacked(noticed)
+                    unpack(noticed)
                     if noticed is not None
                     else await asyncio.to_thread(self._read_answer, request_id)
                 )
@@ -222,7 +249,7 @@ class Forwarding:
         with self.engine.connect() as conn:
             query = select(table_requests.c.answer).where(table_requests.c.id == request_id)
             answer = conn.execute(query).scalar_one_or_none()
-        return None if answer is None else _unpacked(answer)
+        return None if answer is None else unpack(answer)
 
     # -- the process that runs the table ---------------------------------------------------------
 
@@ -230,33 +257,69 @@ class Forwarding:
         loop = self._loop
         if loop is None:
             return
+        # Every process hears every notice: those for another process's tables,
+        # or answers to another's requests, are dropped here, in the listener's
+        # thread, costing the busy event loop nothing.
         with contextlib.suppress(RuntimeError):  # the loop is closed
             if channel == REQUESTS:
                 number, _, table_id = payload.partition(" ")
-                if number.isdigit() and table_id:
-                    loop.call_soon_threadsafe(self._noticed_request, int(number), table_id)
-                elif self._wake is not None:  # a notice of another form: look at the table
-                    loop.call_soon_threadsafe(self._wake.set)
+                if not (number.isdigit() and table_id):  # another form: look at the table
+                    if self._wake is not None:
+                        loop.call_soon_threadsafe(self._wake.set)
+                elif self.ownership is not None and self.ownership.holds(table_id):
+                    # read at once by the reading thread, not through the loop
+                    self._to_read.put(int(number))
             elif channel == ANSWERS:
                 number, _, answer = payload.partition(" ")
                 if number.isdigit():
-                    loop.call_soon_threadsafe(self._answered, int(number), answer or None)
+                    self._heard_answer(loop, int(number), answer or None)
 
-    def _noticed_request(self, request_id: int, table_id: str) -> None:
-        """A request announced for a table this process runs: read and answered
-        at once, without taking it (else its owner's, or the poll's, to take)."""
-        if self.ownership is None or table_id not in self.ownership.held():
-            return
-        if request_id not in self._started:
-            self._keep(self._read_and_start(request_id))
+    def _heard_answer(
+        self, loop: asyncio.AbstractEventLoop, request_id: int, answer: str | None
+    ) -> None:
+        """The listener's thread: an answer to a request of this process's is
+        handed to its waiter; any other is kept a little, since a request's
+        answer can come before the process that sent it has seen its id."""
+        with self._early_lock:
+            if request_id not in self._waiting:
+                self._early[request_id] = answer
+                while len(self._early) > EARLY_KEPT:
+                    self._early.popitem(last=False)
+                return
+        loop.call_soon_threadsafe(self._answered, request_id, answer)
 
-    async def _read_and_start(self, request_id: int) -> None:
-        try:
-            request = await self._reads.put(request_id)
-        except Exception:  # the poll takes it
-            log.warning("forwarding: reading request %d failed", request_id, exc_info=True)
-            return
-        if request is not None:  # None: answered or forgotten meanwhile
+    def _read_noticed(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The reading thread: the requests announced for tables run here, read
+        (those noticed meanwhile together, one statement) and started at once,
+        without taking them (else their owner's, or the poll's, to take).  A
+        thread of its own: a busy event loop would take a turn for each step."""
+        while True:
+            first = self._to_read.get()
+            if first is None:
+                return
+            ids, stopping = [first], False
+            while len(ids) < READ_MOST and not stopping:
+                try:
+                    more = self._to_read.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                else:
+                    ids.append(more)
+            try:
+                requests = self._read_requests(ids)
+            except Exception:  # the poll takes them
+                log.warning("forwarding: reading requests %s failed", ids, exc_info=True)
+            else:
+                found = [(i, r) for i, r in zip(ids, requests, strict=True) if r is not None]
+                with contextlib.suppress(RuntimeError):  # the loop is closed
+                    loop.call_soon_threadsafe(self._start_all, found)
+            if stopping:
+                return
+
+    def _start_all(self, requests: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        for request_id, request in requests:
             self._start(request_id, request)
 
     def _read_requests(self, ids: Sequence[int]) -> list[dict[str, Any] | None]:
@@ -358,39 +421,36 @@ class Forwarding:
             # Not cut short: a request stopped half-way (a bet whose key is claimed,
             # say) could leave its table in between; the first process gives up
             # waiting on its own (FORWARD_SECONDS) and its client retries.
-            status, headers, body = await self._run(request)
+            answering = Answering(request_id)
+            status, headers, body = await self._run(answering, request)
         except Exception:
             log.exception("forwarding: request %d failed here", request_id)
             status, headers = 500, [["content-type", "application/json"]]
             body = json.dumps(error_body("InternalError", "the server failed")).encode()
-        answer = json.dumps(
-            {"status": status, "headers": headers, "body": base64.b64encode(body).decode("ascii")}
-        )
-        await self._answers.put((request_id, answer))
+        # The row is kept for a notice missed, also when the commit announced it.
+        await self._answers.put((request_id, pack(status, headers, body), not answering.announced))
 
-    def _write_answers(self, answers: Sequence[tuple[int, str]]) -> list[None]:
-        """Write ``answers`` (request id, answer) in one transaction."""
+    def _write_answers(self, answers: Sequence[tuple[int, str, bool]]) -> list[None]:
+        """Write ``answers`` (request id, answer, whether to announce it) in one
+        transaction."""
         assert self.engine is not None
-        # An answer rides in its notice when it fits one (the first process need
-        # not read it back); the row keeps it for a notice missed.
-        notices = [f"{i} {a}" for i, a in answers]
         with db.write_transaction(self.engine) as conn:
-            conn.execute(_ANSWER, [{"request_id": i, "answer": a} for i, a in answers])
+            conn.execute(_ANSWER, [{"request_id": i, "answer": a} for i, a, _ in answers])
             # Not waited onto the disk: what it answers is durable already (a bet
             # is acknowledged by its journal), and a lost answer is asked again.
-            notify(
-                conn,
-                ANSWERS,
-                [
-                    n if len(n) <= FRAME else str(i)
-                    for n, (i, _) in zip(notices, answers, strict=True)
-                ],
-                unhurried=True,
-            )
+            # An answer rides in its notice when it fits one (the first process need
+            # not read it back); the row keeps it for a notice missed.
+            notices = [notice(i, a) for i, a, announce in answers if announce]
+            notify(conn, ANSWERS, notices, unhurried=True)
         return [None] * len(answers)
 
-    async def _run(self, request: dict[str, Any]) -> tuple[int, list[Any], bytes]:
+    async def _run(
+        self, answering: Answering, request: dict[str, Any]
+    ) -> tuple[int, list[Any], bytes]:
         assert self.app is not None
+        # A bet's answer is then announced by the transaction that commits it (the
+        # journal's), not after it: the first process answers its client sooner.
+        ANSWERING.set(answering)
         body = base64.b64decode(request["body"])
         scope: Scope = {
             "type": "http",
@@ -428,12 +488,6 @@ class Forwarding:
 
         await self.app(scope, replaying(body, receive), send)
         return status, headers, b"".join(chunks)
-
-
-def _unpacked(answer: str) -> tuple[int, list[Any], bytes]:
-    """A stored answer: status, headers, body."""
-    data = json.loads(answer)
-    return int(data["status"]), data["headers"], base64.b64decode(data["body"])
 
 
 class Forward:

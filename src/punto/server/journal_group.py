@@ -34,6 +34,8 @@ from sqlalchemy.engine import Connection
 
 from punto.jsontext import dumps
 from punto.money import CENT, format_money
+from punto.server import forwarded
+from punto.server.notices import notify
 from punto.store import db, ledger_sql, postings
 from punto.store.db import server_requests, table_events
 from punto.store.listed import listed
@@ -55,6 +57,8 @@ from punto.table.events import TABLE_STREAM, Event
 ID_BLOCK = 1000
 
 PostingSpec = PlaceBet | SettleBet | ReturnBet
+#: The headers of a bet's answer, as the application sends them.
+_JSON = [["content-type", "application/json"]]
 
 # Built once: a statement built anew for every group costs more than its answer.
 _TAKEN = select(server_requests.c.key).where(listed(server_requests.c.key, "keys"))
@@ -166,6 +170,8 @@ class Group:
         self.events: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
         self.responses: list[dict[str, Any]] = []
+        #: answers to forwarded requests, announced when the group commits
+        self.announcements: list[str] = []
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -336,6 +342,14 @@ class Group:
                 # The answer the request gets, stored with it (no second write).
                 balance = format_money(Decimal(posted[0].player_balance) * CENT)
                 status, text = 201, dumps({**answer, "balance": balance}, sort_keys=True)
+                answering = item.request.get("announce")
+                if answering is not None:  # a forwarded request's, announced on commit
+                    answering.announced = True
+                    self.announcements.append(
+                        forwarded.notice(
+                            answering.request_id, forwarded.pack(201, _JSON, text.encode())
+                        )
+                    )
             self.requests.append(
                 {
                     "key": item.request["key"],
@@ -392,6 +406,7 @@ class Group:
             else:
                 outcomes.append(self._stage_unit(unit))
         self._flush()
+        notify(self.conn, forwarded.ANSWERS, self.announcements)
         for i, run in work:
             try:
                 with self.conn.begin_nested():

@@ -33,6 +33,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from punto.jsontext import loads
+from punto.server.forwarded import ANSWERING
 from punto.server.journal import PlaceBet, RequestKeyTakenError
 from punto.server.named_round import check_named_round
 from punto.server.tables.forms import bet_json, cents, find_bet, money
@@ -308,6 +309,8 @@ class BetIntake:
             }
             if bet is not None:  # the answer is stored with the bet (the journal adds the balance)
                 request["answer"] = {"table_id": self.rt.id, "round_id": r.round_id, "bet": bet}
+                # and, to a forwarded request, announced by the commit (punto.server.forwarded)
+                request["announce"] = ANSWERING.get()
         stored = request is not None and "answer" in request
         # The stake, the reservation and the event: one unit (see the module's docstring).
         self.rt.log.attach([posting], request, wait=not in_flight, notify=notify)
