@@ -10,7 +10,8 @@ that runs the table reads it at once on the notice (or takes it from the
 table, ``FOR UPDATE SKIP LOCKED``), answers it with its own application --
 the same authentication, checks and answers as a request of its own, a bet
 acknowledged only once durable -- and writes the answer back, announced the
-same way; the first process answers its client with it.
+same way (a bet's by the very transaction that commits it:
+:mod:`punto.server.forwarded`); the first process answers its client with it.
 
 A notice can be missed (a connection lost), so both sides also look at the
 table every :data:`POLL_SECONDS`; a request the look finds that this
