@@ -11,15 +11,16 @@ when the first stops.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from decimal import Decimal
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from punto.server.forwarded import ANSWERS, unpack
 from punto.server.forwarding import REQUESTS, Forwarding
@@ -468,3 +469,46 @@ def test_lease_requests_a_former_owner_took_and_never_answered_are_taken_again(
     forwarding.engine, forwarding.ownership = engine, Holding()  # type: ignore[assignment]
     assert [i for i, _ in forwarding.take_waiting()] == [waiting, orphaned]
     assert forwarding.take_waiting() == []  # taken: not again
+
+
+@pytest.mark.parametrize("db_url", [db_fixtures.POSTGRESQL], indirect=True)
+def test_forwarding_outlives_the_database_cutting_its_kept_connections(engine: Engine) -> None:
+    """Forwarding keeps a connection for each kind of batch (no pool's ping a
+    batch).  One the server cut is found gone and replaced: a read or an
+    answer is tried again at once; a request's write fails alone (it may
+    have committed: its client retries) and the next one goes through."""
+    name = f"punto-cut-{uuid.uuid4().hex[:8]}"
+    own = create_engine(engine.url.update_query_dict({"application_name": name}))
+    forwarding = Forwarding()
+    forwarding.engine = own
+
+    def cut() -> int:
+        with engine.connect() as conn:
+            return int(
+                conn.execute(
+                    text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE application_name = :name"
+                    ),
+                    {"name": name},
+                ).scalar_one()
+            )
+
+    try:
+        [first] = forwarding.send_requests([("t1", '{"n": 1}')])
+        assert forwarding.read_requests([first]) == [{"n": 1}]
+        forwarding.write_answers([(first, '{"status": 200}', False)])
+        assert cut() == 3  # the requests', the reads' and the answers' connections
+        assert forwarding.read_requests([first]) == [None]  # answered: tried again, read
+        forwarding.write_answers([(first, '{"status": 201}', False)])
+        with pytest.raises(DBAPIError):
+            forwarding.send_requests([("t1", '{"n": 2}')])
+        [third] = forwarding.send_requests([("t1", '{"n": 3}')])
+        assert third > first
+        with engine.connect() as conn:
+            answer = conn.execute(
+                select(table_requests.c.answer).where(table_requests.c.id == first)
+            ).scalar_one()
+        assert answer == '{"status": 201}'
+    finally:
+        own.dispose()

@@ -31,14 +31,29 @@ import logging
 import queue
 import re
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Coroutine, Sequence
-from typing import Any
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import FastAPI
-from sqlalchemy import bindparam, delete, func, insert, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    String,
+    Text,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -46,7 +61,7 @@ from punto.server.batching import Batcher
 from punto.server.errors import error_body, replaying
 from punto.server.fastlane import FastLane
 from punto.server.forwarded import ANSWERING, ANSWERS, Answering, notice, pack, unpack
-from punto.server.notices import UNHURRIED_TOO, Notices, notify
+from punto.server.notices import UNHURRIED_TOO, Notices, notifying
 from punto.server.ownership import Ownership
 from punto.store import db
 from punto.store.leases import Lease, db_now, table_requests
@@ -66,19 +81,64 @@ STARTED_SECONDS = 3 * FORWARD_SECONDS
 KEEP_SECONDS = 300.0
 #: Answers kept for requests not waited for (yet): see Forwarding._heard_answer.
 EARLY_KEPT = 1000
+#: How long a kept connection may sit idle before it is looked at again (seconds).
+IDLE_SECONDS = 30.0
 #: The most requests read in one statement.
 READ_MOST = 500
 _NONE_YET: Any = object()
 REQUESTS = "punto_table_requests"
+T = TypeVar("T")
 #: The database's clock, in seconds since the epoch (as leases.db_now reads it).
 _NOW = func.extract("epoch", func.clock_timestamp())
 _UNANSWERED = select(table_requests.c.id, table_requests.c.request).where(
     listed(table_requests.c.id, "ids"), table_requests.c.answer.is_(None)
 )
-_ANSWER = (
+#: Requests written, each announced by its id and table, never its content:
+#: any session of the database may listen on a channel, and a request holds
+#: the client's credentials (docs/security.md).  Not waited onto the disk: a
+#: request lost in a crash is never answered, and its client retries (a bet's
+#: Idempotency-Key makes that safe).
+_SENT = (
+    insert(table_requests)
+    .from_select(
+        ["table_id", "request", "created_at"],
+        select(
+            func.unnest(bindparam("tables", type_=ARRAY(String))),
+            func.unnest(bindparam("requests", type_=ARRAY(Text))),
+            _NOW,
+        ),
+    )
+    .returning(table_requests.c.id, table_requests.c.table_id)
+    .cte("sent")
+)
+_SEND = select(
+    _SENT.c.id,
+    _SENT.c.table_id,
+    notifying(REQUESTS, cast(_SENT.c.id, Text) + " " + _SENT.c.table_id),
+    UNHURRIED_TOO,
+)
+#: Answers written to their requests' rows, and announced (those given a
+#: notice: a bet's went out with its commit) -- one statement.  Not waited onto
+#: the disk: what they answer is durable already (a bet is acknowledged by its
+#: journal), and a lost answer is asked again.
+_GIVEN = select(
+    func.unnest(bindparam("ids", type_=ARRAY(BigInteger))).label("id"),
+    func.unnest(bindparam("answers", type_=ARRAY(Text))).label("answer"),
+    func.unnest(bindparam("notices", type_=ARRAY(Text))).label("notice"),
+).cte("given")
+_WRITTEN = (
     update(table_requests)
-    .where(table_requests.c.id == bindparam("request_id"))
-    .values(answer=bindparam("answer"))
+    .where(table_requests.c.id == _GIVEN.c.id)
+    .values(answer=_GIVEN.c.answer)
+    .returning(table_requests.c.id)
+    .cte("written")
+)
+_ANSWER = select(
+    func.count(_WRITTEN.c.id),
+    select(func.count(notifying(ANSWERS, _GIVEN.c.notice)))
+    .where(_GIVEN.c.notice.is_not(None))
+    .scalar_subquery(),
+    UNHURRIED_TOO,
 )
 #: What is forwarded: a table's own resources (not the list of tables, nor a new one).
 _TABLE_PATH = re.compile(r"/api/tables/([^/]+)(?:/.*)?")
@@ -106,12 +166,14 @@ class Forwarding:
         #: the requests started here lately, by id: when (the loop's clock)
         self._started: dict[int, float] = {}
         # Written together: under load one transaction carries many of each.
-        self._requests = Batcher(self._write_requests)
-        self._answers = Batcher(self._write_answers)
+        self._requests = Batcher(self.send_requests)
+        self._answers = Batcher(self.write_answers)
         #: the ids of the requests noticed for tables run here, to be read
         #: (by the reading thread; None stops it)
         self._to_read: queue.SimpleQueue[int | None] = queue.SimpleQueue()
         self._reader: threading.Thread | None = None
+        #: connections kept for the batches, by batcher, with when last used (see _held)
+        self._connections: dict[str, tuple[Connection, float]] = {}
 
     @property
     def on(self) -> bool:
@@ -144,6 +206,8 @@ class Forwarding:
         for answering in list(self._answering):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(answering, 10)
+        for name in list(self._connections):
+            await asyncio.to_thread(self._drop, name)
 
     # -- the process that got the request -------------------------------------------------------
 
@@ -184,7 +248,11 @@ class Forwarding:
             ],
             "body": base64.b64encode(body).decode("ascii"),
         }
-        request_id = await self._requests.put((table_id, json.dumps(request)))
+        try:
+            request_id = await self._requests.put((table_id, json.dumps(request)))
+        except Exception:
+            log.warning("forwarding: a request for table %s not sent", table_id, exc_info=True)
+            return _not_answered(table_id, "the request could not be sent to it")
         done: asyncio.Future[str | None] = self._loop.create_future()
         with self._early_lock:
             self._waiting[request_id] = done
@@ -211,39 +279,65 @@ class Forwarding:
                     break
         finally:
             self._waiting.pop(request_id, None)
-        return (
-            503,
-            [["content-type", "application/json"], ["retry-after", "1"]],
-            json.dumps(
-                error_body(
-                    "TableElsewhereError",
-                    f"table {table_id} is run by another server process, which did not "
-                    "answer in time; retry",
-                    hint="retry in a moment (a bet with the same Idempotency-Key is never "
-                    "placed twice)",
-                )
-            ).encode(),
-        )
+        return _not_answered(table_id, "it did not answer in time")
 
-    def _write_requests(self, requests: Sequence[tuple[str, str]]) -> list[int]:
-        """Write ``requests`` (table id, request) in one transaction; their ids."""
+    def send_requests(self, requests: Sequence[tuple[str, str]]) -> list[int]:
+        """Write ``requests`` (table id, request); their ids.  One statement, its
+        own transaction, on a connection kept for it: under load each round
+        trip waits for a core, and a transaction of its own took five."""
+        tables = [t for t, _ in requests]
+        # Not again: a write that failed may have committed all the same.
+        sent = self._held(
+            "requests",
+            lambda conn: conn.execute(
+                _SEND, {"tables": tables, "requests": [r for _, r in requests]}
+            ).all(),
+            again=False,
+        )
+        if [row.table_id for row in sent] != tables:  # PostgreSQL returns them in order
+            raise RuntimeError("forwarded requests written out of order")
+        return [int(row.id) for row in sent]
+
+    def _held(self, name: str, work: Callable[[Connection], T], *, again: bool = True) -> T:
+        """``work`` on the connection kept for ``name`` (autocommit: each statement
+        its own transaction; one batch at a time uses it, see :class:`Batcher`).
+        The connection is opened on first use, looked at after it sat idle (as
+        the pool would at each use), and opened anew after it failed; with
+        ``again``, ``work`` -- which must be safe to repeat -- is tried once more
+        on a new one when the old was found gone."""
+        for attempt in (1, 2):
+            conn = self._connection(name)
+            try:
+                return work(conn)
+            except DBAPIError as error:
+                self._drop(name)
+                if not (again and attempt == 1 and error.connection_invalidated):
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _connection(self, name: str) -> Connection:
         assert self.engine is not None
-        with db.write_transaction(self.engine) as conn:
-            ids = conn.execute(
-                insert(table_requests)
-                .values(created_at=_NOW)
-                .returning(table_requests.c.id, sort_by_parameter_order=True),
-                [{"table_id": t, "request": r} for t, r in requests],
-            ).scalars()
-            out = [int(i) for i in ids]
-            # Each announced by its id and table, never its content: any session
-            # of the database may listen on a channel, and a request holds the
-            # client's credentials (docs/security.md).  Not waited onto the disk: a
-            # request lost in a crash is never answered, and its client retries (a
-            # bet's Idempotency-Key makes that safe).
-            notices = [f"{i} {t}" for i, (t, _) in zip(out, requests, strict=True)]
-            notify(conn, REQUESTS, notices, unhurried=True)
-        return out
+        now = time.monotonic()
+        kept = self._connections.get(name)
+        if kept is not None and now - kept[1] > IDLE_SECONDS:
+            try:
+                kept[0].exec_driver_sql("SELECT 1")
+            except DBAPIError:
+                self._drop(name)
+                kept = None
+        if kept is None:
+            conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        else:
+            conn = kept[0]
+        self._connections[name] = (conn, now)
+        return conn
+
+    def _drop(self, name: str) -> None:
+        kept = self._connections.pop(name, None)
+        if kept is not None:
+            with contextlib.suppress(Exception):
+                kept[0].invalidate()
+                kept[0].close()
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
         assert self.engine is not None
@@ -309,7 +403,7 @@ class Forwarding:
                 else:
                     ids.append(more)
             try:
-                requests = self._read_requests(ids)
+                requests = self.read_requests(ids)
             except Exception:  # the poll takes them
                 log.warning("forwarding: reading requests %s failed", ids, exc_info=True)
             else:
@@ -323,13 +417,10 @@ class Forwarding:
         for request_id, request in requests:
             self._start(request_id, request)
 
-    def _read_requests(self, ids: Sequence[int]) -> list[dict[str, Any] | None]:
+    def read_requests(self, ids: Sequence[int]) -> list[dict[str, Any] | None]:
         """The requests of ``ids`` not answered yet (None for the others)."""
-        assert self.engine is not None
-        with self.engine.connect() as conn:
-            # one statement, its own transaction
-            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
-            found = dict(conn.execute(_UNANSWERED, {"ids": list(ids)}).all())
+        rows = self._held("reads", lambda conn: conn.execute(_UNANSWERED, {"ids": list(ids)}).all())
+        found = dict(rows)
         return [json.loads(found[i]) if i in found else None for i in ids]
 
     def _start(self, request_id: int, request: dict[str, Any]) -> None:
@@ -431,18 +522,16 @@ class Forwarding:
         # The row is kept for a notice missed, also when the commit announced it.
         await self._answers.put((request_id, pack(status, headers, body), not answering.announced))
 
-    def _write_answers(self, answers: Sequence[tuple[int, str, bool]]) -> list[None]:
-        """Write ``answers`` (request id, answer, whether to announce it) in one
-        transaction."""
-        assert self.engine is not None
-        with db.write_transaction(self.engine) as conn:
-            conn.execute(_ANSWER, [{"request_id": i, "answer": a} for i, a, _ in answers])
-            # Not waited onto the disk: what it answers is durable already (a bet
-            # is acknowledged by its journal), and a lost answer is asked again.
-            # An answer rides in its notice when it fits one (the first process need
-            # not read it back); the row keeps it for a notice missed.
-            notices = [notice(i, a) for i, a, announce in answers if announce]
-            notify(conn, ANSWERS, notices, unhurried=True)
+    def write_answers(self, answers: Sequence[tuple[int, str, bool]]) -> list[None]:
+        """Write ``answers`` (request id, answer, whether to announce it), one
+        statement.  An answer rides in its notice when it fits one (the first
+        process need not read it back); the row keeps it for a notice missed."""
+        given = {
+            "ids": [i for i, _, _ in answers],
+            "answers": [a for _, a, _ in answers],
+            "notices": [notice(i, a) if announce else None for i, a, announce in answers],
+        }
+        self._held("answers", lambda conn: conn.execute(_ANSWER, given).all())
         return [None] * len(answers)
 
     async def _run(
@@ -489,6 +578,22 @@ class Forwarding:
 
         await self.app(scope, replaying(body, receive), send)
         return status, headers, b"".join(chunks)
+
+
+def _not_answered(table_id: str, why: str) -> tuple[int, list[Any], bytes]:
+    """The answer to a request its table's process did not answer: 503, retry."""
+    return (
+        503,
+        [["content-type", "application/json"], ["retry-after", "1"]],
+        json.dumps(
+            error_body(
+                "TableElsewhereError",
+                f"table {table_id} is run by another server process; {why}; retry",
+                hint="retry in a moment (a bet with the same Idempotency-Key is never "
+                "placed twice)",
+            )
+        ).encode(),
+    )
 
 
 class Forward:

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import func, text
+from sqlalchemy import ColumnElement, func, literal, literal_column, text
 from sqlalchemy.engine import Connection, Engine
 
 log = logging.getLogger("punto.server.notices")
@@ -50,6 +50,12 @@ _NOTIFY_UNHURRIED = text(
     f"SELECT pg_notify(:c || '_' || {SCOPE}, p), set_config('synchronous_commit', 'off', true) "
     + _PAYLOADS
 )
+
+
+def notifying(channel: str, payload: ColumnElement[str]) -> ColumnElement[Any]:
+    """``pg_notify`` of ``payload`` on ``channel`` (of the connection's schema), as
+    a column of a statement: notices sent by the statement that makes them."""
+    return func.pg_notify(literal(channel) + "_" + literal_column(SCOPE), payload)
 
 
 def unhurried(conn: Connection) -> None:
