@@ -31,7 +31,6 @@ import logging
 import queue
 import re
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
@@ -53,7 +52,6 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -64,6 +62,7 @@ from punto.server.forwarded import ANSWERING, ANSWERS, Answering, notice, pack, 
 from punto.server.notices import UNHURRIED_TOO, Notices, notifying
 from punto.server.ownership import Ownership
 from punto.store import db
+from punto.store.kept import KeptConnection
 from punto.store.leases import Lease, db_now, table_requests
 from punto.store.listed import listed
 
@@ -81,8 +80,6 @@ STARTED_SECONDS = 3 * FORWARD_SECONDS
 KEEP_SECONDS = 300.0
 #: Answers kept for requests not waited for (yet): see Forwarding._heard_answer.
 EARLY_KEPT = 1000
-#: How long a kept connection may sit idle before it is looked at again (seconds).
-IDLE_SECONDS = 30.0
 #: The most requests read in one statement.
 READ_MOST = 500
 _NONE_YET: Any = object()
@@ -172,8 +169,8 @@ class Forwarding:
         #: (by the reading thread; None stops it)
         self._to_read: queue.SimpleQueue[int | None] = queue.SimpleQueue()
         self._reader: threading.Thread | None = None
-        #: connections kept for the batches, by batcher, with when last used (see _held)
-        self._connections: dict[str, tuple[Connection, float]] = {}
+        #: the connections kept for the batches, by batcher (see _held)
+        self._kept: dict[str, KeptConnection] = {}
 
     @property
     def on(self) -> bool:
@@ -206,8 +203,8 @@ class Forwarding:
         for answering in list(self._answering):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(answering, 10)
-        for name in list(self._connections):
-            await asyncio.to_thread(self._drop, name)
+        for kept in self._kept.values():
+            await asyncio.to_thread(kept.drop)
 
     # -- the process that got the request -------------------------------------------------------
 
@@ -300,44 +297,13 @@ class Forwarding:
 
     def _held(self, name: str, work: Callable[[Connection], T], *, again: bool = True) -> T:
         """``work`` on the connection kept for ``name`` (autocommit: each statement
-        its own transaction; one batch at a time uses it, see :class:`Batcher`).
-        The connection is opened on first use, looked at after it sat idle (as
-        the pool would at each use), and opened anew after it failed; with
-        ``again``, ``work`` -- which must be safe to repeat -- is tried once more
-        on a new one when the old was found gone."""
-        for attempt in (1, 2):
-            conn = self._connection(name)
-            try:
-                return work(conn)
-            except DBAPIError as error:
-                self._drop(name)
-                if not (again and attempt == 1 and error.connection_invalidated):
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def _connection(self, name: str) -> Connection:
+        its own transaction); one batch at a time uses it (see :class:`Batcher`).
+        With ``again``, tried once more on a new connection if the old was gone."""
         assert self.engine is not None
-        now = time.monotonic()
-        kept = self._connections.get(name)
-        if kept is not None and now - kept[1] > IDLE_SECONDS:
-            try:
-                kept[0].exec_driver_sql("SELECT 1")
-            except DBAPIError:
-                self._drop(name)
-                kept = None
+        kept = self._kept.get(name)
         if kept is None:
-            conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-        else:
-            conn = kept[0]
-        self._connections[name] = (conn, now)
-        return conn
-
-    def _drop(self, name: str) -> None:
-        kept = self._connections.pop(name, None)
-        if kept is not None:
-            with contextlib.suppress(Exception):
-                kept[0].invalidate()
-                kept[0].close()
+            kept = self._kept[name] = KeptConnection(self.engine, autocommit=True)
+        return kept.run(work, again=again)
 
     def _read_answer(self, request_id: int) -> tuple[int, list[Any], bytes] | None:
         assert self.engine is not None

@@ -65,6 +65,7 @@ from punto.server.journal_group import (
 from punto.server.journal_reads import PLAYER_BALANCES, Reader, RequestLookup, settle
 from punto.store import db
 from punto.store.errors import StoreError
+from punto.store.kept import KeptConnection
 from punto.store.ledger import LedgerError
 from punto.store.ledger_sql import BalanceChangedError, WalletRow, chunks
 from punto.store.postings import BetStateError, PlaceBet, ReturnBet, SettleBet
@@ -117,7 +118,9 @@ class Journal:
         self._queue: queue.SimpleQueue[Unit | None] = queue.SimpleQueue()
         self._closed = False
         self._lock = threading.Lock()
-        self._conn: Connection | None = None
+        # Its own connection: no pool's ping a group (never looked at when idle:
+        # a group that finds it gone fails, and the next opens another).
+        self._kept = KeptConnection(engine, idle_seconds=None, prepare=_immediate_on_sqlite)
         #: each table's next log sequence number, as of the last group written
         self._next_seq: dict[str, int] = {}
         #: ledger transaction ids from PostgreSQL's sequence, not used yet
@@ -292,7 +295,7 @@ class Journal:
         try:
             self._loop()
         finally:
-            self._drop_connection()
+            self._kept.drop()
             self.reader.close()
             log.info(
                 "journal: %d groups, %d units, %.1f s writing", self.groups, self.units, self.busy
@@ -358,21 +361,6 @@ class Journal:
             with contextlib.suppress(RuntimeError):  # the loop is closed
                 loop.call_soon_threadsafe(settle, settled)
 
-    def _connection(self) -> Connection:
-        """The journal's own connection (kept; a new one after a failure)."""
-        if self._conn is None:
-            conn = self.engine.connect()
-            if db.is_sqlite(conn):
-                conn.execution_options(sqlite_begin="IMMEDIATE")
-            self._conn = conn
-        return self._conn
-
-    def _drop_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
-
     def _checks_for(self, written: Group) -> Callable[[Connection], None] | None:
         """The fencing check, told which tables this group writes for."""
         checks = self.checks
@@ -385,7 +373,7 @@ class Journal:
         attempts = 30
         read_keys = False
         for attempt in range(1, attempts + 1):
-            conn = self._connection()
+            conn = self._kept.get()
             try:
                 written = Group(
                     conn, group, self._next_seq, self._spare_ids, self._wallets, read_keys=read_keys
@@ -421,13 +409,13 @@ class Journal:
             except DBAPIError as error:
                 self._forget_all()  # read them again: someone else may have written
                 if error.connection_invalidated:
-                    self._drop_connection()
+                    self._kept.drop()
                 if not db.is_transient(error) or attempt == attempts:
                     raise
             except BaseException:
                 self._forget_all()
                 if conn.invalidated:
-                    self._drop_connection()
+                    self._kept.drop()
                 raise
             time.sleep(random.uniform(0, min(0.002 * 2**attempt, 0.1)))
         raise AssertionError("unreachable")  # pragma: no cover
@@ -446,6 +434,12 @@ def _weight(unit: Unit) -> int:
     if unit.kind == "event":
         return max(1, len(unit.payload.postings))
     return 1
+
+
+def _immediate_on_sqlite(conn: Connection) -> None:
+    """A group writes: on SQLite it takes the write lock as it begins."""
+    if db.is_sqlite(conn):
+        conn.execution_options(sqlite_begin="IMMEDIATE")
 
 
 def _request_key_taken(error: IntegrityError) -> bool:

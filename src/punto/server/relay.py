@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -52,6 +53,7 @@ from sqlalchemy.engine import Engine
 
 from punto.server.hub import EVERYONE, STAFF, Hub, Subscriber
 from punto.server.notices import Frames, Notices, frames, notify
+from punto.store.kept import KeptConnection
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
@@ -319,6 +321,13 @@ class Relay:
     def _send(self) -> None:
         """The sender's thread: the envelopes, a batch a transaction, in order."""
         assert self.engine is not None
+        sending = KeptConnection(self.engine, autocommit=True)
+        try:
+            self._send_with(sending)
+        finally:
+            sending.drop()
+
+    def _send_with(self, sending: KeptConnection) -> None:
         number = 0
         while True:
             first = self._out.get()
@@ -339,8 +348,11 @@ class Relay:
                 number += 1
                 payloads += frames(self.me, number, envelope)
             try:
-                with self.engine.begin() as conn:
-                    notify(conn, CHANNEL, payloads, unhurried=True)
+                # one statement, its own transaction: a message's frames go together
+                sending.run(
+                    functools.partial(notify, channel=CHANNEL, payloads=payloads, unhurried=True),
+                    again=False,
+                )
             except Exception:  # the watchers elsewhere see the gap and start again
                 log.warning("relay: %d messages not sent", len(batch), exc_info=True)
             if stop:
