@@ -1,4 +1,6 @@
-"""Items from the event loop written together, one worker-thread call a batch.
+"""Items written together: from the event loop, one worker-thread call a batch
+(:class:`Batcher`); in a thread of their own, the next batch off a queue
+(:func:`next_batch`).
 
 Each :meth:`Batcher.put` waits for its own result; the items put while a
 batch is being written make the next batch, so under load one transaction
@@ -22,10 +24,11 @@ goes at once.  A batch that fails fails each of its items.
 from __future__ import annotations
 
 import asyncio
+import queue
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-__all__ = ["Batcher"]
+__all__ = ["Batcher", "next_batch"]
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -74,3 +77,44 @@ def _fail(batch: Sequence[tuple[object, asyncio.Future[Result]]], error: BaseExc
     for _, done in batch:
         if not done.done():
             done.set_exception(error)
+
+
+def next_batch(
+    items: queue.SimpleQueue[Item | None],
+    most: int,
+    *,
+    weight: Callable[[Item], int] | None = None,
+    most_weight: int | None = None,
+) -> tuple[list[Item], bool] | None:
+    """For a thread writing what a queue brings: the next batch -- its first
+    item waited for, then those waiting already, up to ``most`` of them (and,
+    with ``weight``, until they weigh ``most_weight``) -- and whether a None,
+    the stop, came after them.  None if the stop came first.
+
+    >>> items = queue.SimpleQueue()
+    >>> for item in (1, 2, 3, None):
+    ...     items.put(item)
+    >>> next_batch(items, 2)
+    ([1, 2], False)
+    >>> next_batch(items, 2)
+    ([3], True)
+    >>> items.put(None)
+    >>> next_batch(items, 2) is None
+    True
+    """
+    first = items.get()
+    if first is None:
+        return None
+    batch = [first]
+    weighed = weight(first) if weight is not None else 0
+    while len(batch) < most and (most_weight is None or weighed < most_weight):
+        try:
+            more = items.get_nowait()
+        except queue.Empty:
+            return batch, False
+        if more is None:
+            return batch, True
+        batch.append(more)
+        if weight is not None:
+            weighed += weight(more)
+    return batch, False

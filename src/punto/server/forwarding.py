@@ -55,7 +55,7 @@ from sqlalchemy.engine import Connection, Engine
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from punto.server.batching import Batcher
+from punto.server.batching import Batcher, next_batch
 from punto.server.errors import error_body, replaying
 from punto.server.fastlane import FastLane
 from punto.server.forwarded import ANSWERING, ANSWERS, Answering, notice, pack, unpack
@@ -355,19 +355,10 @@ class Forwarding:
         without taking them (else their owner's, or the poll's, to take).  A
         thread of its own: a busy event loop would take a turn for each step."""
         while True:
-            first = self._to_read.get()
-            if first is None:
+            taken = next_batch(self._to_read, READ_MOST)
+            if taken is None:
                 return
-            ids, stopping = [first], False
-            while len(ids) < READ_MOST and not stopping:
-                try:
-                    more = self._to_read.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stopping = True
-                else:
-                    ids.append(more)
+            ids, stopping = taken
             try:
                 requests = self.read_requests(ids)
             except Exception:  # the poll takes them

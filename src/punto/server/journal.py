@@ -52,6 +52,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from punto.eventlog import Stored
+from punto.server.batching import next_batch
 from punto.server.journal_group import (
     EventAppend,
     Group,
@@ -303,22 +304,12 @@ class Journal:
 
     def _loop(self) -> None:
         while True:
-            unit = self._queue.get()
-            if unit is None:
+            taken = next_batch(
+                self._queue, self.max_group, weight=_weight, most_weight=MAX_POSTINGS
+            )
+            if taken is None:
                 return
-            group = [unit]
-            stop = False
-            weight = _weight(unit)
-            while len(group) < self.max_group and weight < MAX_POSTINGS:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                group.append(more)
-                weight += _weight(more)
+            group, stop = taken
             self._commit(group)
             if stop:
                 return

@@ -40,15 +40,15 @@ SCOPE = "left(md5(coalesce(current_schema(), '')), 16)"
 # One statement for any number of notices, sent in the payloads' order (a
 # volatile function is evaluated after the sort): a statement a notice cost
 # more than the notices themselves.
+_EACH = f"pg_notify(:c || '_' || {SCOPE}, p)"
 _PAYLOADS = "FROM unnest(CAST(:ps AS text[])) WITH ORDINALITY AS notices(p, n) ORDER BY n"
-_NOTIFY = text(f"SELECT pg_notify(:c || '_' || {SCOPE}, p) {_PAYLOADS}")
+_NOTIFY = text(f"SELECT {_EACH} {_PAYLOADS}")
 _UNHURRIED = text("SET LOCAL synchronous_commit TO OFF")
 #: The setting a transaction commits under is the one in effect at its commit:
 #: set with the last statement, it saves a round trip of its own.
 UNHURRIED_TOO = func.set_config("synchronous_commit", "off", True)
 _NOTIFY_UNHURRIED = text(
-    f"SELECT pg_notify(:c || '_' || {SCOPE}, p), set_config('synchronous_commit', 'off', true) "
-    + _PAYLOADS
+    f"SELECT {_EACH}, set_config('synchronous_commit', 'off', true) {_PAYLOADS}"
 )
 
 

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine
 
+from punto.server.batching import next_batch
 from punto.server.hub import EVERYONE, STAFF, Hub, Subscriber
 from punto.server.notices import Frames, Notices, frames, notify
 from punto.store.kept import KeptConnection
@@ -330,19 +331,10 @@ class Relay:
     def _send_with(self, sending: KeptConnection) -> None:
         number = 0
         while True:
-            first = self._out.get()
-            if first is None:
+            taken = next_batch(self._out, BATCH)
+            if taken is None:
                 return
-            batch, stop = [first], False
-            while len(batch) < BATCH:
-                try:
-                    item = self._out.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    stop = True
-                    break
-                batch.append(item)
+            batch, stop = taken
             payloads = []
             for envelope in batch:
                 number += 1
