@@ -80,7 +80,10 @@ class Grant:
     RWS 1.17: or any higher), the ``outcome`` the cards must show (on the
     wagers it ``counts``), the
     number of ``cards`` dealt (inclusive range), an event that must have
-    happened first (``after``: ``power_failure``), and for a withdrawal
+    happened first (``after``: ``power_failure``), an irregularity that must
+    be recorded in the round first under one of the clauses ``recorded``
+    (the simultaneous draw of MBS 5.8.1, the dealing error of RWS 5.13),
+    and for a withdrawal
     option what it ``returns``: ``every`` wager (where the conditions leave
     none decided) or the ``remaining`` ones -- a withdrawal never returns a
     wager the cards have decided (docs/interpretations.md).
@@ -103,6 +106,9 @@ class Grant:
     #: a fact of the table the clause is conditioned on (``table``:
     #: ``electronic_device``, ``face_down``; :mod:`punto.table.facts`)
     table: str | None = None
+    #: the clauses one of which an irregularity recorded earlier in the round
+    #: must cite (None: no such condition)
+    recorded: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -303,6 +309,13 @@ def _load_grants(
             after = entry.get("after")
             if after not in (None, "power_failure"):
                 raise fail(f"{where}: after is power_failure or absent")
+            recorded = entry.get("recorded")
+            if recorded is not None and (
+                not isinstance(recorded, list)
+                or not recorded
+                or not all(isinstance(c, str) and c for c in recorded)
+            ):
+                raise fail(f"{where}: recorded is a list of the clauses of the triggering event")
             table = entry.get("table")
             if table is not None and table not in TABLE_FACTS:
                 raise fail(f"{where}: table is one of {', '.join(TABLE_FACTS)} or absent")
@@ -319,6 +332,7 @@ def _load_grants(
                 _wager_set(entry, "bets", wagers, where, fail),
                 str(entry.get("words", "")),
                 None if table is None else str(table),
+                None if recorded is None else frozenset(recorded),
             )
     return out
 

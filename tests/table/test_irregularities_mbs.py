@@ -48,6 +48,7 @@ from punto.table.events import (
 )
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
+from punto.table.record import RecordError
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
@@ -120,24 +121,26 @@ def assert_void(r: Round, clause: str) -> None:
 @pytest.mark.clause("dragon-tiger", "5.1", "5.1.1", "5.1.2")
 @pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
 def test_mbs_5_1_foreign_card_voids_round_and_previous_rounds_stand(game_id: str) -> None:
+    # a physical shoe, its cards keyed in: its record cannot tell a foreign card
     table = LiveTable(
-        "t", get_game(game_id), limits=LIMITS, log=MemoryEventLog(TABLE_STREAM), seed="5.1"
+        "t", get_game(game_id), limits=LIMITS, log=MemoryEventLog(TABLE_STREAM), physical_shoe=True
     )
     first = table.new_round()
     first.place_bet("ann", 1, "banker", Decimal(100))
     first.place_bet("bob", 2, "player", Decimal(200))
     first.close_betting()
-    table.deal_to_completion()
+    for card in cards("7D JC 2C 5H"):
+        first.deal_card(card, "keyed")
     first.settle()
-    # the shoe of seed "5.1" opens 7D JC 2C 5H: Player 7+2=9, a Natural, over Banker 5
+    # Player 7+2=9, a Natural, over Banker 5
     assert first.nets() == {"ann": -100, "bob": 200}
     before = first.results()
     second = table.new_round()
     second.place_bet("ann", 1, "banker", Decimal(100))
     second.place_bet("cat", 3, "tie", Decimal(50))
     second.close_betting()
-    table.draw()
-    table.draw()
+    for card in cards("3S 9D"):
+        second.deal_card(card, "keyed")
     ruling = irr.foreign_card(second, Card.parse("QH"))
     assert ruling.clause == "5.1"
     assert second.nets() == {"ann": 0, "cat": 0}
@@ -148,6 +151,30 @@ def test_mbs_5_1_foreign_card_voids_round_and_previous_rounds_stand(game_id: str
     with pytest.raises(PhaseError) as refused:
         irr.foreign_card(first)
     assert refused.value.clause == "5.1.2"
+
+
+@pytest.mark.parametrize("game_id", ["tiger-baccarat", "dragon-tiger"])
+def test_mbs_5_1_no_foreign_card_in_a_shoe_the_table_shuffled(game_id: str) -> None:
+    table = LiveTable(
+        "t", get_game(game_id), limits=LIMITS, log=MemoryEventLog(TABLE_STREAM), seed="5.1"
+    )
+    r = table.new_round()
+    r.place_bet("ann", 1, "banker", Decimal(100))
+    r.close_betting()
+    table.draw()
+    table.draw()
+    before = list(r.events)
+    for claim in (
+        lambda: irr.foreign_card(r, Card.parse("QH")),
+        lambda: irr.extra_or_missing_cards(r),
+        lambda: irr.unshuffled_cards(r, role=Role.SHIFT_MANAGER),
+    ):
+        with pytest.raises(
+            RecordError, match="round r1 was dealt by the table from shoe s1, cards 1-2"
+        ):
+            claim()
+    assert r.events == before
+    assert r.phase is Phase.DEALING
 
 
 def test_tiger_baccarat_5_1_foreign_card_voids_round() -> None:

@@ -491,13 +491,23 @@ def test_tiger_buffalo_5_9_1_wrong_area_reconstructed_with_5_13_options() -> Non
 
 def test_tiger_buffalo_5_9_1_outcome_established_and_reconstructed_no_options() -> None:
     r = with_bets(("eve", 5, "player_pair", 100))
-    deal_cards(r, "4H 3C 5S 4D")  # cards three and four swapped
+    deal_cards(r, "4H 3C 2S 2D")  # cards three and four swapped; Player 6, Banker 5 draws
+    # eve's Player Pair has lost on 4H 2S: an outcome is established
     with pytest.raises(ActionError, match="cat cannot withdraw"):
-        irr.cards_in_wrong_order(r, cards("4H 3C 4D 5S"), withdrawing=["cat"])
-    ruling = irr.cards_in_wrong_order(r, cards("4H 3C 4D 5S"))
+        irr.cards_in_wrong_order(r, cards("4H 3C 2D 2S"), withdrawing=["cat"])
+    ruling = irr.cards_in_wrong_order(r, cards("4H 3C 2D 2S"))
     assert (ruling.consequence, ruling.withdrawn) == ("continue", ())
-    # Player 4+4=8 v Banker 3+5=8: a Tie; Player Pair 4-4 pays 11 to 1
-    assert finish(r) == {"ann": 0, "bob": 0, "cat": 800, "eve": 1100}
+    # Banker 5 draws 9: 4; Player 6 wins
+    assert finish(r, "4H 3C 2D 2S 9C") == {"ann": 300, "bob": -200, "cat": -100, "eve": -100}
+
+
+def test_tiger_buffalo_1_24_no_reconstruction_changes_a_complete_coup() -> None:
+    r = with_bets(("eve", 5, "player_pair", 100))
+    deal_cards(r, "4H 3C 5S 4D")  # a Player Natural 9: the coup is complete
+    with pytest.raises(PhaseError, match="would change the outcome of b1, b2, b3, b4") as refused:
+        irr.cards_in_wrong_order(r, cards("4H 3C 4D 5S"))  # 8 v 8, a Tie, a Pair
+    assert refused.value.clause == "5.9"
+    assert finish(r) == {"ann": 300, "bob": -200, "cat": -100, "eve": -100}
 
 
 @pytest.mark.clause("tiger-buffalo", "5.13.1", "5.13.3")

@@ -115,8 +115,14 @@ def settled(r: Round) -> Round:
     return r
 
 
+def drawn_together(r: Round) -> Round:
+    """A simultaneous draw recorded (MBS 5.8): what the option of 5.8.1 needs."""
+    r.note_irregularity("5.8", "cards drawn simultaneously")
+    return r
+
+
 def option_open(r: Round) -> Round:
-    closed(r).offer_withdrawal("5.8.1", "test")
+    drawn_together(closed(r)).offer_withdrawal("5.8.1", "test")
     return r
 
 
@@ -520,6 +526,7 @@ def _over_differential() -> Round:
 
 def _complete_with_option() -> Round:
     r = dealt(closed(rws()), "9H 2C KD 3S")
+    r.note_irregularity("5.10", "card dealt face up")  # the dealing error 5.13 needs
     r.offer_withdrawal("5.13", "dealing error")
     return r
 
@@ -643,7 +650,7 @@ ALLOWED = [
     ),
     Allowed(
         "offer withdrawal",
-        lambda: closed(tb()),
+        lambda: drawn_together(closed(tb())),
         lambda r: r.check_offer_withdrawal("5.8.1"),
         lambda r: r.can_offer_withdrawal("5.8.1"),
         lambda r: r.offer_withdrawal("5.8.1", "simultaneous"),

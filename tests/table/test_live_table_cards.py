@@ -460,7 +460,7 @@ def test_tiger_baccarat_5_13_cards_may_be_replaced_only_after_a_void(tmp_path: P
     assert written(table) == before
     second = betting(table)  # QH 3S ...
     draw(table, 1)
-    irr.foreign_card(second, Card.parse("QH"))
+    irr.unforeseen(second, "a card fell to the floor", void=True)  # 6.1: the round is void
     assert second.nets() == {"ann": D(0), "bob": D(0), "cat": D(0)}
     assert table.replacement_due is None  # 5.13 "may": the next round could go on
     table.replace_shoe(Role.DEALER, "5.13")

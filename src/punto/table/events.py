@@ -254,6 +254,47 @@ class BetReturned(Event):
     role: Role = Role.PIT_MANAGER
 
 
+@_event("ruling_claimed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RulingClaimed(Event):
+    """A ruling that would move money after 'No more bets', filed by one
+    person and waiting for another's confirmation (MBS 6.2): the round waits
+    until it is confirmed (:class:`ClaimConfirmed`) or rejected
+    (:class:`ClaimRejected`).  ``parameters`` is the procedure's parameters as
+    filed (JSON text), so that the confirmation applies exactly what was
+    claimed; ``confirming`` the lowest position that may confirm it."""
+
+    claim_id: str
+    procedure: str
+    parameters: str
+    clause: str
+    by: str
+    confirming: Role
+    role: Role = Role.DEALER
+
+
+@_event("claim_confirmed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClaimConfirmed(Event):
+    """A second person confirmed the pending claim: its procedure's events follow."""
+
+    claim_id: str
+    by: str
+    role: Role
+
+
+@_event("claim_rejected")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClaimRejected(Event):
+    """The pending claim was rejected (or withdrawn by whoever filed it):
+    nothing moves and the round goes on."""
+
+    claim_id: str
+    by: str
+    reason: str
+    role: Role
+
+
 @_event("insurance_reoffered")
 @dataclasses.dataclass(frozen=True, slots=True)
 class InsuranceReoffered(Event):

@@ -25,12 +25,13 @@ punto.errors.ActionError: 'goodwill' is not a clause of Tiger Baccarat that give
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from punto.coup import Deal
 from punto.errors import ActionError, PhaseError
 from punto.game import Game, Grant
+from punto.table.events import CardsHeld, CardsReconstructed, Event, IrregularityNoted
 from punto.table.facts import AtTable, check_table_fact
 from punto.table.roles import Role
 from punto.table.round_state import Phase, TableBet
@@ -48,10 +49,17 @@ class RoundSoFar(AtTable, Protocol):
     def deal(self) -> Deal: ...
     @property
     def power_failed(self) -> bool: ...
+    @property
+    def round_id(self) -> str: ...
+    @property
+    def events(self) -> Sequence[Event]: ...
     def outcome_established(self, wagers: Collection[str] | None = None) -> bool: ...
 
 
-__all__ = ["WHAT", "check_grant"]
+__all__ = ["RECORDS", "WHAT", "check_grant"]
+
+#: The events that record an irregularity in a round, each under its clause.
+RECORDS = (IrregularityNoted, CardsReconstructed, CardsHeld)
 
 #: Each procedure in words, for refusals.
 WHAT = {
@@ -108,6 +116,8 @@ def check_grant(
             + ("; previous rounds stand" if phase in ("settled", "void") else ""),
             clause=clause,
         )
+    if grant.recorded is not None:
+        _check_recorded(round_, grant)
     if grant.after == "power_failure" and not round_.power_failed:
         raise PhaseError(
             f"{clause} applies after a power failure, and none is recorded this round",
@@ -129,6 +139,26 @@ def check_grant(
             clause=clause,
         )
     return grant
+
+
+def _check_recorded(round_: RoundSoFar, grant: Grant) -> None:
+    """The triggering event of ``grant`` is in the round's own record: an
+    irregularity noted, or cards reconstructed or held, under one of the
+    clauses it names.  A clause that gives an option "in the event that" cards
+    were drawn simultaneously (MBS 5.8.1) or after a dealing error (RWS 5.13)
+    gives none where the round records no such event."""
+    assert grant.recorded is not None
+    for event in round_.events:
+        if isinstance(event, RECORDS) and event.clause in grant.recorded:
+            return
+    clauses = ", ".join(sorted(grant.recorded))
+    raise PhaseError(
+        f"{grant.clause} applies after {grant.words.split(':')[0]}, and round "
+        f"{round_.round_id or 'in play'} records none ({clauses})",
+        clause=grant.clause,
+        hint="apply the procedure of the irregularity itself: it records the event and "
+        "gives the option its clause grants",
+    )
 
 
 def _check_outcome(round_: RoundSoFar, grant: Grant) -> None:

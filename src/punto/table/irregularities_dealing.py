@@ -83,9 +83,13 @@ def simultaneous_draw(
         round_.note_irregularity(clause, _simultaneous_reason(cards, "ascertained"), role)
         rest = hold_for_next(round_, deal_as_needed(round_, cards, "simultaneous"), clause, role)
         return Ruling(clause, "continue", next_round=rest)
-    check_dealing(round_, game_clause(round_, "simultaneous", "cards drawn simultaneously"))
+    drawn = game_clause(round_, "simultaneous", "cards drawn simultaneously")
+    check_dealing(round_, drawn)
     if order_known:
         clause = game_clause(round_, "simultaneous_withdraw", "cards drawn simultaneously")
+        # the draw itself first: the option of 5.8.1 is granted only where the
+        # round records one (punto.table.grants)
+        round_.note_irregularity(drawn, _simultaneous_reason(cards, "ascertained"), role)
         taken = give_options(
             round_, clause, _simultaneous_reason(cards, "ascertained"), withdrawing, role
         )
@@ -361,5 +365,8 @@ def dealing_error_options(
     their bets returned."""
     clause = options_clause(round_)
     check_in_play(round_, clause)
+    # the dealing error is recorded before the option it gives (5.13: "in the
+    # event of any dealing error")
+    round_.note_irregularity(clause, f"dealing error: {reason}", role)
     taken = give_options(round_, clause, reason, withdrawing, role)
     return Ruling(clause, "options", withdrawn=taken)

@@ -410,6 +410,28 @@ class Round(RoundInsurance, RoundIrregular):
                 hint=f"the cards on the table are "
                 f"{format_cards((*self.deal.cards, *drawn)) or 'none'}",
             )
+        if self.phase is Phase.RESULT:
+            self._check_decided_stand(cards, clause, role)
+
+    def _check_decided_stand(self, cards: Sequence[Card], clause: str, role: Role) -> None:
+        """Once the coup is complete every wager is decided: a reconstruction
+        then may put cards right only where no wager's outcome changes (the
+        cards are reconstructed "before play continues", MBS 5.7; RWS 5.9)."""
+        after = type(self).replay(
+            self.game,
+            [*self.events, CardsReconstructed(tuple(cards), clause, role)],
+            **self.options,
+        )
+        now, then = self.decided_bets(), after.decided_bets()
+        changed = sorted(b for b, outcome in now.items() if then.get(b) != outcome)
+        if changed:
+            raise PhaseError(
+                f"the coup is complete and the reconstruction would change the outcome of "
+                f"{', '.join(changed)}: decided wagers stand on the cards dealt",
+                clause=clause,
+                hint="settle the round on the cards dealt; a reconstruction is made while "
+                "the round is dealt",
+            )
 
     def can_reconstruct(
         self,

@@ -34,6 +34,8 @@ from punto.table.events import (
     CardDealt,
     CardsHeld,
     CardsReconstructed,
+    ClaimConfirmed,
+    ClaimRejected,
     Event,
     HandlingEvent,
     InsurancePlaced,
@@ -45,6 +47,7 @@ from punto.table.events import (
     RoundOpened,
     RoundSettled,
     RoundVoided,
+    RulingClaimed,
     WithdrawalClosed,
     WithdrawalOffered,
 )
@@ -152,6 +155,10 @@ class RoundCore:
         self._emit(event)
 
     def _emit(self, event: Event) -> None:
+        if self._s.claim is not None and not isinstance(event, ClaimConfirmed | ClaimRejected):
+            # Nothing else happens in a round while a ruling waits for its second
+            # person, whatever path the act came by (MBS 6.2).
+            self._check_no_claim_pending()
         if not self._checked:
             self.vet((event,))
         if self.on_event is not None:
@@ -235,6 +242,10 @@ class RoundCore:
                 s.void, s.phase, s.withdrawal, s.late_insurance = event, Phase.VOID, None, None
             case RoundSettled():
                 s.phase = Phase.SETTLED
+            case RulingClaimed():
+                s.claim = event
+            case ClaimConfirmed() | ClaimRejected():
+                s.claim = None
             case HandlingEvent():
                 pass  # who handles the cards moves no money: folded by punto.table.handling
             case _:
@@ -415,7 +426,24 @@ class RoundCore:
         except KeyError:
             raise ActionError(f"no bet {bet_id!r} in this round") from None
 
+    @property
+    def pending_claim(self) -> RulingClaimed | None:
+        """The ruling filed and waiting for a second person, if any
+        (:mod:`punto.table.claims`)."""
+        return self._s.claim
+
+    def _check_no_claim_pending(self) -> None:
+        claim = self._s.claim
+        if claim is not None:
+            raise PhaseError(
+                f"a ruling is pending: claim {claim.claim_id} ({claim.procedure.replace('_', ' ')}, "
+                f"filed by {claim.by}) waits for a {claim.confirming.words}'s confirmation",
+                clause=claim.clause,
+                hint="a second person confirms or rejects it first; the round waits",
+            )
+
     def _check_no_option_open(self) -> None:
+        self._check_no_claim_pending()
         if self._s.withdrawal is not None:
             raise PhaseError(
                 "players are being given the option to withdraw",

@@ -19,6 +19,7 @@ from punto.table.events import (
     InsuranceReoffered,
     IrregularityNoted,
     RoundVoided,
+    RulingClaimed,
     WithdrawalOffered,
 )
 
@@ -96,6 +97,8 @@ class RoundState:
     void: RoundVoided | None = None
     orders: int = 0
     held: tuple[Card, ...] = ()
+    #: a ruling filed and not yet confirmed or rejected: the round waits for it
+    claim: RulingClaimed | None = None
 
 
 def deal_after(deal: Deal, event: Event) -> Deal:

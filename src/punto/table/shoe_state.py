@@ -51,6 +51,7 @@ from punto.table.events import (
     ShoeStarted,
     WithdrawalOffered,
 )
+from punto.table.record import ShoeRecord, check_claim
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
@@ -71,6 +72,9 @@ TABLE_SOURCES = frozenset(
 )
 #: Sources of cards from a physical shoe: keyed in, or read by a card-reading shoe.
 OUTSIDE_SOURCES = frozenset({"keyed", "device"})
+#: Sources of cards that came out of a shoe in the order the table knows: its
+#: own shoe's, and cards held over from the round before in the order they came out.
+_KNOWN_ORDER = frozenset({"shoe", "held"})
 #: Sources of cards dealt during an irregularity that came out of the device.
 _DEVICE_SOURCES = frozenset({"reconstructed", "simultaneous"})
 
@@ -101,6 +105,7 @@ class ShoeState:
         #: (each time: a round settled again is here again) -- its roads
         self.settled: list[Round] = []
         self._cut_card: int | None = None  # of a shoe whose order is not known
+        self._shuffled = False  # the table shuffled the shoe in use (a commitment published)
         self._left: Counter[Card] | None = None  # cards the shoe can still give (None: unknown)
         self._short = False  # a round was voided for want of cards: the shoe is spent
         self._out: list[Card] = []  # cards out of the shoe in use, in order
@@ -134,6 +139,7 @@ class ShoeState:
             self._left = Counter(DECK * event.decks) if event.decks else None
             self.decks = event.decks
         self._cut_card = event.cut_card
+        self._shuffled = bool(event.cards) and bool(event.commitment)
         self._short = False
         self.shoe_id = event.shoe_id
         self.shoes += 1
@@ -248,6 +254,8 @@ class ShoeState:
         state = r.fork() if len(events) > 1 else r
         named: list[Card] = []
         for event in events:
+            # each claim against the record as it stands at that event
+            check_claim(self.game, self.record(state), event, state.deal)
             named.extend(self.device_cards(state, event))
             if state is not r:
                 state._apply(event)
@@ -373,6 +381,30 @@ class ShoeState:
                     clause=first,
                     hint="the option is given when the cutting card comes out first",
                 )
+
+    def record(self, r: Round) -> ShoeRecord:
+        """What the table knows of round ``r``'s cards and the shoe in use
+        (:mod:`punto.table.record`): whether it shuffled that shoe itself,
+        where the round's cards stand in it, their order where the table
+        knows it (its own shoe, or a card-reading shoe's reading), the cards
+        left where the shoe's order is known."""
+        sources = [e.source for e in r.events if isinstance(e, CardDealt)]
+        reordered = any(isinstance(e, CardsReconstructed) for e in r.events)
+        known = _KNOWN_ORDER | ({"device"} if self.physical else set())
+        in_order = self.own(r) and not reordered and all(s in known for s in sources)
+        return ShoeRecord(
+            r.round_id,
+            self.shoe_id,
+            shuffled_by_table=self._shuffled,
+            own=self.own(r),
+            first=self.position - self._this_round + 1 if self._this_round else 0,
+            last=self.position if self._this_round else 0,
+            order=tuple(r.deal.cards)
+            if in_order and (self.shoe is not None or self.physical)
+            else None,
+            left=len(self.shoe) + len(self._held) if self.shoe is not None else None,
+            sealed=self.sealed,
+        )
 
     @property
     def cut_card(self) -> int | None:
