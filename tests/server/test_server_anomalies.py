@@ -19,6 +19,7 @@ from tests.server.test_server_support import (
     PIT,
     PLAYER,
     check_books,
+    confirmed,
     deal_cards,
     error_of,
     login,
@@ -177,12 +178,13 @@ def _round(client: TestClient, cards: str | None) -> None:
     )
     assert bet.status_code == 201, bet.text
     assert client.post("/api/tables/dragon/round/close", headers=dealer).status_code == 200
-    if cards is None:
-        voided = client.post(
+    if cards is None:  # filed by the dealer, confirmed by the shift manager (MBS 6.1, 6.2)
+        filed = client.post(
             "/api/tables/dragon/round/void",
-            headers=shift_manager(client),
+            headers=dealer,
             json={"reason": "a card seen before the deal"},
         )
+        voided = confirmed(client, "dragon", filed, shift_manager(client))
         assert voided.status_code == 200, voided.text
         return
     deal_cards(client, dealer, "dragon", cards)

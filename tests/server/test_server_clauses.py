@@ -89,26 +89,59 @@ def _natural_for_player(client: TestClient, table: str) -> None:
     deal_cards(client, dealer, table, "9H 2C KD 3S")
 
 
+def _claim(response: Any) -> dict[str, Any]:
+    """The claim a ruling was filed as (202): nothing has moved yet."""
+    assert response.status_code == 202, response.text
+    claim: dict[str, Any] = response.json()["claim"]
+    assert claim["status"] == "pending"
+    return claim
+
+
+def _decide(
+    client: TestClient, table: str, claim: dict[str, Any], who: dict[str, str], how: str = "confirm"
+) -> Any:
+    path = f"/api/tables/{table}/claims/{claim['claim_id']}/{how}"
+    return client.post(path, headers=who, json={"reason": "no"} if how == "reject" else None)
+
+
+def _second_shift_manager(client: TestClient) -> dict[str, str]:
+    made = client.post(
+        "/api/users",
+        headers=login(client, ADMIN),
+        json={"username": "shift2", "password": "shift2-password", "role": "shift_manager"},
+    )
+    assert made.status_code in (201, 409), made.text
+    return login(client, ("shift2", "shift2-password"))
+
+
 def test_tiger_baccarat_6_1_pit_manager_may_not_void_a_decided_coup(client: TestClient) -> None:
     """The audit's reproduction: a Player 1,000 winning on a natural, voided by
-    a Pit Manager citing 6.1.  Refused: the win stands and is paid."""
+    a Pit Manager citing 6.1.  The Pit Manager's word moves nothing: the claim
+    waits for a Gaming Shift Manager, whom neither the dealer nor the Pit
+    Manager is; withdrawn, the win stands and is paid."""
     table = new_table(client, id="natural", game="tiger-baccarat", card_source="device")
     _natural_for_player(client, table)
     pit, dealer = login(client, PIT), login(client, DEALER)
     void = {"reason": "the pit does not like this coup"}
-    refused = _post(client, f"/api/tables/{table}/round/void", pit, void)
+    claim = _claim(_post(client, f"/api/tables/{table}/round/void", pit, void))
+    assert (claim["clause"], claim["confirming"]) == ("6.1", "shift_manager")
+    _money(client, demo="9000.00")
+    refused = _decide(client, table, claim, dealer)
     assert refused.status_code == 403, refused.text
     assert error_of(refused)["clause"] == "6.1"
     assert "shift manager" in error_of(refused)["hint"]
-    confirmed = {**void, "manager": {"username": PIT[0], "password": PIT[1]}}
-    refused = _post(client, f"/api/tables/{table}/round/void", dealer, confirmed)
-    assert refused.status_code == 403, refused.text
-    assert error_of(refused)["clause"] == "6.1"
+    own = _decide(client, table, claim, pit)  # not by the person who filed it
+    assert own.status_code in (403, 409), own.text
+    assert error_of(own)["clause"] == "6.1"
+    assert _post(client, f"/api/tables/{table}/round/settle", dealer).status_code == 409
+    withdrawn = _decide(client, table, claim, pit, "reject")
+    assert withdrawn.status_code == 200, withdrawn.text
+    assert withdrawn.json()["claim"]["status"] == "withdrawn"
     # Nor through the procedures endpoint under the same clause.
     unforeseen = {"reason": "the pit does not like this coup", "void": True}
-    refused = _post(client, f"/api/tables/{table}/irregularities/unforeseen", pit, unforeseen)
-    assert refused.status_code == 403, refused.text
-    assert error_of(refused)["clause"] == "6.1"
+    again = _claim(_post(client, f"/api/tables/{table}/irregularities/unforeseen", pit, unforeseen))
+    assert _decide(client, table, again, dealer, "reject").status_code == 403
+    assert _decide(client, table, again, pit, "reject").status_code == 200
     assert client.get(f"/api/tables/{table}").json()["round"]["phase"] == "result"
     _money(client, demo="9000.00")
     assert _post(client, f"/api/tables/{table}/round/settle", dealer).status_code == 200
@@ -118,9 +151,13 @@ def test_tiger_baccarat_6_1_pit_manager_may_not_void_a_decided_coup(client: Test
 def test_dragon_tiger_6_1_pit_manager_may_not_void_a_decided_coup(client: TestClient) -> None:
     table = new_table(client, id="natural-dt", game="dragon-tiger", card_source="device")
     _natural_for_player(client, table)
-    refused = _post(client, f"/api/tables/{table}/round/void", login(client, PIT), {"reason": "x"})
+    pit = login(client, PIT)
+    claim = _claim(_post(client, f"/api/tables/{table}/round/void", pit, {"reason": "x"}))
+    assert claim["clause"] == "6.1"
+    refused = _decide(client, table, claim, login(client, DEALER))
     assert refused.status_code == 403, refused.text
     assert error_of(refused)["clause"] == "6.1"
+    assert _decide(client, table, claim, pit, "reject").status_code == 200
     dealer = login(client, DEALER)
     assert _post(client, f"/api/tables/{table}/round/settle", dealer).status_code == 200
     _money(client, demo="11000.00")
@@ -131,17 +168,22 @@ def test_tiger_baccarat_6_1_shift_manager_voids_and_every_bet_returns(client: Te
     _natural_for_player(client, table)
     _money(client, demo="9000.00")
     shift = shift_manager(client)
-    voided = _post(
+    filed = _post(
         client, f"/api/tables/{table}/round/void", shift, {"reason": "a dispute at the table"}
     )
+    claim = _claim(filed)
+    _money(client, demo="9000.00")  # one shift manager's word moves nothing either
+    voided = _decide(client, table, claim, _second_shift_manager(client))
     assert voided.status_code == 200, voided.text
     assert voided.json()["void"] == {"reason": "a dispute at the table", "clause": "6.1"}
     assert voided.json()["ruling"]["role"] == "shift_manager"
     IrregularityOut.model_validate(voided.json())  # as the OpenAPI description says
     _money(client, demo=START)
     audit = client.get("/api/pit/audit", headers=login(client, PIT)).json()
-    void = next(a for a in audit if a["action"] == "void")
-    assert (void["username"], void["detail"]["clause"]) == (SHIFT[0], "6.1")
+    filing = next(a for a in audit if a["action"] == "claim_filed")
+    assert (filing["username"], filing["detail"]["clause"]) == (SHIFT[0], "6.1")
+    confirming = next(a for a in audit if a["action"] == "claim_confirmed")
+    assert (confirming["username"], confirming["detail"]["consequence"]) == ("shift2", "void")
     # A finished round is not voided again: previous rounds stand.
     again = _post(client, f"/api/tables/{table}/round/void", shift, {"reason": "once more"})
     assert again.status_code == 409, again.text
@@ -167,15 +209,20 @@ def test_tiger_baccarat_6_1_void_refused_to_every_role_below_the_shift_manager(
 ) -> None:
     table = new_table(client, id="roles", game="tiger-baccarat", card_source="device")
     _natural_for_player(client, table)
+    dealer = login(client, DEALER)
     void = {"reason": "not covered"}
-    for who in (PLAYER, ADMIN, DEALER, PIT):
+    for who in (PLAYER, ADMIN):  # no position at the table: not even a claim
         refused = _post(client, f"/api/tables/{table}/round/void", login(client, who), void)
         assert refused.status_code == 403, (who, refused.text)
-        assert error_of(refused)["clause"] == "6.1", who
-    wrong = {**void, "manager": {"username": SHIFT[0], "password": "not the password"}}
-    refused = _post(client, f"/api/tables/{table}/round/void", login(client, DEALER), wrong)
-    assert refused.status_code == 401, refused.text
+    claim = _claim(_post(client, f"/api/tables/{table}/round/void", dealer, void))
+    for who in (PLAYER, ADMIN, PIT):
+        refused = _decide(client, table, claim, login(client, who))
+        assert refused.status_code == 403, (who, refused.text)
     assert error_of(refused)["clause"] == "6.1"
+    # a confirmation is a session of its own, never a password in the body
+    wrong = {**void, "manager": {"username": SHIFT[0], "password": "not the password"}}
+    in_body = _post(client, f"/api/tables/{table}/round/void", dealer, wrong)
+    assert in_body.status_code == 422, in_body.text
     _money(client, demo="9000.00")
 
 
@@ -186,13 +233,12 @@ def test_tiger_buffalo_5_19_void_is_the_table_game_shift_managers(client: TestCl
     _bet(client, table, PLAYER, "banker", "300")
     _bet(client, table, PLAYER2, "player", "200")
     assert _post(client, f"/api/tables/{table}/round/close", dealer).status_code == 200
-    refused = _post(client, f"/api/tables/{table}/round/void", pit, {"reason": "a dispute"})
+    claim = _claim(_post(client, f"/api/tables/{table}/round/void", dealer, {"reason": "a dispute"}))
+    refused = _decide(client, table, claim, pit)
     assert refused.status_code == 403, refused.text
     assert error_of(refused)["clause"] == "5.19"
     _money(client, demo="9700.00", demo2="9800.00")
-    confirmed = {"reason": "a dispute", "manager": {"username": SHIFT[0], "password": SHIFT[1]}}
-    shift_manager(client)
-    voided = _post(client, f"/api/tables/{table}/round/void", dealer, confirmed)
+    voided = _decide(client, table, claim, shift_manager(client))
     assert voided.status_code == 200, voided.text
     assert voided.json()["void"]["clause"] == "5.19"
     _money(client, demo=START, demo2=START)
@@ -433,19 +479,19 @@ def test_dragon_tiger_5_18_3_pit_manager_removes_a_wager(client: TestClient) -> 
     _pit_manager_removes(client, "rm-dt", "dragon-tiger")
 
 
-def test_dragon_tiger_5_18_3_dealer_removes_with_the_pit_managers_confirmation(
-    client: TestClient,
-) -> None:
+def test_dragon_tiger_5_18_3_a_dealer_alone_removes_nothing(client: TestClient) -> None:
     heavy, _ = _exceeded(client, "rm-conf", "dragon-tiger")
     _close_refused(client, "rm-conf")
     dealer = login(client, DEALER)
     remove = f"/api/tables/rm-conf/bets/{heavy}/remove"
-    by_dealer = {"manager": {"username": DEALER[0], "password": DEALER[1]}}
-    refused = _post(client, remove, dealer, by_dealer)
+    refused = _post(client, remove, dealer)
     assert refused.status_code == 403, refused.text
     assert error_of(refused)["clause"] == "5.18.3"
+    # no password in the body: the Pit Manager removes it from their own session
     confirmed = {"manager": {"username": PIT[0], "password": PIT[1]}}
-    removed = _post(client, remove, dealer, confirmed)
+    assert _post(client, remove, dealer, confirmed).status_code == 422
+    _money(client, demo="9000.00", demo2="9800.00")
+    removed = _post(client, remove, login(client, PIT))
     assert removed.status_code == 200, removed.text
     assert removed.json()["returned"] == "1000.00"
     _money(client, demo=START, demo2="9800.00")

@@ -23,17 +23,17 @@ from tests.server.test_server_support import (
     PIT,
     PLAYER,
     PLAYER2,
+    SHIFT,
     balance,
     check_books,
+    confirmed,
     error_of,
     login,
     make_app,
     new_table,
+    physical_shoe,
     server_of,
 )
-
-PIT_CONFIRMS = {"username": PIT[0], "password": PIT[1]}
-
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -114,7 +114,12 @@ def test_the_procedures_of_each_game_are_listed_for_staff_only(client: TestClien
 
 
 def test_mbs_5_1_foreign_card_voids_the_round_and_returns_every_stake(client: TestClient) -> None:
+    """At a physical shoe whose cards the dealer keys, the record cannot tell
+    a foreign card: the dealer's claim moves nothing until the pit manager
+    confirms it from their own session; then the round is void and every
+    stake returned, both people in the audit log."""
     table = new_table(client, id="tiger-foreign", game="tiger-baccarat")
+    physical_shoe(client, table)
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     open_with_bets(
         client,
@@ -123,14 +128,30 @@ def test_mbs_5_1_foreign_card_voids_the_round_and_returns_every_stake(client: Te
     )
     assert balance(client, player) == "9874.50"
     assert balance(client, player2) == "9960.00"
-    post(client, f"/api/tables/{table}/round/deal", dealer)
-    done = irregularity(client, table, "foreign_card", dealer, {"card": "QH"})
+    post(client, f"/api/tables/{table}/round/deal", dealer, {"card": "9H"})
+    filed = irregularity(client, table, "foreign_card", dealer, {"card": "QH"})
+    assert filed.status_code == 202, filed.text
+    assert filed.json()["claim"]["filed_by"] == "dealer"
+    assert balance(client, player) == "9874.50"
+    # the pit page sees the claim, the wagers it would return and their stakes
+    pending = client.get(f"/api/tables/{table}/claims", headers=login(client, PIT)).json()
+    assert pending["cards"] == ["9H"]
+    assert {(a["player"], a["wager"], a["stake"], a["then"]) for a in pending["affected"]} == {
+        ("demo", "banker", "100.00", "returned"),
+        ("demo", "tiger", "25.50", "returned"),
+        ("demo2", "player", "40.00", "returned"),
+    }
+    # nothing else happens at the table meanwhile
+    waiting = client.post(f"/api/tables/{table}/round/deal", headers=dealer, json={"card": "2C"})
+    assert waiting.status_code == 409, waiting.text
+    assert "a ruling is pending" in error_of(waiting)["message"]
+    done = confirmed(client, table, filed, login(client, PIT))
     assert done.status_code == 200, done.text
     result = done.json()
     assert result["phase"] == "void"
     assert result["ruling"] == {
         "irregularity": "foreign_card",
-        "role": "dealer",
+        "role": "pit_manager",
         "clause": "5.1",
         "consequence": "void",
     }
@@ -146,9 +167,12 @@ def test_mbs_5_1_foreign_card_voids_the_round_and_returns_every_stake(client: Te
     audit = client.get(
         "/api/pit/audit", headers=login(client, PIT), params={"table_id": table}
     ).json()
-    assert audit[0]["action"] == "irregularity"
-    assert audit[0]["detail"]["procedure"] == "foreign_card"
-    assert audit[0]["detail"]["parameters"] == {"card": "QH"}
+    assert [(e["action"], e["username"]) for e in audit[:2]] == [
+        ("claim_confirmed", "pit"),
+        ("claim_filed", "dealer"),
+    ]
+    assert audit[1]["detail"]["procedure"] == "foreign_card"
+    assert audit[1]["detail"]["parameters"] == {"card": "QH"}
     # The void is over: the next round opens.
     post(client, f"/api/tables/{table}/round/open", dealer)
     check_books(client)
@@ -189,13 +213,17 @@ def test_rws_5_8_excess_cards_options_5_13_and_the_held_card_dealt_first(
     assert "demo, demo2" in error_of(stranger)["hint"]
     assert events(client, table) == before
 
-    done = irregularity(
+    filed = irregularity(
         client,
         table,
         "excess_cards",
         dealer,
         {"cards": " ".join(str(c) for c in two), "withdrawing": ["demo2"]},
     )
+    # the option returns stakes: it waits for a second person (MBS 6.2)
+    assert filed.status_code == 202, filed.text
+    assert balance(client, player2) == "9929.75"
+    done = confirmed(client, table, filed, login(client, PIT))
     assert done.status_code == 200, done.text
     result = done.json()
     assert result["ruling"]["clause"] == "5.8"
@@ -290,25 +318,19 @@ def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: Te
     two = next_cards(client, table, 2)
     decided = [str(two[1]), str(two[0])]
     body = {"cards": [str(c) for c in two], "order_known": False, "withdrawing": ["demo2"]}
-    # The order is decided by a Pit Manager (5.8.2.2): a dealer alone is refused.
-    before = events(client, table)
-    alone = irregularity(client, table, "simultaneous_draw", dealer, {**body, "order": decided})
-    assert alone.status_code == 403, alone.text
-    assert events(client, table) == before
     # Without the order decided the procedure is refused, and writes nothing.
-    undecided = irregularity(
-        client, table, "simultaneous_draw", dealer, {**body, "manager": PIT_CONFIRMS}
-    )
+    before = events(client, table)
+    undecided = irregularity(client, table, "simultaneous_draw", dealer, body)
     assert undecided.status_code == 409, undecided.text
     assert error_of(undecided)["clause"] == "5.8.2.2"
     assert events(client, table) == before
-    done = irregularity(
-        client,
-        table,
-        "simultaneous_draw",
-        dealer,
-        {**body, "order": decided, "manager": PIT_CONFIRMS},
-    )
+    # The order is decided by a Pit Manager (5.8.2.2): the dealer files the
+    # claim, and nothing moves until a pit manager confirms it.
+    filed = irregularity(client, table, "simultaneous_draw", dealer, {**body, "order": decided})
+    assert filed.status_code == 202, filed.text
+    assert filed.json()["claim"]["confirming"] == "pit_manager"
+    assert balance(client, player2) == before_balance
+    done = confirmed(client, table, filed, login(client, PIT))
     assert done.status_code == 200, done.text
     result = done.json()
     assert result["ruling"]["clause"] == "5.8.2.2"
@@ -335,9 +357,9 @@ def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: Te
 
 def test_mbs_6_1_unforeseen_is_for_the_shift_manager(client: TestClient) -> None:
     """MBS 6.1: what the rules do not cover is decided by the Gaming Shift
-    Manager; a dealer alone, or with a pit manager's confirmation, is refused
-    (403, nothing written); with a shift manager's confirmation the round is
-    void and every stake returned."""
+    Manager: a dealer files the void, nothing moves; a pit manager's
+    confirmation is refused (403, nothing written); a shift manager's voids
+    the round and returns every stake, both people in the audit log."""
     table = new_table(client, id="tiger-unforeseen", game="tiger-baccarat")
     admin, dealer, player = login(client, ADMIN), login(client, DEALER), login(client, PLAYER)
     shift = {"username": "shift", "password": "shift-password", "role": "shift_manager"}
@@ -345,16 +367,17 @@ def test_mbs_6_1_unforeseen_is_for_the_shift_manager(client: TestClient) -> None
     open_with_bets(client, table, [(player, "banker", "100")])
     post(client, f"/api/tables/{table}/round/deal", dealer)
     body = {"reason": "the table collapsed", "void": True}
+    filed = irregularity(client, table, "unforeseen", dealer, body)
+    assert filed.status_code == 202, filed.text
+    assert filed.json()["claim"]["confirming"] == "shift_manager"
+    assert filed.json()["claim"]["clause"] == "6.1"
     before = events(client, table)
-    alone = irregularity(client, table, "unforeseen", dealer, body)
-    assert alone.status_code == 403, alone.text
-    assert error_of(alone)["clause"] == "6.1"
-    pit = irregularity(client, table, "unforeseen", dealer, {**body, "manager": PIT_CONFIRMS})
+    pit = confirmed(client, table, filed, login(client, PIT))
     assert pit.status_code == 403, pit.text
+    assert error_of(pit)["clause"] == "6.1"
     assert events(client, table) == before
     assert balance(client, player) == "9900.00"
-    confirmed = {"username": "shift", "password": "shift-password"}
-    done = irregularity(client, table, "unforeseen", dealer, {**body, "manager": confirmed})
+    done = confirmed(client, table, filed, login(client, SHIFT))
     assert done.status_code == 200, done.text
     assert done.json()["ruling"] == {
         "irregularity": "unforeseen",
@@ -366,8 +389,10 @@ def test_mbs_6_1_unforeseen_is_for_the_shift_manager(client: TestClient) -> None
     audit = client.get(
         "/api/pit/audit", headers=login(client, PIT), params={"table_id": table}
     ).json()
-    assert audit[0]["detail"]["confirmed_by"] == "shift"
-    assert "manager" not in audit[0]["detail"]["parameters"]  # no password in the audit
+    assert [(e["action"], e["username"]) for e in audit[:2]] == [
+        ("claim_confirmed", "shift"),
+        ("claim_filed", "dealer"),
+    ]
     check_books(client)
 
 
@@ -406,12 +431,12 @@ def test_unreadable_unknown_and_role_refused_and_nothing_written(client: TestCli
     role = irregularity(client, table, "foreign_card", dealer, {"role": "shift_manager"})
     assert role.status_code == 422
     assert "role" in error_of(role)["message"]
-    bad_manager = irregularity(client, table, "foreign_card", dealer, {"manager": "pit"})
-    assert bad_manager.status_code == 422
-    wrong_password = irregularity(
-        client, table, "foreign_card", dealer, {"manager": {"username": "pit", "password": "x"}}
-    )
-    assert wrong_password.status_code == 401
+    # a confirmation is a second person's, from their own session: never a
+    # password in the body (no password hashed outside the login's limits)
+    for manager in ("pit", {"username": "pit", "password": "pit-password"}):
+        in_body = irregularity(client, table, "foreign_card", dealer, {"manager": manager})
+        assert in_body.status_code == 422, in_body.text
+        assert "claims/{claim_id}/confirm" in error_of(in_body)["hint"]
     assert irregularity(client, table, "foreign_card", player, {}).status_code == 403
     decks = irregularity(client, table, "left_with_cards", dealer, {"shoe": 10**30})
     assert decks.status_code == 422  # MBS 2.1: not a number of decks in use
@@ -421,6 +446,11 @@ def test_unreadable_unknown_and_role_refused_and_nothing_written(client: TestCli
     enough = irregularity(client, table, "insufficient_cards", dealer, {"remaining": 40})
     assert enough.status_code == 409
     assert error_of(enough)["clause"] == "5.3"
+    # and the shoe's own count is the record, whatever count is claimed
+    empty = irregularity(client, table, "insufficient_cards", dealer, {"remaining": 0})
+    assert empty.status_code == 409
+    assert error_of(empty)["type"] == "RecordError"
+    assert "there are cards enough" in error_of(empty)["message"]
     assert events(client, table) == before
     assert balance(client, player) == "9900.00"
     check_books(client)
@@ -434,9 +464,15 @@ def settle_a_decided_round(
     (winner, loser, the round's cards)."""
     dealer, ann, bob = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     bets = [(ann, "banker", "100"), (bob, "player", "100")] + ([(ann, "tie", tie)] if tie else [])
+    keyed = server_of(client).tables[table].config.card_source == "device"
     while True:
         open_with_bets(client, table, bets)
-        while post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing":
+        if keyed:  # a physical shoe: the dealer keys a Player Natural 9 over Banker 5
+            for card in ("9H", "2C", "KD", "3S"):
+                post(client, f"/api/tables/{table}/round/deal", dealer, {"card": card})
+        while not keyed and post(client, f"/api/tables/{table}/round/deal", dealer)[
+            "phase"
+        ] == "dealing":
             pass
         result = post(client, f"/api/tables/{table}/round/settle", dealer)
         if result["winner"] != "tie":
@@ -462,6 +498,9 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
     table's win and the books as if it had not been played, the round off the
     roads."""
     table = new_table(client, id="incorrect", game=game, seed="5.2", **config)
+    # the table's own device deals by the Table of Play: its record refutes a
+    # wrong number of cards (punto.table.record); a physical shoe's cannot
+    physical_shoe(client, table)
     ann, bob = login(client, PLAYER), login(client, PLAYER2)
 
     def both() -> tuple[Decimal, Decimal]:
@@ -484,20 +523,20 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
     coups = client.get(f"/api/tables/{table}/scoreboard").json()["stats"]["coups"]
     dealer = login(client, DEALER)
 
-    def void(manager: dict[str, str] | None = PIT_CONFIRMS) -> Any:
-        body: dict[str, Any] = {"cards": cards, "reconstructable": False}
-        if manager is not None:
-            body["manager"] = manager
-        return irregularity(client, table, "incorrect_number_of_cards", dealer, body)
-
-    # Taking back what was paid is a pit manager's: the dealer alone is refused.
+    body = {"cards": cards, "reconstructable": False}
+    filed = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    assert filed.status_code == 202, filed.text  # a claim: nothing moves on the dealer's word
+    assert both() != found
     logged = events(client, table)
-    alone = void(manager=None)
-    assert alone.status_code == 403, alone.text
-    assert error_of(alone)["hint"] == "it takes a pit manager or higher"
-    assert "take back the payments of a settled round" in error_of(alone)["message"]
+    # Taking back what was paid is a pit manager's: the shift's pit
+    # supervisor, were there one, could not; the dealer cannot confirm their own.
+    own = confirmed(client, table, filed, dealer)
+    assert own.status_code == 403, own.text
     assert events(client, table) == logged
     assert both() != found  # nothing was taken back
+
+    def void() -> Any:
+        return confirmed(client, table, filed, login(client, PIT))
 
     runtime = server_of(client).tables[table]
     published: list[dict[str, Any]] = []
@@ -529,7 +568,7 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
     assert any(e["action"] == "resettled" for e in audit), audit
     check_books(client)
     # Done twice, it finds the round void: nothing more moves.
-    again = void()
+    again = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
     assert again.status_code == 409, again.text
     assert both() == found
     check_books(client)
@@ -549,6 +588,7 @@ def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
         game="tiger-no-commission",
         limits={"minimum": "10", "maximum": "100000"},
     )
+    physical_shoe(client, table)
     winner, _, cards = settle_a_decided_round(client, table)
     dealer = login(client, DEALER)
     post(client, f"/api/tables/{other}/round/open", dealer)
@@ -557,9 +597,10 @@ def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
         client, f"/api/tables/{other}/bets", winner, {"wager": "tie", "stake": everything}
     )
     assert balance(client, winner) == "0.00"
+    body = {"cards": cards, "reconstructable": False}
+    filed = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
     logged = events(client, table)
-    body = {"cards": cards, "reconstructable": False, "manager": PIT_CONFIRMS}
-    refused = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    refused = confirmed(client, table, filed, login(client, PIT))
     assert refused.status_code == 402, refused.text
     error = error_of(refused)
     assert "cannot be resettled" in error["message"]
@@ -571,7 +612,7 @@ def test_a_settled_round_is_not_voided_while_the_winnings_are_staked_elsewhere(
     check_books(client)
     withdrawn = client.delete(f"/api/tables/{other}/bets/{staked['bet']['bet_id']}", headers=winner)
     assert withdrawn.status_code == 200, withdrawn.text
-    done = irregularity(client, table, "incorrect_number_of_cards", dealer, body)
+    done = confirmed(client, table, filed, login(client, PIT))
     assert done.status_code == 200, done.text
     assert balance(client, winner) == "10000.00"
     check_books(client)

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from punto.table.events import TableConfigured
-from tests.server.test_server_support import DEALER, PIT, PLAYER, login, server_of
+from tests.server.test_server_support import DEALER, PIT, PLAYER, confirmed, login, server_of
 
 
 def _play_to_the_card_face_up(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -35,6 +35,8 @@ def _play_to_the_card_face_up(client: TestClient, table_id: str) -> dict[str, An
         headers=dealer,
         json={"withdrawing": ["demo"]},
     )
+    if answer.status_code == 202:  # the option returns a stake: the pit confirms it
+        answer = confirmed(client, table_id, answer, login(client, PIT))
     return {"status": answer.status_code, "json": answer.json()}
 
 
@@ -130,6 +132,8 @@ def test_tiger_baccarat_5_9_server_tables_deal_from_an_electronic_device(
         headers=dealer,
         json={"withdrawing": ["demo"]},
     )
+    assert client.get("/api/me", headers=player).json()["balance"] != "10000.00"
+    reset = confirmed(client, "tb", reset, login(client, PIT))
     assert reset.status_code == 200, reset.text
     assert reset.json()["ruling"]["clause"] == "5.9"
     assert client.get("/api/me", headers=player).json()["balance"] == "10000.00"

@@ -224,7 +224,7 @@ class RulingOut(Out):
     """What a procedure ruled (as in a replay report's ``irregularities``)."""
 
     irregularity: str
-    #: the position it was applied in (the user's own, or the confirming manager's)
+    #: the position it was applied in (the user's own, or the confirming person's)
     role: str
     clause: str
     #: void / continue / withdrawal / options / reopened / offered / returned / stand
@@ -241,14 +241,41 @@ class VoidJson(Out):
     clause: str
 
 
+class ClaimOut(Out):
+    """A ruling filed by one person for another to confirm (MBS 6.2)."""
+
+    claim_id: str
+    procedure: str
+    #: the procedure's parameters as filed (applied as they are when confirmed)
+    parameters: dict[str, Any]
+    clause: str
+    filed_by: str
+    filed_role: str
+    #: the lowest position that may confirm it
+    confirming: str
+    #: pending / confirmed / rejected / withdrawn
+    status: str
+    decided_by: str | None
+    decided_role: str | None
+    reason: str | None
+
+
 class IrregularityOut(Out):
+    """A ruling applied (200), or filed as a claim that waits for a second
+    person (202: ``pending``, ``claim``; no ``ruling`` yet)."""
+
     round_id: str
     #: the round's phase after the procedure
     phase: str
-    ruling: RulingOut
-    void: VoidJson | None
+    #: true: filed as a claim, nothing moved yet
+    pending: bool
+    ruling: RulingOut | None = None
+    claim: ClaimOut | None = None
+    void: VoidJson | None = None
     #: cards held over, dealt first in the next round (RWS 5.8)
-    held: list[str]
+    held: list[str] | None = None
+    #: a void's or a power failure's consequence (``pending`` while filed)
+    consequence: str | None = None
 
 
 def documented(model: type[BaseModel], status: int = 200) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from punto.server.tables.forms import bet_json, cents, hands, money
 from punto.server.tables.intake import BetIntake
 from punto.server.tables.keyed import KeyedActions
 from punto.server.tables.moves import DealerMoves
-from punto.server.tables.procedures import DEDICATED_PROCEDURES, Procedures
+from punto.server.tables.procedures import DEDICATED_PROCEDURES, Person, Procedures
 from punto.server.tables.publishing import Publisher
 from punto.server.tables.refusals import (
     BetNotFoundError,
@@ -338,8 +338,18 @@ class TableRuntime:
     def server_defaults(self, spec: ActionSpec) -> dict[str, Any]:
         return self.irregularities.server_defaults(spec)
 
-    def irregularity(self, spec: ActionSpec, args: Mapping[str, Any]) -> dict[str, Any]:
-        return self.irregularities.irregularity(spec, args)
+    def rule(self, name: str, parameters: Mapping[str, Any], person: Person) -> dict[str, Any]:
+        """An irregularity procedure applied, or filed as a claim (:meth:`Procedures.rule`)."""
+        return self.irregularities.rule(name, parameters, person)
+
+    def confirm_claim(self, claim_id: str, person: Person) -> dict[str, Any]:
+        return self.irregularities.confirm(claim_id, person)
+
+    def reject_claim(self, claim_id: str, person: Person, reason: str) -> dict[str, Any]:
+        return self.irregularities.reject(claim_id, person, reason)
+
+    def claims(self) -> dict[str, Any]:
+        return self.irregularities.claims()
 
     def step(self) -> float | None:
         """The automatic dealer's next move, if due (:meth:`DealerMoves.step`)."""
@@ -621,17 +631,6 @@ class TableRuntime:
             self.next_round_at = self.clock() + self.config.result_seconds
             self.publisher.changed(r.players)
             return {"round_id": r.round_id, **result_json(self, r)}
-
-    def power_failure(self, role: Role = Role.DEALER) -> dict[str, Any]:
-        with self.lock:
-            self.intake.quiesce()
-            r = self.live_round()
-            consequence = r.power_failure(role)
-            self.reconcile()
-            if r.phase is Phase.VOID:
-                self.next_round_at = self.clock() + self.config.result_seconds
-            self.publisher.changed(r.players)
-            return {"round_id": r.round_id, "consequence": consequence}
 
     def close_withdrawal(self, role: Role = Role.DEALER) -> dict[str, Any]:
         with self.lock:

@@ -286,7 +286,7 @@ class LiveTable:
         self._log_config()
         if current is not None:
             self._finish(current)
-            if recover and current.phase is Phase.DEALING:
+            if recover and current.phase is Phase.DEALING and current.pending_claim is None:
                 self.recovered = current.power_failure(Role.DEALER)
 
     def _check_identity(self, logged: TableConfigured) -> None:
@@ -505,6 +505,8 @@ class LiveTable:
                 f"round {self.round.round_id} is still {self.round.phase.value}",
                 hint="settle or void it first",
             )
+        if self.round is not None:
+            self.round.check_no_claim_pending()  # a ruling on a settled round waits too
         if self._method is not None and self._method.method is Method.C and not self.hlga:
             raise ActionError(
                 "the table is conducted by Method C, which is permitted only within HLGA, "

@@ -74,6 +74,7 @@ KIND_HELP: dict[str, str] = {
     "sides?": 'player -> hand: {"ann": "player"}, or null',
     "bet_id": 'a bet id, e.g. "b2"',
     "source": f"where the card came from: {', '.join(sorted(CARD_SOURCES))}",
+    "parameters": 'a procedure\'s parameters as an object, e.g. {"card": "QH"}',
 }
 
 
@@ -196,6 +197,18 @@ def _sides(value: Any) -> dict[str, Side]:
     return {read_name(player): Side(read_text(side)) for player, side in value.items()}
 
 
+def _parameters(value: Any) -> dict[str, Any]:
+    """A procedure's parameters, as a claim files them: an object of at most
+    a few dozen named values (read by the procedure's own parameters later)."""
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise ActionInputError(
+            f"{quoted(value)} is not an object of parameters", hint='give {"card": "QH"}'
+        )
+    if len(value) > 32:
+        raise ActionInputError(f"{len(value)} parameters: a procedure takes a few")
+    return dict(value)
+
+
 def _source(value: Any) -> str:
     if value not in CARD_SOURCES:
         raise ActionInputError(
@@ -227,4 +240,5 @@ _READERS: dict[str, Callable[[Any], Any]] = {
     "sides?": _sides,
     "bet_id": read_name,
     "source": _source,
+    "parameters": _parameters,
 }

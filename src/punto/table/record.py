@@ -44,9 +44,10 @@ class RecordError(ShoeError):
 #: cards not shuffled.
 SHOE_CLAIMS = ("foreign_card", "shortage_or_excess", "extra_or_missing", "unshuffled")
 #: The clauses (by key) that claim the order of the cards in the device was
-#: altered: not where the table's own device deals every card and no hand
-#: touches the shoe (a sealed table: the server's card source ``virtual``).
-ORDER_CLAIMS = ("order_altered", "method_c_order")
+#: altered, or a hand dealt a wrong number of cards: not where the table's
+#: own device deals every card by the Table of Play and no hand touches the
+#: shoe (a sealed table: the server's card source ``virtual``).
+ORDER_CLAIMS = ("order_altered", "method_c_order", "incorrect_number")
 
 
 @dataclass(frozen=True, slots=True)

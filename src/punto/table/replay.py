@@ -49,6 +49,7 @@ from punto.game import Game
 from punto.games import get_game
 from punto.inputs import read_text
 from punto.money import format_money
+from punto.table import claims
 from punto.table.bet_limits import check_table_limits
 from punto.table.events import Event, ShoeStarted, WithdrawalOffered, event_to_json
 from punto.table.irregularities import Ruling
@@ -59,6 +60,7 @@ from punto.table.params import (
     Param,
 )
 from punto.table.replay_actions import ACTIONS as ACTIONS
+from punto.table.replay_actions import CLAIMS as CLAIMS
 from punto.table.replay_actions import HANDLING as HANDLING
 from punto.table.replay_actions import IRREGULARITIES as IRREGULARITIES
 from punto.table.replay_actions import ROUND_ACTIONS as ROUND_ACTIONS
@@ -71,6 +73,7 @@ from punto.table.replay_actions import Seats as Seats
 from punto.table.replay_actions import (
     known_keys,
 )
+from punto.table.replay_actions import procedure_for as procedure_for
 from punto.table.replay_actions import read_action as read_action
 from punto.table.replay_actions import read_limits as read_limits
 from punto.table.replay_actions import read_seats as read_seats
@@ -81,6 +84,7 @@ from punto.wagers import PairRule
 
 __all__ = [
     "ACTIONS",
+    "CLAIMS",
     "HANDLING",
     "IRREGULARITIES",
     "KIND_HELP",
@@ -92,6 +96,7 @@ __all__ = [
     "ReplayError",
     "Seats",
     "check_withdrawing",
+    "procedure_for",
     "read_action",
     "read_limits",
     "ruling_json",
@@ -359,7 +364,12 @@ class Replay:
             r = self._current()
             if spec.irregularity:
                 return self._irregularity(actions, index, spec, args, r)
-            spec.run(r, args)
+            claim = r.pending_claim
+            result = spec.run(r, args)
+            if spec.name == "confirm" and claim is not None:  # the claimed ruling, applied
+                self.rulings[r.round_id].append(
+                    ruling_json(index, claim.procedure, args["role"], result)
+                )
         except ReplayError:
             raise
         except PuntoError as error:
@@ -454,6 +464,8 @@ class Replay:
             "void": None if void is None else {"clause": void.clause, "reason": void.reason},
             "irregularities": self.rulings.get(r.round_id, []),
         }
+        if r.events and (records := claims.claim_records(r)):
+            out["claims"] = [c.to_json() for c in records]
         if finished:
             out["bets"] = [_settlement_json(s) for s in r.results()]
             out["players"] = {p: format_money(n) for p, n in r.nets().items()}

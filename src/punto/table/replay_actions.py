@@ -14,12 +14,13 @@ from typing import Any
 
 from punto.cards import Card
 from punto.coup import Side
-from punto.errors import ActionError, LimitError, PuntoError
+from punto.errors import ActionError, LimitError, PhaseError, PuntoError
 from punto.game import Game
 from punto.inputs import InputError, quoted, read_name
 from punto.insurance import Moment
-from punto.table import handling, irregularities
+from punto.table import claims, handling, irregularities
 from punto.table.bet_limits import check_limit_wagers
+from punto.table.events import RulingClaimed
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.params import (
@@ -316,6 +317,91 @@ IRREGULARITIES: dict[str, ActionSpec] = {
 }
 
 
+def procedure_for(name: str, parameters: Mapping[str, Any]) -> claims.Procedure:
+    """The irregularity procedure ``name`` with ``parameters`` (JSON values,
+    as a claim was filed), to be run on a round in a position
+    (:mod:`punto.table.claims`); its parameters are read now, so a claim that
+    cannot be read is refused when it is filed."""
+    spec = IRREGULARITIES.get(name)
+    if spec is None:
+        raise ActionInputError(
+            f"no irregularity procedure {quoted(name)}",
+            hint=f"procedures: {', '.join(IRREGULARITIES)}",
+        )
+    for key in ("action", "role"):
+        if key in parameters:
+            raise ActionInputError(
+                f"a claim's parameters take no {key}",
+                hint="the procedure is named in procedure, the position is the confirming person's",
+            )
+    _, args = read_action({**parameters, "action": name, "role": Role.DEALER.value})
+    run = spec.run
+    assert run is not None
+
+    def ruled(r: Round, role: Role) -> Ruling:
+        ruling: Ruling = run(r, {**args, "role": role})
+        return ruling
+
+    return ruled
+
+
+def _run_claim(r: Round, a: Mapping[str, Any]) -> RulingClaimed:
+    run = procedure_for(a["procedure"], a["parameters"])
+    return claims.file_claim(r, a["procedure"], a["parameters"], run, by=a["by"], role=a["role"])
+
+
+def run_confirm(r: Round, a: Mapping[str, Any]) -> Ruling:
+    """Confirm the claim pending in ``r`` (``by``, ``role``): its procedure
+    with its parameters as filed."""
+    claim = r.pending_claim
+    if claim is None:
+        raise PhaseError(f"no ruling is pending in round {r.round_id or 'in play'}")
+    run = procedure_for(claim.procedure, claims.parameters_of(claim))
+    return claims.confirm_claim(r, run, by=a["by"], role=a["role"])
+
+
+#: A ruling that moves money after "No more bets", filed by one person and
+#: confirmed or rejected by another (MBS 6.2; :mod:`punto.table.claims`).
+CLAIMS: dict[str, ActionSpec] = {
+    spec.name: spec
+    for spec in (
+        ActionSpec(
+            "claim",
+            "a ruling that moves money filed by one person (by) for another to confirm: "
+            "procedure and its parameters as an irregularity takes them (MBS 6.2)",
+            (
+                _P("procedure", "name", required=True),
+                _P("parameters", "parameters", default={}),
+                _P("by", "name", required=True),
+                _role(Role.DEALER),
+            ),
+            _run_claim,
+            positional=("procedure",),
+        ),
+        ActionSpec(
+            "confirm",
+            "the pending claim confirmed by a second person (by), a Pit Supervisor or the "
+            "position its clause names, or above: its procedure is applied",
+            (_P("by", "name", required=True), _role(Role.PIT_SUPERVISOR, required=True)),
+            run_confirm,
+            positional=("by",),
+        ),
+        ActionSpec(
+            "reject",
+            "the pending claim rejected by a person who may confirm it, or withdrawn by the "
+            "person who filed it: nothing moves",
+            (
+                _P("by", "name", required=True),
+                _P("reason", "text", required=True),
+                _role(Role.PIT_SUPERVISOR, required=True),
+            ),
+            lambda r, a: claims.reject_claim(r, by=a["by"], role=a["role"], reason=a["reason"]),
+            positional=("by", "reason"),
+        ),
+    )
+}
+
+
 #: Card handling, MBS 3.9-3.12 (:mod:`punto.table.handling`): the Method,
 #: who squeezes which hand, who holds the dealing device.
 HANDLING: dict[str, ActionSpec] = {
@@ -441,6 +527,7 @@ ACTIONS: dict[str, ActionSpec] = {
     **ROUND_ACTIONS,
     **SHOE_ACTIONS,
     **IRREGULARITIES,
+    **CLAIMS,
     **HANDLING,
 }
 

@@ -154,11 +154,23 @@ class RoundCore:
         pass; the event changes no money and no phase."""
         self._emit(event)
 
+    def record_claim(self, event: RulingClaimed | ClaimConfirmed | ClaimRejected) -> None:
+        """Append a claim, its confirmation or its rejection.  The checks are
+        :mod:`punto.table.claims`'s, which calls this once they pass; here
+        only that a claim is filed while none is pending, and confirmed or
+        rejected while it is."""
+        pending = self._s.claim
+        if isinstance(event, RulingClaimed):
+            self.check_no_claim_pending()
+        elif pending is None or pending.claim_id != event.claim_id:
+            raise PhaseError(f"claim {event.claim_id} is not pending in this round")
+        self._emit(event)
+
     def _emit(self, event: Event) -> None:
         if self._s.claim is not None and not isinstance(event, ClaimConfirmed | ClaimRejected):
             # Nothing else happens in a round while a ruling waits for its second
             # person, whatever path the act came by (MBS 6.2).
-            self._check_no_claim_pending()
+            self.check_no_claim_pending()
         if not self._checked:
             self.vet((event,))
         if self.on_event is not None:
@@ -432,7 +444,8 @@ class RoundCore:
         (:mod:`punto.table.claims`)."""
         return self._s.claim
 
-    def _check_no_claim_pending(self) -> None:
+    def check_no_claim_pending(self) -> None:
+        """Refuse while a ruling waits for its second person."""
         claim = self._s.claim
         if claim is not None:
             raise PhaseError(
@@ -443,7 +456,7 @@ class RoundCore:
             )
 
     def _check_no_option_open(self) -> None:
-        self._check_no_claim_pending()
+        self.check_no_claim_pending()
         if self._s.withdrawal is not None:
             raise PhaseError(
                 "players are being given the option to withdraw",

@@ -25,7 +25,6 @@ from punto.server.routes.common import (
     BetIn,
     DecreaseIn,
     RemoveIn,
-    confirmed_role,
     read_stake,
     record_actor,
     role_under,
@@ -168,20 +167,18 @@ def remove_bet(
 ) -> dict[str, Any]:
     """The Pit Manager removes a wager when the decreases and increases the
     Dealer asked for are not enough to meet the table differential (MBS
-    5.18.3; Tiger Baccarat, Dragon Tiger): a pit manager or above, or a
-    dealer with a pit manager's confirmation in ``manager``; only while
-    betting is open, after the Dealer's request (5.18.1, logged when 'No more
-    bets' is refused or the betting time ends), and only a wager on the
-    heavier hand.  The whole stake goes back to the player on the ledger.
-    An ``Idempotency-Key`` makes a retry get the first answer."""
+    5.18.3; Tiger Baccarat, Dragon Tiger): a pit manager or above, from their
+    own session; only while betting is open, after the Dealer's request
+    (5.18.1, logged when 'No more bets' is refused or the betting time ends),
+    and only a wager on the heavier hand.  The whole stake goes back to the
+    player on the ledger.  An ``Idempotency-Key`` makes a retry get the first
+    answer."""
     server = server_of(request)
     user = user_of(request)
     runtime = server.table(table_id)
     clause = runtime.game.clause("differential_remove") or runtime.game.clause("differential")
-    manager = body.manager if body is not None else None
     action = "remove a wager to meet the differential"
-    role_under(user, Role.DEALER, action, clause)
-    role = confirmed_role(server, user, manager, action, Role.PIT_MANAGER, clause)
+    role = role_under(user, Role.PIT_MANAGER, action, clause)
     key = idempotency_key or (body.idempotency_key if body is not None else None)
     result = runtime.remove_bet(user.id, bet_id[:200], role, key)
     record_actor(
@@ -194,7 +191,6 @@ def remove_bet(
         returned=result["returned"],
         clause=clause,
         acting_role=role.value,
-        confirmed_by=manager.username if manager else None,
     )
     return result
 

@@ -17,7 +17,7 @@ from pydantic import (
 )
 
 from punto.cards import Card
-from punto.errors import PuntoError, WagerError
+from punto.errors import WagerError
 from punto.money import parse_stake
 from punto.server.auth import (
     authenticate,
@@ -76,17 +76,15 @@ class DealIn(Strict):
     card: Annotated[str, Field(min_length=2, max_length=8, examples=["QH", "10S"])] | None = None
 
 
-class ManagerIn(Strict):
-    username: Annotated[str, Field(min_length=1, max_length=64)]
-    password: Annotated[str, Field(min_length=1, max_length=1024)]
-
-
 class VoidIn(Strict):
     reason: Annotated[str, Field(min_length=1, max_length=500)]
     #: not taken: the clause of a void is its procedure's (refused with a hint if sent)
     clause: Annotated[str, Field(max_length=32)] | None = None
-    #: a Gaming Shift Manager's (or higher) confirmation, when the person at the console is below
-    manager: ManagerIn | None = None
+
+
+class RejectIn(Strict):
+    #: why the claim is rejected (or withdrawn), for the round's log and the audit
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
 
 
 class DecreaseIn(Strict):
@@ -97,14 +95,8 @@ class DecreaseIn(Strict):
 
 
 class RemoveIn(Strict):
-    #: a pit manager's (or higher) confirmation, when the person at the console is below
-    manager: ManagerIn | None = None
     #: or the Idempotency-Key header
     idempotency_key: Annotated[str, Field(min_length=1, max_length=200)] | None = None
-
-
-class PowerFailureIn(Strict):
-    manager: ManagerIn | None = None
 
 
 class ReplaceShoeIn(Strict):
@@ -184,48 +176,3 @@ def role_under(user: User, required: Role, action: str, clause: str | None) -> R
         return table_role(user, required, action)
     except PermissionDeniedError as refused:
         raise PermissionDeniedError(refused.message, clause=clause, hint=refused.hint) from None
-
-
-def confirm_manager(server: Server, user: User, manager: ManagerIn | None, action: str) -> Role:
-    """The position to act in: the user's own, or a confirming manager's if higher
-    (a pit manager or above; asked only of a user below one)."""
-    own = table_role(user, Role.DEALER, action)
-    if own.may_act_as(Role.PIT_MANAGER):
-        return own
-    return confirmed_role(server, user, manager, action, Role.PIT_MANAGER)
-
-
-def confirmed_role(
-    server: Server,
-    user: User,
-    manager: ManagerIn | None,
-    action: str,
-    confirming: Role,
-    clause: str | None = None,
-) -> Role:
-    """The position to act in: the user's own, or that of the ``manager`` who
-    confirms (``confirming`` or above, logged in and out again) when higher.
-    ``clause``: the clause that names the confirming position, cited when the
-    manager holds a lower one (else MBS 6.2's)."""
-    own = table_role(user, Role.DEALER, action)
-    if manager is None:
-        return own
-    # Failures count against the manager's name from this console only: a
-    # dealer's wrong guesses lock the dealer's confirmations, not the manager.
-    try:
-        session = server.accounts.login(
-            manager.username, manager.password, client=f"confirmation by {user.username}"
-        )
-    except PuntoError as refused:  # a wrong password, a locked account: whose confirmation
-        if refused.clause is None:
-            refused.clause = clause
-        raise
-    try:
-        role = table_role(session.user, confirming, f"confirm: {action}")
-    except PermissionDeniedError as refused:
-        raise PermissionDeniedError(
-            refused.message, clause=clause or refused.clause, hint=refused.hint
-        ) from None
-    finally:
-        server.accounts.logout(session.token)
-    return role if role.rank > own.rank else own

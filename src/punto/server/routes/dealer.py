@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import (
-    ValidationError,
-)
 
 from punto.errors import PuntoError
 from punto.server import errors
@@ -30,12 +27,9 @@ from punto.server.models import (
 from punto.server.routes.common import (
     CardIn,
     DealIn,
-    ManagerIn,
-    PowerFailureIn,
+    RejectIn,
     ReplaceShoeIn,
     VoidIn,
-    confirm_manager,
-    confirmed_role,
     read_card,
     record_actor,
     role_under,
@@ -44,13 +38,22 @@ from punto.server.routes.common import (
 )
 from punto.server.runtime import (
     DEDICATED_PROCEDURES,
+    TableRuntime,
 )
+from punto.server.tables.procedures import Person
+from punto.server.valuation import value_json
 from punto.store.accounts import (
     PermissionDeniedError,
     SessionInvalidError,
+    User,
 )
+from punto.store.protection import round_values
+from punto.table.record import RecordError
 from punto.table.replay import IRREGULARITIES, KIND_HELP, ActionInputError, Param, read_action
 from punto.table.roles import Role
+
+if TYPE_CHECKING:
+    from punto.server.services import Server
 
 router = APIRouter()
 
@@ -159,22 +162,24 @@ def settle(
 @router.post("/tables/{table_id}/round/void", tags=["dealer"], **documented(IrregularityOut))
 def void(
     table_id: str, body: VoidIn, request: Request, idempotency_key: IdempotencyKey = None
-) -> dict[str, Any]:
+) -> JSONResponse:
     """A discretionary void: an irregularity the rules do not cover, referred
     to the Gaming Shift Manager, who voids the round (MBS 6.1; RWS 5.19, the
     Table Game Shift Manager or above): every bet is returned.  It is the
-    ``unforeseen`` procedure with ``void`` true: a shift manager acts alone;
-    anyone below needs a shift manager's confirmation in ``manager``.  No
-    clause is taken from the request: a void the rules provide for (a
-    foreign card, insufficient cards, ...) is applied through its own
-    procedure, ``POST .../irregularities/{name}``, which checks its conditions
-    and cites its clause."""
+    ``unforeseen`` procedure with ``void`` true.  After "No more bets" it is
+    filed as a claim (202) that a Gaming Shift Manager or above other than
+    the person filing it confirms from their own session
+    (``POST .../claims/{claim_id}/confirm``).  No clause is taken from the
+    request: a void the rules provide for (a foreign card, insufficient
+    cards, ...) is applied through its own procedure,
+    ``POST .../irregularities/{name}``, which checks its conditions and the
+    table's record and cites its clause."""
     server = server_of(request)
     user = user_of(request)
     action = "void the round"
     runtime = server.table(table_id)
     clause = runtime.game.clause("unforeseen")
-    role_under(user, Role.DEALER, action, clause)
+    own = role_under(user, Role.DEALER, action, clause)
     if body.clause is not None:
         raise ActionInputError(
             f"a void's clause is not chosen by hand ({body.clause[:32]!r} given)",
@@ -183,71 +188,31 @@ def void(
             "rules provide for through its procedure: POST "
             f"/api/tables/{runtime.id}/irregularities/{{name}}",
         )
-    role = confirmed_role(server, user, body.manager, action, Role.SHIFT_MANAGER, clause)
-    _, args = read_action(
-        {"action": "unforeseen", "reason": body.reason, "void": True, "role": role.value}
-    )
-    confirmed_by = body.manager.username if body.manager else None
-
-    def done(result: dict[str, Any]) -> None:
-        record_actor(
-            server,
-            user,
-            runtime,
-            "void",
-            reason=body.reason,
-            clause=result["ruling"]["clause"],
-            acting_role=role.value,
-            confirmed_by=confirmed_by,
-        )
-
-    return table_action(
-        runtime,
+    return _rule(
+        server,
         user,
-        "void",
-        {"reason": body.reason, "confirmed_by": confirmed_by},  # never a password
+        runtime,
+        "unforeseen",
+        {"reason": body.reason, "void": True},
+        own,
         idempotency_key,
-        lambda: runtime.irregularity(IRREGULARITIES["unforeseen"], args),
-        clause=clause,
-        done=done,
+        kind="void",
     )
 
 
 @router.post("/tables/{table_id}/round/power-failure", tags=["dealer"])
 def power_failure(
-    table_id: str,
-    request: Request,
-    body: PowerFailureIn | None = None,
-    idempotency_key: IdempotencyKey = None,
-) -> dict[str, Any]:
+    table_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> JSONResponse:
     """A power failure or other interruption: play continues if an outcome
     is established; otherwise the game's rule applies (withdrawal option,
-    MBS 5.17; void, RWS 5.4)."""
+    MBS 5.17; void, RWS 5.4) -- once a Pit Supervisor or above other than
+    the person declaring it confirms it (a claim, 202, until then)."""
     server = server_of(request)
     user = user_of(request)
-    role = confirm_manager(server, user, body.manager if body else None, "declare a power failure")
+    own = table_role(user, Role.DEALER, "declare a power failure")
     runtime = server.table(table_id)
-    confirmed_by = body.manager.username if body and body.manager else None
-
-    def done(result: dict[str, Any]) -> None:
-        record_actor(
-            server,
-            user,
-            runtime,
-            "power_failure",
-            consequence=result["consequence"],
-            confirmed_by=confirmed_by,
-        )
-
-    return table_action(
-        runtime,
-        user,
-        "power_failure",
-        {"confirmed_by": confirmed_by},
-        idempotency_key,
-        lambda: runtime.power_failure(role),
-        done=done,
-    )
+    return _rule(server, user, runtime, "power_failure", {}, own, idempotency_key)
 
 
 @router.post("/tables/{table_id}/shoe/replace", tags=["dealer"], **documented(ShoeReplacedOut))
@@ -367,7 +332,7 @@ def irregularities(table_id: str, request: Request) -> dict[str, Any]:
 
 
 IRREGULARITY_EXAMPLES = [
-    {"card": "QH", "manager": {"username": "pit", "password": "pit-password"}},
+    {"card": "QH"},
     {"cards": "9H 2C 5D", "reconstructable": True, "withdrawing": ["demo"]},
     {"reason": "a card fell off the table", "void": False},
 ]
@@ -382,17 +347,25 @@ def irregularity(
     request: Request,
     body: Annotated[dict[str, Any] | None, Body(examples=IRREGULARITY_EXAMPLES)] = None,
     idempotency_key: IdempotencyKey = None,
-) -> Response | dict[str, Any]:
+) -> Response:
     """Apply an irregularity procedure (see ``GET .../irregularities``) to the
     round in play, or to the last round where the procedure allows a finished
     one.  The body holds the procedure's parameters as in a replay file
     (docs/replay.md), ``withdrawing`` being the players (by user name) who take
-    a withdrawal option the procedure gives, and optionally ``manager``
-    ({username, password}) whose position is used when it is higher than the
-    user's own.  The procedure is tried on a copy of the round first: a refusal
-    writes nothing.  Voided and withdrawn wagers are returned on the ledger.
-    Unknown procedure: 404; parameters that cannot be read: 422.  An
-    ``Idempotency-Key`` makes a retry get the first answer, applied once."""
+    a withdrawal option the procedure gives.
+
+    The table's own record checks the claim first: at a table whose cards it
+    shuffled and dealt there is no foreign card, no unshuffled card, no card
+    out of order, and its shoe's count says whether cards ran out -- a claim
+    the record contradicts is refused (409), naming it.  A ruling that would
+    move money after "No more bets" (a void, a withdrawal option, a bet
+    returned, betting reopened, cards reconstructed) is filed as a claim:
+    202, the round waits until a Pit Supervisor or above (or the position its
+    clause names) other than the person filing it confirms it from their own
+    session (``POST .../claims/{claim_id}/confirm``) or rejects it.  Any
+    other ruling is applied at once (200).  Unknown procedure: 404;
+    parameters that cannot be read: 422.  An ``Idempotency-Key`` makes a
+    retry get the first answer, applied once."""
     server = server_of(request)
     user = user_of(request)
     action = f"apply the procedure for {name.replace('_', ' ')[:64]}"
@@ -407,26 +380,17 @@ def irregularity(
             ActionInputError(f"no irregularity procedure {name[:64]!r}", hint=hint), 404
         )
     data = dict(body or {})
-    given = {k: v for k, v in data.items() if k != "manager"}
-    try:
-        manager = ManagerIn.model_validate(data.pop("manager")) if "manager" in data else None
-    except ValidationError:
-        return _refusal(
-            ActionInputError(
-                "manager: the confirming person's user name and password",
-                hint='"manager": {"username": "pit", "password": "..."}',
-            ),
-            422,
-        )
-    for key in ("role", "action"):
+    for key in ("role", "action", "manager"):
         if key in data:
             return _refusal(
                 ActionInputError(
                     f"{name} takes no {key} here",
-                    hint="the server applies it in your position, or the confirming "
-                    "manager's (manager)"
-                    if key == "role"
-                    else "the procedure is named in the path",
+                    hint={
+                        "role": "the server applies it in your position",
+                        "action": "the procedure is named in the path",
+                        "manager": "a second person confirms a ruling from their own session: "
+                        f"POST /api/tables/{runtime.id}/claims/{{claim_id}}/confirm",
+                    }[key],
                 ),
                 422,
             )
@@ -446,14 +410,127 @@ def irregularity(
                 ),
                 422,
             )
-    data = {**runtime.server_defaults(spec), **data, "action": name, "role": own.value}
+    parameters = {**runtime.server_defaults(spec), **data}
     try:
-        _, args = read_action(data)
+        read_action({**parameters, "action": name, "role": own.value})
     except ActionInputError as bad:
         return _refusal(bad, 422)
-    # a procedure is confirmed by a pit supervisor or above (MBS 6.2)
-    args["role"] = confirmed_role(server, user, manager, action, Role.PIT_SUPERVISOR)
-    confirmed_by = manager.username if manager else None
+    try:
+        return _rule(server, user, runtime, name, parameters, own, idempotency_key, given=data)
+    except ActionInputError as bad:
+        return _refusal(bad, 422)
+
+
+def _rule(
+    server: Server,
+    user: User,
+    runtime: TableRuntime,
+    name: str,
+    parameters: dict[str, Any],
+    own: Role,
+    idempotency_key: str | None,
+    *,
+    kind: str = "irregularity",
+    given: dict[str, Any] | None = None,
+) -> JSONResponse:
+    """Apply, or file as a claim, the procedure ``name`` for ``user``; the
+    audit log says which, with the parameters as given (never a credential)."""
+    person = Person(user.username, own)
+    asked = parameters if given is None else given
+
+    def done(result: dict[str, Any]) -> None:
+        if result.get("pending"):
+            claim = result["claim"]
+            record_actor(
+                server,
+                user,
+                runtime,
+                "claim_filed",
+                procedure=name,
+                claim=claim["claim_id"],
+                clause=claim["clause"],
+                confirming=claim["confirming"],
+                acting_role=own.value,
+                parameters=asked,
+            )
+            return
+        ruling = result["ruling"]
+        record_actor(
+            server,
+            user,
+            runtime,
+            kind,
+            procedure=name,
+            clause=ruling["clause"],
+            consequence=ruling["consequence"],
+            acting_role=ruling["role"],
+            parameters=asked,
+        )
+
+    try:
+        result = table_action(
+            runtime,
+            user,
+            kind,
+            {"procedure": name, "parameters": asked},
+            idempotency_key,
+            lambda: runtime.rule(name, parameters, person),
+            done=done,
+        )
+    except RecordError as refused:
+        record_actor(
+            server,
+            user,
+            runtime,
+            "claim_refused",
+            procedure=name,
+            clause=refused.clause,
+            record=refused.message,
+            acting_role=own.value,
+            parameters=asked,
+        )
+        raise
+    if kind == "void" or name == "power_failure":
+        result = {
+            **result,
+            "consequence": "pending" if result.get("pending") else result["ruling"]["consequence"],
+        }
+    return JSONResponse(result, status_code=202 if result.get("pending") else 200)
+
+
+# -- claims: a second person's confirmation -------------------------------------------------------
+
+
+@router.get("/tables/{table_id}/claims", tags=["dealer"])
+def table_claims(table_id: str, request: Request) -> dict[str, Any]:
+    """The claims of the round in play (or the last round): who filed each,
+    for which procedure and clause, the position that may confirm it, and
+    what became of it (pending, confirmed, rejected, withdrawn)."""
+    server = server_of(request)
+    user = user_of(request)
+    table_role(user, Role.DEALER, "see the claims of a round")
+    out = server.table(table_id).claims()
+    if out["affected"]:  # each wager's value when it was placed, as the pit weighs it
+        values = round_values(server.engine, table_id, out["round_id"])
+        for bet in out["affected"]:
+            value = values.get(bet["bet_id"])
+            bet["value"] = None if value is None else value_json(value)
+    return out
+
+
+@router.post("/tables/{table_id}/claims/{claim_id}/confirm", tags=["pit"])
+def confirm_claim(
+    table_id: str, claim_id: str, request: Request, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
+    """Confirm the pending claim: a Pit Supervisor or above (the position its
+    clause names, where higher: a Gaming Shift Manager for MBS 6.1), not the
+    person who filed it, from their own session.  The procedure is applied
+    with the parameters as filed, and the ledger follows."""
+    server = server_of(request)
+    user = user_of(request)
+    own = table_role(user, Role.DEALER, "confirm a ruling")  # the claim says whose
+    runtime = server.table(table_id)
+    person = Person(user.username, own)
 
     def done(result: dict[str, Any]) -> None:
         ruling = result["ruling"]
@@ -461,28 +538,58 @@ def irregularity(
             server,
             user,
             runtime,
-            "irregularity",
-            procedure=name,
+            "claim_confirmed",
+            claim=claim_id[:16],
+            procedure=ruling["irregularity"],
             clause=ruling["clause"],
             consequence=ruling["consequence"],
-            acting_role=ruling["role"],
-            parameters=given,
-            confirmed_by=confirmed_by,
+            acting_role=own.value,
         )
 
-    try:
-        return table_action(
-            runtime,
+    return table_action(
+        runtime,
+        user,
+        "confirm_claim",
+        {"claim": claim_id[:16]},
+        idempotency_key,
+        lambda: runtime.confirm_claim(claim_id[:16], person),
+        done=done,
+    )
+
+
+@router.post("/tables/{table_id}/claims/{claim_id}/reject", tags=["pit"])
+def reject_claim(
+    table_id: str,
+    claim_id: str,
+    body: RejectIn,
+    request: Request,
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    """Reject the pending claim (a person who may confirm it), or withdraw
+    it (the person who filed it): nothing moves, the round goes on."""
+    server = server_of(request)
+    user = user_of(request)
+    own = table_role(user, Role.DEALER, "reject a ruling")
+    runtime = server.table(table_id)
+    person = Person(user.username, own)
+    return table_action(
+        runtime,
+        user,
+        "reject_claim",
+        {"claim": claim_id[:16], "reason": body.reason},
+        idempotency_key,
+        lambda: runtime.reject_claim(claim_id[:16], person, body.reason),
+        done=lambda result: record_actor(
+            server,
             user,
-            "irregularity",
-            # what was asked, the confirming manager by name (never a password)
-            {"procedure": name, "parameters": given, "confirmed_by": confirmed_by},
-            idempotency_key,
-            lambda: runtime.irregularity(spec, args),
-            done=done,
-        )
-    except ActionInputError as bad:
-        return _refusal(bad, 422)
+            runtime,
+            f"claim_{result['claim']['status']}",
+            claim=claim_id[:16],
+            procedure=result["claim"]["procedure"],
+            reason=body.reason,
+            acting_role=own.value,
+        ),
+    )
 
 
 # -- the card-reading shoe ---------------------------------------------------------------------------------

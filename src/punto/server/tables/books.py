@@ -13,8 +13,8 @@ crash whose postings were not all made is posted at the next start.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
@@ -24,7 +24,6 @@ from punto.server.tables.forms import SETTLED_OUTCOMES, cents, money
 from punto.store.db import ledger_bets
 from punto.store.ledger import BetStateError, InsufficientFundsError, LedgerError
 from punto.table.irregularities import Ruling
-from punto.table.replay import ActionSpec
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
 
@@ -128,21 +127,21 @@ class Books:
         returned bet is left alone)."""
         return ReturnBet(self.rt.id, bet_id, key=f"{why}:{self.rt.id}:{bet_id}")
 
-    def resettle_first(self, spec: ActionSpec, r: Round, args: Mapping[str, Any]) -> None:
-        """A procedure that changes the results of a settled round (a void
+    def resettle_first(
+        self, name: str, r: Round, ruling_of: Callable[[Round], Ruling], role: Role
+    ) -> None:
+        """A ruling that changes the results of a settled round (a void
         after settlement, MBS 5.2; RWS 5.5.3): tried on a copy; it takes a Pit
-        Manager (acting, or confirming); and what it changes on the ledger is
-        posted *before* the round changes, all or nothing, so that a player
-        who no longer has the winnings to give back stops it with nothing
-        changed.  Should the server stop in between, the
-        start-up's :meth:`reconcile_finished` puts the ledger back in step with
-        the round."""
-        assert spec.run is not None
+        Manager (``role``: the position it is made in); and what it changes on
+        the ledger is posted *before* the round changes, all or nothing, so that
+        a player who no longer has the winnings to give back stops it with
+        nothing changed.  Should the server stop in between, the start-up's
+        :meth:`reconcile_finished` puts the ledger back in step with the round."""
         copy = r.fork()
-        ruling: Ruling = spec.run(copy, args)
+        ruling = ruling_of(copy)
         if copy.phase not in (Phase.SETTLED, Phase.VOID):
             raise PhaseError(
-                f"round {r.round_id} is settled and paid: {spec.name} would make it "
+                f"round {r.round_id} is settled and paid: {name} would make it "
                 f"{copy.phase.value} again ({ruling.consequence})",
                 clause=ruling.clause,
                 hint="a settled round can only stand or be voided",
@@ -151,10 +150,9 @@ class Books:
         if before == after:
             return
         clause = copy.void.clause if copy.void is not None else None
-        # Taking back what was paid is the pit manager's, as a void is (issue 5).
-        role: Role = args["role"]
+        # Taking back what was paid is the pit manager's, as a void is.
         role.check_acts_as(Role.PIT_MANAGER, "take back the payments of a settled round", clause)
-        why = f"{spec.name} after settlement: round {copy.phase.value}"
+        why = f"{name} after settlement: round {copy.phase.value}"
         if copy.void is not None:
             why += f", {copy.void.reason} ({copy.void.clause})"
         try:

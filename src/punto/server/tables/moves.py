@@ -35,6 +35,8 @@ class DealerMoves:
                 return None
             now = self.rt.clock()
             r = self.rt.round
+            if r is not None and r.pending_claim is not None:
+                return None  # the round waits for a second person (punto.table.claims)
             if r is None or r.phase in (Phase.SETTLED, Phase.VOID):
                 if self.rt.next_round_at is None:
                     self.rt.next_round_at = now + self.rt.config.result_seconds

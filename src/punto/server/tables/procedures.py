@@ -6,27 +6,33 @@ the timers and the watchers following the round."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from punto.errors import PuntoError
+from punto.errors import PhaseError, PuntoError
+from punto.server.tables.forms import money
+from punto.table import claims
+from punto.table.events import RulingClaimed
 from punto.table.irregularities import NotCoveredError, Ruling
 from punto.table.replay import (
     IRREGULARITIES,
     ActionInputError,
     ActionSpec,
     check_withdrawing,
+    procedure_for,
     read_action,
     ruling_json,
 )
+from punto.table.replay_actions import known_keys
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
 
-__all__ = ["DEDICATED_PROCEDURES", "Procedures", "covered_procedures"]
+__all__ = ["DEDICATED_PROCEDURES", "Person", "Procedures", "covered_procedures"]
 
 #: Irregularity procedures the server runs through an endpoint of their own
 #: (name -> path under the table): a power failure leaves the withdrawal option
@@ -111,65 +117,207 @@ class Procedures:
             known["discards"] = [str(c) for c in t.discards()]
         return {p.name: known[p.name] for p in spec.params if p.name in known}
 
-    def irregularity(self, spec: ActionSpec, args: Mapping[str, Any]) -> dict[str, Any]:
-        """Run the irregularity procedure ``spec`` (from
-        :data:`punto.table.replay.IRREGULARITIES`) with its parameters read
-        (``role`` among them) on the round in play, or on the last round where
-        the procedure allows a finished one.  The procedure is tried on a copy
-        first (a refusal writes nothing); the players in ``withdrawing`` must
-        have wagers in the round and the procedure must give them the option.
-        Then the ledger follows the round (voided and withdrawn wagers are
-        returned), the automatic dealer's timers are set as after a void, and
-        the watchers are told.  A settled round is paid on the ledger: a
-        procedure that changes its results (a void after settlement, MBS 5.2;
-        RWS 5.5.3) resettles the ledger first (:meth:`_resettle_first`)."""
-        assert spec.run is not None
-        assert spec.irregularity
+    def runner(self, name: str, parameters: Mapping[str, Any]) -> claims.Procedure:
+        """The procedure ``name`` with ``parameters`` (JSON values) as the
+        server runs it: replay's (:func:`punto.table.replay.procedure_for`),
+        but a power failure leaves its withdrawal option open for the players
+        to take themselves (``/withdrawal``) until the dealer closes it."""
+        if name == "power_failure":
+            known_keys(parameters, (), "power_failure")
+            return _power_failure
+        return procedure_for(name, parameters)
+
+    def rule(self, name: str, parameters: Mapping[str, Any], person: Person) -> dict[str, Any]:
+        """Apply the irregularity procedure ``name`` with ``parameters`` (JSON
+        values, the server's defaults filled in) for ``person``, to the round
+        in play or the last round where the procedure allows a finished one.
+
+        The table's record checks the claim first: one it contradicts is
+        refused (:class:`punto.table.record.RecordError`).  A ruling that would
+        move money after "No more bets" is filed as a claim that another
+        person confirms from their own session (:meth:`confirm`); the round
+        waits meanwhile.  Any other is applied at once.  The players in
+        ``withdrawing`` must have wagers in the round and the procedure must
+        give them the option."""
         with self.rt.lock:
             self.rt.intake.quiesce()
             r = self.rt.live_round()
-            withdrawing = tuple(args.get("withdrawing") or ())
-            if withdrawing:
-                eligible = [p for p in r.players if any(b.player == p for b in r.active_bets)]
-                strangers = [p for p in dict.fromkeys(withdrawing) if p not in eligible]
-                if strangers:
-                    raise ActionInputError(
-                        f"withdrawing: {', '.join(strangers)} "
-                        f"{'has' if len(strangers) == 1 else 'have'} no wager in round "
-                        f"{r.round_id} to withdraw",
-                        hint="players with wagers: " + (", ".join(eligible) or "none"),
-                    )
-                check_withdrawing(spec, r, args, withdrawing)
-            was_settled = r.phase is Phase.SETTLED
-            if was_settled:
-                self.rt.books.resettle_first(spec, r, args)
-            try:
-                ruling: Ruling = spec.run(r, args)
-            finally:
-                self.rt.forget_results(r.round_id)
-                if was_settled:  # the ledger follows whatever the round now says
-                    self.rt.books.reconcile_finished(r)
-            if was_settled and r.phase is not Phase.SETTLED:  # its coup leaves the roads
-                self.rt.scoreboard = self.rt.rebuild_scoreboard()
-                self.rt.publish({"type": "scoreboard", "scoreboard": self.rt.scoreboard.to_dict()})
-            self.rt.reconcile()
-            now = self.rt.clock()
-            if r.phase in (Phase.VOID, Phase.SETTLED):
-                self.rt.next_round_at = now + self.rt.config.result_seconds
-            elif r.phase is Phase.BETTING:  # betting opened again (MBS 5.9)
-                self.rt.deadline = (
-                    now + self.rt.config.betting_seconds if self.rt.config.mode == "auto" else None
-                )
-            self.rt.window = None
-            self.rt.next_card_at = now + self.rt.config.card_delay
+            r.check_no_claim_pending()
+            run = self.runner(name, parameters)
+            self._check_strangers(r, parameters)
+            confirming, _, events = claims.confirming_role(r, run)  # the record's refusal, if any
+            self._check_withdrawing(name, r, parameters, confirming)
+            if not claims.moves_money(r, events):
+                return self._apply(r, name, lambda target: run(target, person.role), person.role)
+            claim = claims.file_claim(r, name, parameters, run, by=person.name, role=person.role)
             self.rt.publisher.changed(r.players)
-            role: Role = args["role"]
             return {
                 "round_id": r.round_id,
                 "phase": r.phase.value,
-                "ruling": ruling_json(None, spec.name, role, ruling),
-                "void": None
-                if r.void is None
-                else {"reason": r.void.reason, "clause": r.void.clause},
-                "held": [str(c) for c in self.rt.table.held],
+                "pending": True,
+                "claim": claims.ClaimRecord(claim).to_json(),
             }
+
+    def confirm(self, claim_id: str, person: Person) -> dict[str, Any]:
+        """``person``, not the one who filed it, of the position it needs,
+        confirms the pending claim ``claim_id``: its procedure is applied
+        with the parameters as filed, the ledger following the round."""
+        with self.rt.lock:
+            self.rt.intake.quiesce()
+            r = self.rt.live_round()
+            claim = self._pending(r, claim_id)
+            run = self.runner(claim.procedure, claims.parameters_of(claim))
+            return self._apply(
+                r,
+                claim.procedure,
+                lambda target: claims.confirm_claim(target, run, by=person.name, role=person.role),
+                person.role,
+            )
+
+    def reject(self, claim_id: str, person: Person, reason: str) -> dict[str, Any]:
+        """The pending claim ``claim_id`` rejected (or withdrawn by the person
+        who filed it): nothing moves, and the round goes on."""
+        with self.rt.lock:
+            self.rt.intake.quiesce()
+            r = self.rt.live_round()
+            self._pending(r, claim_id)
+            claims.reject_claim(r, by=person.name, role=person.role, reason=reason)
+            now = self.rt.clock()
+            self.rt.next_card_at = now + self.rt.config.card_delay
+            if r.phase in (Phase.VOID, Phase.SETTLED):
+                self.rt.next_round_at = now + self.rt.config.result_seconds
+            self.rt.publisher.changed(r.players)
+            record = claims.claim_records(r)[-1]
+            return {"round_id": r.round_id, "phase": r.phase.value, "claim": record.to_json()}
+
+    def claims(self) -> dict[str, Any]:
+        """The claims of the round in play (or the last round), with what
+        became of each; for a pending one the wagers its ruling would return
+        or change, with their stakes."""
+        with self.rt.lock:
+            r = self.rt.round
+            if r is None:
+                return {"round_id": None, "cards": [], "claims": [], "affected": []}
+            pending = r.pending_claim
+            changed = (
+                claims.affected(r, self.runner(pending.procedure, claims.parameters_of(pending)))
+                if pending is not None
+                else []
+            )
+            round_id, cards = r.round_id, [str(c) for c in r.deal.cards]
+            records = [c.to_json() for c in claims.claim_records(r)]
+        return {
+            "round_id": round_id,
+            "cards": cards,
+            "claims": records,
+            "affected": [
+                {
+                    "bet_id": a.bet.bet_id,
+                    "player": a.bet.player,
+                    "wager": a.bet.wager,
+                    "stake": money(a.bet.stake),
+                    "now": a.now,
+                    "then": a.then,
+                }
+                for a in changed
+            ],
+        }
+
+    @staticmethod
+    def _pending(r: Round, claim_id: str) -> RulingClaimed:
+        claim = r.pending_claim
+        if claim is None or claim.claim_id != claim_id:
+            raise PhaseError(
+                f"claim {claim_id[:16]} is not pending in round {r.round_id}",
+                hint=f"the pending claim is {claim.claim_id}" if claim else "no claim is pending",
+            )
+        return claim
+
+    def _check_withdrawing(
+        self, name: str, r: Round, parameters: Mapping[str, Any], role: Role
+    ) -> None:
+        """The procedure, made in ``role``, gives the players in
+        ``withdrawing`` the option they take."""
+        withdrawing = parameters.get("withdrawing")
+        if not withdrawing:
+            return
+        spec = IRREGULARITIES[name]
+        _, args = read_action({**parameters, "action": name, "role": role.value})
+        check_withdrawing(spec, r, args, tuple(args["withdrawing"]))
+
+    @staticmethod
+    def _check_strangers(r: Round, parameters: Mapping[str, Any]) -> None:
+        """The players in ``withdrawing`` have wagers in the round."""
+        withdrawing = parameters.get("withdrawing")
+        if not withdrawing or not isinstance(withdrawing, list | tuple):
+            return
+        players = [str(p) for p in withdrawing]
+        eligible = [p for p in r.players if any(b.player == p for b in r.active_bets)]
+        strangers = [p for p in dict.fromkeys(players) if p not in eligible]
+        if strangers:
+            raise ActionInputError(
+                f"withdrawing: {', '.join(strangers)} "
+                f"{'has' if len(strangers) == 1 else 'have'} no wager in round "
+                f"{r.round_id} to withdraw",
+                hint="players with wagers: " + (", ".join(eligible) or "none"),
+            )
+
+    def _apply(
+        self, r: Round, name: str, ruling_of: Callable[[Round], Ruling], role: Role
+    ) -> dict[str, Any]:
+        """Lock held: make the ruling on the round with the ledger, the timers
+        and the watchers following.  A settled round is paid on the ledger: a
+        ruling that changes its results (a void after settlement, MBS 5.2;
+        RWS 5.5.3) resettles the ledger first (:meth:`Books.resettle_first`)."""
+        was_settled = r.phase is Phase.SETTLED
+        if was_settled:
+            self.rt.books.resettle_first(name, r, ruling_of, role)
+        try:
+            ruling = ruling_of(r)
+        finally:
+            self.rt.forget_results(r.round_id)
+            if was_settled:  # the ledger follows whatever the round now says
+                self.rt.books.reconcile_finished(r)
+        if was_settled and r.phase is not Phase.SETTLED:  # its coup leaves the roads
+            self.rt.scoreboard = self.rt.rebuild_scoreboard()
+            self.rt.publish({"type": "scoreboard", "scoreboard": self.rt.scoreboard.to_dict()})
+        self.rt.reconcile()
+        now = self.rt.clock()
+        if r.phase in (Phase.VOID, Phase.SETTLED):
+            self.rt.next_round_at = now + self.rt.config.result_seconds
+        elif r.phase is Phase.BETTING:  # betting opened again (MBS 5.9)
+            self.rt.deadline = (
+                now + self.rt.config.betting_seconds if self.rt.config.mode == "auto" else None
+            )
+        self.rt.window = None
+        self.rt.next_card_at = now + self.rt.config.card_delay
+        self.rt.publisher.changed(r.players)
+        return {
+            "round_id": r.round_id,
+            "phase": r.phase.value,
+            "pending": False,
+            "ruling": ruling_json(None, name, role, ruling),
+            "void": None if r.void is None else {"reason": r.void.reason, "clause": r.void.clause},
+            "held": [str(c) for c in self.rt.table.held],
+        }
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who acts at the table: the account's name and the position they hold."""
+
+    name: str
+    role: Role
+
+
+def _power_failure(r: Round, role: Role) -> Ruling:
+    """A power failure (MBS 5.17; RWS 5.4) as the server applies it: an
+    option to withdraw stays open for the players to take themselves."""
+    then = r.power_failure(role)
+    game = r.game
+    if then == "withdrawal" and r.withdrawal_open is not None:
+        return Ruling(r.withdrawal_open.clause, "withdrawal")
+    if then == "void" and r.void is not None:
+        return Ruling(r.void.clause, "void")
+    clause = game.clause("power_failure_established") or game.clause("power_failure") or ""
+    return Ruling(clause or game.clause("unforeseen") or "not covered by the rules", then)

@@ -28,6 +28,7 @@ from punto.server import differential
 from punto.server import handling as card_handling
 from punto.server.card_source import shoe_audit_json
 from punto.server.tables.forms import bet_json, hands, money, offer_json, settlement_json
+from punto.table import claims
 from punto.table.events import BetPlaced, Event, event_to_json
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
@@ -267,6 +268,15 @@ def round_json(rt: TableRuntime, r: Round | None) -> dict[str, Any] | None:
         "handling": card_handling.round_json(r),
         "withdrawal": None,
         "power_failed": r.power_failed,
+        # a ruling waits for a second person: every page says so (who filed
+        # it is on the staff's part)
+        "ruling_pending": None
+        if r.pending_claim is None
+        else {
+            "procedure": r.pending_claim.procedure,
+            "clause": r.pending_claim.clause,
+            "confirming": r.pending_claim.confirming.value,
+        },
         "void": None,
         "result": None,
     }
@@ -309,8 +319,10 @@ def result_json(rt: TableRuntime, r: Round) -> dict[str, Any]:
 def staff_json(rt: TableRuntime, decided: dict[str, Any]) -> dict[str, Any]:
     """The staff's part of the state: every bet, what the dealer may do now."""
     r = rt.round
+    pending = r.pending_claim if r is not None else None
     return {
         "bets": [bet_json(b, player=True) for b in r.bets] if r else [],
+        "claim": None if pending is None else claims.ClaimRecord(pending).to_json(),
         "can": {
             "open": r is None or r.phase in (Phase.SETTLED, Phase.VOID),
             # An exceeded differential does not disable 'No more bets': at MBS
@@ -324,6 +336,7 @@ def staff_json(rt: TableRuntime, decided: dict[str, Any]) -> dict[str, Any]:
             # some clause of the game's [grants.void] applies now (issue #11)
             "void": r is not None and bool(r.granted("void", Role.SHIFT_MANAGER)),
             "replace_shoe": rt.table.replacement_due is not None,
+            "confirm": pending is not None,
         },
         "differential": money(r.differential()) if r else None,
         "decided": decided,
