@@ -25,6 +25,7 @@ from punto.commands.common import (
     add_game_arguments,
     print_json,
     resolve_table,
+    whole_number,
 )
 from punto.errors import DeckCountError, PuntoError
 from punto.extras import require_extra
@@ -124,7 +125,7 @@ def register(sub: SubParsers) -> None:
     report.add_argument(
         "--counting-shoes",
         metavar="N",
-        type=int,
+        type=whole_number,
         default=2000,
         help="shoes of the counting run of the side bets (default 2000; 0 leaves it out)",
     )

@@ -18,7 +18,10 @@ import socket
 from types import FrameType
 from typing import Any
 
-from punto.commands.common import whole_number
+from punto.commands.common import (
+    number,
+    whole_number,
+)
 from punto.errors import PuntoError
 from punto.money import CENT, format_units, parse_stake
 from punto.server.lease_settings import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
@@ -83,7 +86,7 @@ def register(sub: Any) -> None:
     defaults = Limits()
     limits.add_argument(
         "--keep-alive",
-        type=int,
+        type=whole_number,
         metavar="SECONDS",
         default=defaults.keep_alive,
         help=f"close a connection idle between requests after this long "
@@ -91,7 +94,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--header-timeout",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=defaults.header_seconds,
         help="answer 408 and close a connection whose request headers are not all in "
@@ -99,7 +102,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--body-timeout",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=defaults.body_seconds,
         help=f"answer 408 to a request whose body is not all in after this long "
@@ -107,7 +110,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--max-connections",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=defaults.max_connections,
         help="open connections (WebSockets included) before a new one is answered 503 "
@@ -116,7 +119,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--concurrency",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=defaults.concurrency,
         help=f"requests in progress at once before a new one is answered 503 "
@@ -124,7 +127,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--ws-per-client",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=defaults.ws_per_client,
         help=f"WebSockets one client address may hold open (default {defaults.ws_per_client})",
@@ -152,7 +155,7 @@ def register(sub: Any) -> None:
     )
     leases.add_argument(
         "--lease-seconds",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=LEASE_SECONDS,
         help="how long a table's lease lasts unless renewed: how long a dead process's "
@@ -160,7 +163,7 @@ def register(sub: Any) -> None:
     )
     leases.add_argument(
         "--lease-renew-seconds",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=RENEW_SECONDS,
         help="how often leases are renewed and free tables looked for; well under "
