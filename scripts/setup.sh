@@ -43,13 +43,15 @@ else
   # each package it fetches or builds is a line here, so a first install is not silence.
   if ! "$root/.venv/bin/python" -m pip install --progress-bar off -c "$root/constraints.txt" \
       -e "$root[$extras]" 2>&1 | tee "$log" | while IFS= read -r line; do
+        line="${line#"${line%%[![:space:]]*}"}"  # pip indents its sub-steps
         case "$line" in
+          "Obtaining file:"*) say "  preparing punto itself (its build tools and metadata)" ;;
           "Collecting "*)
             name="${line#Collecting }"
             say "  fetching ${name%% (*}"
             ;;
-          "Building wheel for "*)
-            name="${line#Building wheel for }"
+          "Building wheel for "* | "Building editable for "*)
+            name="${line#Building * for }"
             say "  building ${name%% (*}"
             ;;
           "Installing collected packages: "*)

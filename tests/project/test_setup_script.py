@@ -23,11 +23,15 @@ echo "$*" >> "$(dirname "$0")/../../calls.txt"
 case "$*" in
   *"-e "*)
     [ -f "$(dirname "$0")/../../pip-fails" ] && { echo "ERROR: No matching distribution"; exit 1; }
+    echo "Looking in indexes: https://pypi.org/simple"
     echo "Obtaining file:///checkout"
+    echo "  Installing build dependencies: started"
     echo "Collecting fastapi>=0.110 (from punto==0.1.0)"
     echo "  Downloading fastapi-0.115.0-py3-none-any.whl (94 kB)"
     echo "Collecting uvicorn>=0.29 (from uvicorn[standard]>=0.29->punto==0.1.0)"
-    echo "Building wheel for punto (pyproject.toml): started"
+    echo "Building wheels for collected packages: punto, httptools"
+    echo "  Building editable for punto (pyproject.toml): started"
+    echo "  Building wheel for httptools (pyproject.toml): started"
     echo "Installing collected packages: uvicorn, fastapi, punto"
     echo "Successfully installed fastapi-0.115.0 punto-0.1.0 uvicorn-0.30.0"
     ;;
@@ -82,9 +86,11 @@ def test_run_sh_installs_the_server_alone_and_says_each_step(checkout: Path) -> 
         "setup: updating pip",
         "setup: installing punto[server] and its dependencies into .venv "
         "(a few minutes the first time)",
+        "setup:   preparing punto itself (its build tools and metadata)",
         "setup:   fetching fastapi>=0.110",
         "setup:   fetching uvicorn>=0.29",
         "setup:   building punto",
+        "setup:   building httptools",
         "setup:   installing 3 packages",
         "setup: compiling punto's bytecode",
         "setup: done: punto[server] is installed in .venv",
