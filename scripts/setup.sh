@@ -50,13 +50,14 @@ else
             name="${line#Collecting }"
             say "  fetching ${name%% (*}"
             ;;
+          *": finished with status "*) ;;  # its start was the line
           "Building wheel for "* | "Building editable for "*)
             name="${line#Building * for }"
             say "  building ${name%% (*}"
             ;;
           "Installing collected packages: "*)
             count="$(echo "${line#Installing collected packages: }" | tr ',' '\n' | wc -l)"
-            say "  installing $count packages"
+            say "  installing $count packages (half a minute or so, without a word from pip)"
             ;;
         esac
       done; then

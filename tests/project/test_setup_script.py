@@ -31,6 +31,7 @@ case "$*" in
     echo "Collecting uvicorn>=0.29 (from uvicorn[standard]>=0.29->punto==0.1.0)"
     echo "Building wheels for collected packages: punto, httptools"
     echo "  Building editable for punto (pyproject.toml): started"
+    echo "  Building editable for punto (pyproject.toml): finished with status 'done'"
     echo "  Building wheel for httptools (pyproject.toml): started"
     echo "Installing collected packages: uvicorn, fastapi, punto"
     echo "Successfully installed fastapi-0.115.0 punto-0.1.0 uvicorn-0.30.0"
@@ -91,7 +92,7 @@ def test_run_sh_installs_the_server_alone_and_says_each_step(checkout: Path) -> 
         "setup:   fetching uvicorn>=0.29",
         "setup:   building punto",
         "setup:   building httptools",
-        "setup:   installing 3 packages",
+        "setup:   installing 3 packages (half a minute or so, without a word from pip)",
         "setup: compiling punto's bytecode",
         "setup: done: punto[server] is installed in .venv",
     ]
