@@ -19,12 +19,16 @@ author = "the punto project"
 copyright = "2026, the punto project"
 
 extensions = [
-    "myst_parser",
+    "myst_nb",  # MyST Markdown (myst_parser) and the example notebook
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
 ]
 
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+# docs/notebook.ipynb is shown with the outputs committed with it (written by
+# scripts/run_notebook.py --write); the build does not run it again: .ci/run
+# executes it on its own step (scripts/run_notebook.py), which fails on any error.
+nb_execution_mode = "off"
 root_doc = "index"
 exclude_patterns = ["_build", "README.md"]
 

@@ -1,7 +1,10 @@
 """Execute the example notebooks (docs/*.ipynb) on a local kernel, offline,
 and fail on the first cell that raises: run by .ci/run so they never go stale.
+With ``--write``, save each notebook with the outputs of that run: the docs
+show them as committed (after changing a notebook or what it shows, run with
+``--write`` and commit the result).
 
-Usage: python scripts/run_notebook.py [NOTEBOOK ...]   (default: docs/*.ipynb)
+Usage: python scripts/run_notebook.py [--write] [NOTEBOOK ...]   (default: docs/*.ipynb)
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CELL_TIMEOUT = 300
 
 
-def run(path: Path) -> float:
-    """Execute one notebook in its own directory; return the seconds it took."""
+def run(path: Path, *, write: bool = False) -> float:
+    """Execute one notebook in its own directory (and save it with its outputs
+    if ``write``); return the seconds it took."""
     notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     client = NotebookClient(
         notebook,
@@ -33,7 +37,13 @@ def run(path: Path) -> float:
     )
     start = time.perf_counter()
     client.execute()
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    if write:
+        for cell in notebook.cells:  # the run's own timings and kernel ids: noise in a diff
+            cell.get("metadata", {}).pop("execution", None)
+        notebook.metadata.pop("widgets", None)
+        nbformat.write(notebook, path)  # type: ignore[no-untyped-call]
+    return seconds
 
 
 def main(argv: list[str]) -> int:
@@ -41,14 +51,15 @@ def main(argv: list[str]) -> int:
     # worktrees' PYTHONPATH=src) must still name the same code
     entries = os.environ.get("PYTHONPATH", "").split(os.pathsep)
     os.environ["PYTHONPATH"] = os.pathsep.join(str(Path(e).resolve()) for e in entries if e)
-    paths = [Path(a) for a in argv] or sorted((ROOT / "docs").glob("*.ipynb"))
+    write = "--write" in argv
+    paths = [Path(a) for a in argv if a != "--write"] or sorted((ROOT / "docs").glob("*.ipynb"))
     for path in paths:
         try:
-            seconds = run(path)
+            seconds = run(path, write=write)
         except CellExecutionError as error:
             print(f"{path}: a cell failed\n{error}", file=sys.stderr)
             return 1
-        print(f"{path}: ran in {seconds:.1f} s")
+        print(f"{path}: ran in {seconds:.1f} s" + (", saved with its outputs" if write else ""))
     return 0
 
 

@@ -71,6 +71,12 @@ def check_package_data() -> None:
         assert len(found) >= at_least, f"{pattern}: {len(found)} files in the installed package"
 
 
+def check_version() -> None:
+    from importlib.metadata import version
+
+    assert punto("--version").stdout == f"punto {version('punto')}\n"
+
+
 def check_games_and_rules() -> None:
     games = json.loads(punto("games", "--json").stdout)
     assert {g["id"] for g in games} == {
@@ -197,6 +203,10 @@ def check_serve_health() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+        assert server.returncode == 0, f"punto serve stopped with exit {server.returncode}"
+        # a clean stop leaves the database and nothing beside it
+        left = sorted(p.name for p in Path(tmp).iterdir())
+        assert left == ["punto.db"], left
 
 
 def main() -> int:
@@ -208,6 +218,7 @@ def main() -> int:
     checks: list[tuple[str, Callable[[], None]]] = [
         ("installed, not the source", lambda: check_installed_not_source(docs.parent)),
         ("package data", check_package_data),
+        ("punto --version", check_version),
         ("games and rules", check_games_and_rules),
         ("deal and settle", check_deal_and_settle),
         ("odds", check_odds),

@@ -41,6 +41,11 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        # One source: the version pyproject.toml gives the installed package.
+        from importlib.metadata import version
+
+        return version("punto")
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'punto' has no attribute {name!r}")
@@ -81,5 +86,3 @@ __all__ = [
     "parse_cards",
     "settle",
 ]
-
-__version__ = "0.1.0"

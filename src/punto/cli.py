@@ -14,7 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from punto.errors import PuntoError
 from punto.extras import CommandNeedsExtraError, missing_extra, require_command
@@ -53,15 +53,40 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}", hint=f"see '{self.prog} --help'")
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked
+    (``importlib.metadata`` is not free, and every command builds this parser)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print punto's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("punto")
+        except PackageNotFoundError:
+            raise UsageError(
+                "punto is not installed, so it has no version", hint="pip install -e ."
+            ) from None
+        print(f"punto {number}")
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser: for ``command`` alone when it names one, else for every command."""
+    """The parser: for ``command`` alone when it names one, else for every command
+    (none for ``"--version"``, which needs no command's module)."""
     parser = _Parser(
         prog="punto",
         description="The approved baccarat games, dealt and settled exactly as written.",
     )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
+    if command in COMMANDS:
+        modules: tuple[str, ...] = (COMMANDS[command],)
+    else:
+        modules = () if command == "--version" else COMMAND_MODULES
     for name in modules:
         importlib.import_module(name).register(sub)
     return parser
@@ -75,6 +100,8 @@ def _command(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     command = _command(arguments)
+    if command is None and "--version" in arguments:
+        command = "--version"
     try:
         parser = build_parser(command)
         args = parser.parse_args(arguments)
@@ -93,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     except (RecursionError, MemoryError) as error:
-        _say(f"punto: error: the input is too large to read ({type(error).__name__})")
+        why = "nested too deeply" if isinstance(error, RecursionError) else "out of memory"
+        _say(f"punto: error: the input is too large to read ({why}); give a smaller one")
         return 2
     except KeyboardInterrupt:
         _say("punto: interrupted")

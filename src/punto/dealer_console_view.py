@@ -26,6 +26,7 @@ from punto.table.replay import (
     IRREGULARITIES,
 )
 from punto.table.round import Phase, Round
+from punto.words import count
 
 __all__ = ["ConsoleView"]
 
@@ -62,7 +63,7 @@ class ConsoleView:
         if table.rounds:
             r = table.rounds[-1]
             self.console.print(
-                f"[bold]Resumed[/]: {len(table.rounds)} rounds on the log; round {r.round_id} "
+                f"[bold]Resumed[/]: {count(len(table.rounds), 'round')} on the log; round {r.round_id} "
                 f"is {r.phase.value}."
             )
             if table.recovered is not None:

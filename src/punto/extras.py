@@ -27,6 +27,7 @@ __all__ = [
     "missing_extra",
     "require",
     "require_command",
+    "require_extra",
 ]
 
 #: The extra that installs each optional top-level module.  SQLAlchemy,
@@ -76,12 +77,14 @@ class MissingExtraError(PuntoError):
 class CommandNeedsExtraError(MissingExtraError):
     """A command needs an optional part of punto that is not installed."""
 
-    def __init__(self, command: str, extra: str) -> None:
+    def __init__(self, command: str, extra: str, *, purpose: str = "", otherwise: str = "") -> None:
         self.command = command
-        super().__init__(f"punto {command}: needs the {extra} extra", extra=extra)
+        self.otherwise = otherwise
+        what = f"punto {command}: needs the {extra} extra" + (f" {purpose}" if purpose else "")
+        super().__init__(what, extra=extra)
 
     def __str__(self) -> str:
-        return f"{self.message}: {self.hint}"
+        return f"{self.message}: {self.hint}" + (f", or {self.otherwise}" if self.otherwise else "")
 
 
 def require(module: str, extra: str) -> Any:
@@ -107,8 +110,24 @@ def require_command(command: str) -> None:
     if needed is None:
         return
     extra, modules = needed
+    require_extra(command, extra, modules)
+
+
+def require_extra(
+    command: str, extra: str, modules: tuple[str, ...], *, purpose: str = "", otherwise: str = ""
+) -> None:
+    """Refuse ``command`` unless ``modules`` are importable: for a part of a
+    command that needs an extra (``purpose``, e.g. "for its counting run"),
+    checked before the command starts, with what to give instead (``otherwise``).
+
+    >>> require_extra("report", "sim", ("no_such_module",), purpose="for its counting run",
+    ...               otherwise="--counting-shoes 0 leaves the run out")
+    Traceback (most recent call last):
+    ...
+    punto.extras.CommandNeedsExtraError: punto report: needs the sim extra for its counting run: pip install 'punto[sim]', or --counting-shoes 0 leaves the run out
+    """
     if not all(_importable(module) for module in modules):
-        raise CommandNeedsExtraError(command, extra)
+        raise CommandNeedsExtraError(command, extra, purpose=purpose, otherwise=otherwise)
 
 
 def missing_extra(command: str, error: ModuleNotFoundError) -> CommandNeedsExtraError | None:

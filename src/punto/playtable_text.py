@@ -27,6 +27,7 @@ from punto.money import format_money, parse_stake
 from punto.settlement import Bet
 from punto.table.limits import TableLimits
 from punto.table.round import BetSettlement
+from punto.words import count
 
 HELP = """\
 [bold]Commands[/]
@@ -283,10 +284,8 @@ def summary_text(
 ) -> Text:
     played = [r for r in history if r.coup is not None]
     staked = sum((b.stake for r in played for b in r.bets), Decimal(0))
-    rounds = f"{len(played)} round" + ("s" if len(played) != 1 else "")
-    shoes_text = f"{shoes} shoe" + ("s" if shoes != 1 else "")
     return Text.assemble(
-        f"{rounds} in {shoes_text}, staked {format_money(staked)}, net ",
+        f"{count(len(played), 'round')} in {count(shoes, 'shoe')}, staked {format_money(staked)}, net ",
         signed_text(bankroll - start),
         f", bankroll {format_money(bankroll)} (started with {format_money(start)})",
     )

@@ -16,6 +16,7 @@ from typing import Any
 from punto.coup import Coup, Side, Winner
 from punto.errors import PuntoError
 from punto.wagers import PairRule, is_pair
+from punto.words import count
 
 ROWS = 6
 """Rows of every road on a casino board."""
@@ -280,7 +281,7 @@ class Stats:
 
     def __str__(self) -> str:
         return (
-            f"{self.coups} coups: Banker {self.banker}, Player {self.player}, Tie {self.tie}; "
+            f"{count(self.coups, 'coup')}: Banker {self.banker}, Player {self.player}, Tie {self.tie}; "
             f"Player pairs {self.player_pairs}, Banker pairs {self.banker_pairs}; "
             f"naturals {self.naturals}"
         )

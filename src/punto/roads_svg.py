@@ -12,13 +12,16 @@ Plain SVG text: no plotting library.
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from punto.roads import Scoreboard
+from punto.words import count
 
-__all__ = ["ROADS", "RoadsPicture", "roads_svg"]
+__all__ = ["ROADS", "RoadsPicture", "roads_svg", "text_width"]
 
 #: The roads, in the order drawn, with their titles (keys of ``to_dict``).
 ROADS = (
@@ -96,27 +99,68 @@ def _cell(road: str, cell: Mapping[str, Any]) -> tuple[str, list[str]]:
     return f'data-colour="{colour}"', [shape]
 
 
+#: The picture's fonts: Arial or a font with Arial's widths (Liberation Sans,
+#: which Debian's Chromium draws with), so that its text can be measured here.
+FONTS = "Arial, 'Liberation Sans', Helvetica, sans-serif"
+#: Advances in ems, at least those of Arial Bold and Arial Regular for each
+#: group: spaces; narrow letters and punctuation; the widest letters; the other
+#: capitals; everything else (lower case, digits).
+_SPACE = frozenset(" ")
+_NARROW = frozenset(".,:;'!|()[]-/ijlftr")
+_WIDE = frozenset("mwMW@%")
+_ADVANCES = (0.3, 0.4, 1.02, 0.78, 0.62)
+
+
+def text_width(text: str, size: float) -> float:
+    """How wide ``text`` at font size ``size`` is drawn in :data:`FONTS`, at
+    most (an estimate, over rather than under: the SVG carries no font of its own).
+
+    >>> text_width("Big road (0)", 6) < text_width("WWWWWWWWWWWW", 6)
+    True
+    """
+    ems = 0.0
+    for character in text:
+        if unicodedata.east_asian_width(character) in ("W", "F"):
+            ems += 1.0  # a Chinese character: one em square
+        elif character in _SPACE:
+            ems += _ADVANCES[0]
+        elif character in _NARROW:
+            ems += _ADVANCES[1]
+        elif character in _WIDE:
+            ems += _ADVANCES[2]
+        elif character.isupper():
+            ems += _ADVANCES[3]
+        else:
+            ems += _ADVANCES[4]
+    return ems * size
+
+
 def roads_svg(board: Scoreboard, title: str | None = None) -> str:
     """The five roads of ``board``, one above the other, every column shown,
-    with the shoe's statistics underneath."""
+    with the shoe's statistics underneath; as wide as the widest of the roads
+    and the lines of text."""
     data = board.to_dict()
     rows = int(data["rows"])
     columns = max([1, *(int(data[name]["width"]) for name, _ in ROADS)])
     width = columns * _SIZE
+    texts: list[tuple[str, float]] = []  # every line of text and its font size
     parts: list[str] = []
     y = 0
     if title:
         parts.append(
             f'<text x="0" y="8" font-size="8" font-weight="700" class="title">{escape(title)}</text>'
         )
+        texts.append((title, 8))
         y = 12
     for name, heading in ROADS:
         road = data[name]
         cells = road["cells"]
+        road_title = f"{heading} ({len(cells)})"
         parts.append(
             f'<text x="0" y="{y + 7}" font-size="6" fill="#555" class="road-title">'
-            f"{escape(heading)} ({len(cells)})</text>"
+            f"{escape(road_title)}</text>"
         )
+        texts.append((road_title, 6))
         top = y + _TITLE
         height = rows * _SIZE
         lines = "".join(f"M{x * _SIZE} 0V{height}" for x in range(columns + 1))
@@ -138,17 +182,19 @@ def roads_svg(board: Scoreboard, title: str | None = None) -> str:
         y = top + height + _GAP
     stats = data["stats"]
     summary = (
-        f"{stats['coups']} coups: Banker {stats['banker']}, Player {stats['player']}, "
+        f"{count(stats['coups'], 'coup')}: Banker {stats['banker']}, Player {stats['player']}, "
         f"Tie {stats['tie']}; Player pairs {stats['player_pairs']}, Banker pairs "
         f"{stats['banker_pairs']}, naturals {stats['naturals']}"
     )
     parts.append(f'<text x="0" y="{y + 6}" font-size="6" class="stats">{escape(summary)}</text>')
+    texts.append((summary, 6))
     height = y + 10
+    width = max(width, *(math.ceil(text_width(text, size)) for text, size in texts))
     label = quoteattr(f"the five roads of a shoe: {summary}")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width * 2}" height="{height * 2}" role="img" aria-label={label} '
-        'font-family="sans-serif">' + "".join(parts) + "</svg>\n"
+        f"font-family={quoteattr(FONTS)}>" + "".join(parts) + "</svg>\n"
     )
 
 

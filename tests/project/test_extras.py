@@ -189,3 +189,53 @@ def test_a_game_file_read_through_its_cache_is_what_tomllib_reads(
     # A damaged cache is parsed around.
     (tmp_path / "__pycache__" / "dragon_tiger.toml.marshal").write_bytes(b"\x00garbage")
     assert parsed.read_toml(str(tmp_path / "dragon_tiger.toml")) == expected["dragon_tiger.toml"]
+
+
+@pytest.mark.parametrize(
+    ("args", "blocked", "refusal"),
+    [
+        (
+            (),
+            ("matplotlib",),
+            "punto report: needs the report extra for its charts: pip install 'punto[report]'",
+        ),
+        (
+            ("--pdf", "--counting-shoes", "0"),
+            ("playwright",),
+            "punto report: needs the report extra to print --pdf: pip install 'punto[report]'",
+        ),
+        (
+            (),
+            ("numba",),
+            "punto report: needs the sim extra for its counting run of the side bets: "
+            "pip install 'punto[sim]', or --counting-shoes 0 to leave that section out",
+        ),
+    ],
+    ids=["charts", "pdf", "counting run"],
+)
+def test_report_without_an_extra_it_needs_names_it_before_writing(
+    tmp_path: Path, args: tuple[str, ...], blocked: tuple[str, ...], refusal: str
+) -> None:
+    done = _punto("report", "tiger-baccarat", "--out", "out", *args, blocked=blocked, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", refusal + "\n")
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+@pytest.mark.slow
+def test_report_without_its_counting_run_needs_the_report_extra_alone(tmp_path: Path) -> None:
+    """What the README says: the core and [report]; [sim] only for the counting run."""
+    # numpy comes with matplotlib, whatever extra asked for it; numba does not
+    only_report = tuple(m for m in OPTIONAL if EXTRA_OF_MODULE[m] != "report" and m != "numpy")
+    done = _punto(
+        "report",
+        "tiger-baccarat",
+        "--out",
+        "out",
+        "--counting-shoes",
+        "0",
+        blocked=only_report,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"wrote {Path('out') / 'index.html'}\n"
+    assert "Counting vulnerability" not in (tmp_path / "out" / "index.html").read_text("utf-8")

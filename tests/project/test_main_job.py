@@ -81,3 +81,5 @@ def test_run_sh_serves_the_demo_and_prints_the_url_and_logins(tmp_path: Path) ->
             process.kill()
             raise
     assert code == 0
+    # a clean stop leaves the database and nothing beside it
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "out.txt") == ["punto.db"]

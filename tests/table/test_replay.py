@@ -667,7 +667,7 @@ def test_refusal_line_names_index_error_and_clause(
     code, out, err = cli(capsys, "replay", str(path))
     assert (code, out) == (2, "")
     assert err == (
-        "punto: error: actions[4] (bet) refused: BettingClosedError: no wager may be placed "
+        "punto: error: actions[4] (bet) refused: no wager may be placed "
         "or increased after 'No more bets' (clause 5.4); wait for 'Place your bets, please'\n"
     )
 

@@ -214,7 +214,7 @@ def test_a_missing_extra_is_named(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        "punto: error: matplotlib is not installed; pip install 'punto[report]'\n"
+        "punto report: needs the report extra for its charts: pip install 'punto[report]'\n"
     )
     assert not (tmp_path / "r").exists()
     # a chart asked of a simulation is refused before a shoe is dealt

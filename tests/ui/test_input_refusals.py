@@ -160,8 +160,7 @@ def test_a_header_that_cannot_be_read_says_so(
 ) -> None:
     err = refused({**table([]), "game": {}}, tmp_path, capsys)
     assert err == (
-        "punto: error: replay file cannot be read: InputError: game {} is not text; "
-        "give it as a string\n"
+        "punto: error: replay file cannot be read: game {} is not text; give it as a string\n"
     )
 
 

@@ -93,7 +93,7 @@ def test_a_round_with_two_players_keyed_cards() -> None:
     assert "Round r1 settled" in text
     assert "ann +295.00, bob -50.00 · house -245.00" in text
     assert "Scoreboard" in text  # the roads beside the round
-    assert "1 coups: Banker 1" in text
+    assert "1 coup: Banker 1" in text
 
 
 def test_cards_drawn_from_the_table_shoe() -> None:

@@ -29,6 +29,7 @@ from punto.game import Game
 from punto.odds import Pays
 from punto.tabular import Tabular
 from punto.wagers import PairRule
+from punto.words import count
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -363,7 +364,7 @@ def to_csv(tables: Sequence[OddsTable]) -> str:
 def shoe_words(composition: Composition) -> str:
     """``8 decks`` or the counts with their ranks."""
     if composition.decks is not None:
-        return f"{composition.decks} deck{'s' if composition.decks != 1 else ''}"
+        return count(composition.decks, "deck")
     pairs = " ".join(f"{r}:{c}" for r, c in zip(RANK_HEADINGS, composition.counts, strict=True))
     return f"{composition.total} cards ({pairs})"
 

@@ -33,11 +33,12 @@ from punto.charts.exact import (
 from punto.charts.figure import require, svg_text
 from punto.charts.pdf import print_pdf
 from punto.game import Game
-from punto.sim.vulnerability import Vulnerability, side_bet_vulnerability
 from punto.wagers import PairRule
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from punto.sim.vulnerability import Vulnerability
 
 __all__ = ["ReportFiles", "report_html", "write_report"]
 
@@ -117,6 +118,9 @@ def report_html(
     offers = insurance_values(game, composition) if game.insurance is not None else []
     counted: list[Vulnerability] = []
     if counting_shoes and composition.decks is not None:
+        # the simulation's kernels (the sim extra) only for its one section
+        from punto.sim.vulnerability import side_bet_vulnerability
+
         counted = side_bet_vulnerability(
             game, layout, rule, composition.decks, shoes=counting_shoes, seed=seed
         )

@@ -25,8 +25,10 @@ from punto.commands.common import (
     add_game_arguments,
     print_json,
     resolve_table,
+    whole_number,
 )
 from punto.errors import DeckCountError, PuntoError
+from punto.extras import require_extra
 from punto.game import Game
 from punto.games import all_games, get_game
 from punto.wagers import PairRule
@@ -109,7 +111,8 @@ def register(sub: SubParsers) -> None:
         "(SVG): pay tables, exact odds with their counts, house edge by deck count, effect "
         "of removal, Insurance Plus values (Tiger Buffalo) and the counting vulnerability "
         "of each side bet, with the rules version and clauses of every figure.  Needs the "
-        "report extra: pip install 'punto[report]'.",
+        "report extra, and the sim extra for the counting run: "
+        "pip install 'punto[report,sim]' (--counting-shoes 0 leaves the run out).",
     )
     add_game_arguments(report)
     _shoe_arguments(report)
@@ -122,7 +125,7 @@ def register(sub: SubParsers) -> None:
     report.add_argument(
         "--counting-shoes",
         metavar="N",
-        type=int,
+        type=whole_number,
         default=2000,
         help="shoes of the counting run of the side bets (default 2000; 0 leaves it out)",
     )
@@ -530,14 +533,26 @@ def _show_deal_values(game: Game, composition: Composition, cards: str, values: 
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from punto.charts.report import write_report
-
     table = resolve_table(args, layout_required=False)
     composition = composition_of(args, table.game)
     if args.counting_shoes < 0:
         raise AnalysisUsageError(
             f"--counting-shoes {args.counting_shoes} is negative", hint="give 0 or more"
         )
+    # What the README says the report needs, checked before anything is written.
+    require_extra("report", "report", ("matplotlib",), purpose="for its charts")
+    if args.pdf:
+        require_extra("report", "report", ("playwright",), purpose="to print --pdf")
+    if args.counting_shoes and composition.decks is not None:
+        require_extra(
+            "report",
+            "sim",
+            ("numpy", "numba"),
+            purpose="for its counting run of the side bets",
+            otherwise="--counting-shoes 0 to leave that section out",
+        )
+    from punto.charts.report import write_report
+
     try:
         written = write_report(
             table.game,

@@ -46,6 +46,34 @@ def whole_number(text: str) -> int:
     return int(text)
 
 
+def number(text: str) -> float:
+    """An argparse ``type``: a number of seconds or a fraction, in ASCII digits
+    with at most one decimal point (a sign allowed, so that the command can say
+    why a negative one does not do).
+
+    ``float()`` alone would also take "nan", "inf" and "1e9", which no limit
+    or delay means, and which a check like ``value <= 0`` lets through.
+
+    >>> number("2.5"), number("-1")
+    (2.5, -1.0)
+    >>> number("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'nan' is not a number (ASCII digits, e.g. 5 or 0.5)
+    """
+    digits = text[1:] if text.startswith("-") else text
+    whole, _point, fraction = digits.partition(".")
+    if not (
+        (whole or fraction)
+        and all(part == "" or (part.isascii() and part.isdigit()) for part in (whole, fraction))
+        and len(digits) <= 12
+    ):
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is not a number (ASCII digits, e.g. 5 or 0.5)"
+        )
+    return float(text)
+
+
 def add_game_arguments(parser: argparse.ArgumentParser, *, pair_rule: bool = True) -> None:
     parser.add_argument("game", metavar="GAME", help="game id (see 'punto games')")
     parser.add_argument("--layout", metavar="L", help="table layout (Appendix letter)")
@@ -84,7 +112,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--wagers-per-area",
         metavar="N",
-        type=int,
+        type=whole_number,
         help="the Pit Manager's fewer wagers per playing area (MBS 3.7.1; "
         "default: the rules' three, where the game has the rule)",
     )

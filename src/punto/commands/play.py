@@ -65,7 +65,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--delay",
         metavar="SECONDS",
-        type=float,
+        type=common.number,
         default=DEFAULT_DELAY,
         help=f"pause between cards (default {DEFAULT_DELAY}; 0 for none)",
     )

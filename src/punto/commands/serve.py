@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
+import signal
+import socket
+from types import FrameType
 from typing import Any
 
-from punto.commands.common import whole_number
+from punto.commands.common import (
+    number,
+    whole_number,
+)
 from punto.errors import PuntoError
 from punto.money import CENT, format_units, parse_stake
 from punto.server.lease_settings import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
@@ -79,7 +86,7 @@ def register(sub: Any) -> None:
     defaults = Limits()
     limits.add_argument(
         "--keep-alive",
-        type=int,
+        type=whole_number,
         metavar="SECONDS",
         default=defaults.keep_alive,
         help=f"close a connection idle between requests after this long "
@@ -87,7 +94,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--header-timeout",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=defaults.header_seconds,
         help="answer 408 and close a connection whose request headers are not all in "
@@ -95,7 +102,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--body-timeout",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=defaults.body_seconds,
         help=f"answer 408 to a request whose body is not all in after this long "
@@ -103,7 +110,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--max-connections",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=defaults.max_connections,
         help="open connections (WebSockets included) before a new one is answered 503 "
@@ -112,7 +119,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--concurrency",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=defaults.concurrency,
         help=f"requests in progress at once before a new one is answered 503 "
@@ -120,7 +127,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--ws-per-client",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=defaults.ws_per_client,
         help=f"WebSockets one client address may hold open (default {defaults.ws_per_client})",
@@ -148,7 +155,7 @@ def register(sub: Any) -> None:
     )
     leases.add_argument(
         "--lease-seconds",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=LEASE_SECONDS,
         help="how long a table's lease lasts unless renewed: how long a dead process's "
@@ -156,7 +163,7 @@ def register(sub: Any) -> None:
     )
     leases.add_argument(
         "--lease-renew-seconds",
-        type=float,
+        type=number,
         metavar="SECONDS",
         default=RENEW_SECONDS,
         help="how often leases are renewed and free tables looked for; well under "
@@ -183,12 +190,7 @@ def _units(text: str, flag: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from punto.server.app import create_app
-    from punto.server.connections import uvicorn_config
-    from punto.server.demo import describe
-    from punto.server.sqlite_lock import lock_sqlite
+    from punto.server.sqlite_lock import lock_sqlite, release_sqlite
     from punto.store.db import normalize_url
 
     if not 0 < args.port < 65536:
@@ -219,11 +221,41 @@ def run(args: argparse.Namespace) -> int:
         max_balance=_units(args.max_balance, "--max-balance"),
         max_cage_amount=_units(args.max_cage_amount, "--max-cage-amount"),
     )
-    # Held until the process ends (the OS drops it then, however it ends).
-    sqlite_lock = lock_sqlite(args.database)  # noqa: F841
+    # The port first, before anything is printed or the database touched: a busy
+    # port is the likeliest reason a server cannot start, and the socket bound
+    # here is the one uvicorn serves on, so that nothing can take it between.
+    listener = listen(args.host, args.port)
+    try:
+        # Held while the process serves (the OS drops it however the process ends;
+        # a clean stop removes the file too).
+        sqlite_lock = lock_sqlite(args.database)
+        try:
+            serve(args, listener, sqlite=sqlite, limits=limits, bounds=bounds)
+        finally:
+            release_sqlite(sqlite_lock)
+    finally:
+        listener.close()
+    return 0
+
+
+def serve(
+    args: argparse.Namespace,
+    listener: socket.socket,
+    *,
+    sqlite: bool,
+    limits: Limits,
+    bounds: MoneyBounds,
+) -> None:
+    """Build the server, say where it is, and serve on ``listener`` until stopped."""
+    import uvicorn
+
+    from punto.server.app import create_app
+    from punto.server.connections import uvicorn_config
+    from punto.server.demo import describe
+
     app = create_app(
         args.database,
-        # One process serves a SQLite file (the lock above): leases on PostgreSQL only.
+        # One process serves a SQLite file (the lock): leases on PostgreSQL only.
         leases=None if sqlite else LeaseSettings(args.lease_seconds, args.lease_renew_seconds),
         money_bounds=bounds,
         demo=args.demo,
@@ -238,8 +270,71 @@ def run(args: argparse.Namespace) -> int:
         print(f"punto table server: {url}", flush=True)
     logging.basicConfig(level=args.log_level.upper())
     config = uvicorn_config(app, args.host, args.port, limits, log_level=args.log_level)
-    # uvicorn shuts down gracefully on Ctrl-C and then raises the signal again;
-    # as uvicorn.run() does, that is a normal end, not an error.
+    # uvicorn shuts down gracefully on Ctrl-C or SIGTERM and then raises the
+    # signal again; as uvicorn.run() does, that is a normal end, not an error --
+    # and SIGTERM's, like Ctrl-C's, an exception here, so that the lock file goes.
+    signal.signal(signal.SIGTERM, _stopped)
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(config).run()
-    return 0
+        uvicorn.Server(config).run(sockets=[listener])
+
+
+def _stopped(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM, after uvicorn's graceful shutdown: an end as Ctrl-C's is."""
+    raise KeyboardInterrupt
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` for the server, or a refusal that
+    says why it cannot be and what to give instead.
+
+    Bound as uvicorn binds its own (IPv6 where the host is an IPv6 address, the
+    address reusable so that a restart need not wait out TIME_WAIT), and
+    listening at once: Linux lets two reusable sockets bind one port while
+    neither listens, and refuses the second only once one does.  Connections
+    made before the server is ready wait in the backlog.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+        listener.listen()
+    except OSError as error:
+        listener.close()
+        raise _listen_error(host, port, error) from None
+    listener.set_inheritable(True)
+    return listener
+
+
+def _listen_error(host: str, port: int, error: OSError) -> ServeError:
+    if error.errno == errno.EADDRINUSE:
+        return ServeError(
+            f"port {port} on {host} is in use (another punto serve, or another program)",
+            hint=f"stop it, or give this server another port: --port {_another_port(port)}",
+        )
+    if error.errno == errno.EACCES:
+        return ServeError(
+            f"this user may not listen on port {port}",
+            hint="ports under 1024 need privileges; give --port 1024 or above (default "
+            f"{DEFAULT_PORT})",
+        )
+    if error.errno == errno.EADDRNOTAVAIL:
+        return ServeError(
+            f"--host {host} is not an address of this machine",
+            hint=f"give one it has (default {DEFAULT_HOST}; 0.0.0.0 for all)",
+        )
+    if isinstance(error, socket.gaierror):
+        return ServeError(
+            f"--host {host} is not an address or a name this machine can resolve",
+            hint=f"give an IP address (default {DEFAULT_HOST})",
+        )
+    reason = error.strerror or str(error)
+    return ServeError(
+        f"cannot listen on {host} port {port}: {reason}",
+        hint="give another --host or --port",
+    )
+
+
+def _another_port(port: int) -> int:
+    """A port to suggest in place of a busy one: the next, within range."""
+    return port + 1 if port < 65535 else DEFAULT_PORT

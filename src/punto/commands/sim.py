@@ -30,7 +30,11 @@ from rich.progress import (
 from rich.table import Table
 
 from punto.commands import common
-from punto.commands.common import SubParsers
+from punto.commands.common import (
+    SubParsers,
+    number,
+    whole_number,
+)
 from punto.errors import PuntoError
 
 #: Decks in the shoe when none are given.
@@ -112,7 +116,7 @@ def register(sub: SubParsers) -> None:
     )
     counting.add_argument(
         "--threshold",
-        type=int,
+        type=whole_number,
         metavar="TC",
         help="also report betting at this true count",
     )
@@ -196,7 +200,7 @@ def _shoe_arguments(parser: argparse.ArgumentParser, *, penetration: bool = Fals
     if penetration:
         cut.add_argument(
             "--penetration",
-            type=float,
+            type=number,
             metavar="F",
             help="the share of the shoe in front of the cut card, e.g. 0.9",
         )

@@ -59,7 +59,10 @@ def register(sub: common.SubParsers) -> None:
     roads.add_argument("--log", metavar="URL", help="an event log: a SQLite file or database URL")
     roads.add_argument("--table-id", dest="roads_table", metavar="ID", help="the table in --log")
     roads.add_argument(
-        "--shoe", metavar="N", type=int, help="which shoe, counting from 1 (default: the last)"
+        "--shoe",
+        metavar="N",
+        type=common.whole_number,
+        help="which shoe, counting from 1 (default: the last)",
     )
     roads.add_argument("--out", required=True, metavar="FILE.svg", help="the SVG file to write")
     roads.set_defaults(run=run_roads)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 from punto.commands import common
+from punto.commands.common import whole_number
 from punto.eventlog import EventLog
 from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
@@ -82,7 +83,7 @@ def register(sub: Any) -> None:
             "--entrants",
             dest="a_entrants",
             metavar="N",
-            type=int,
+            type=whole_number,
             default=DEFAULT_ENTRANTS,
             help=f"entrants (default {DEFAULT_ENTRANTS})",
         )
@@ -90,13 +91,13 @@ def register(sub: Any) -> None:
             "--tables",
             dest="a_tables",
             metavar="T",
-            type=int,
+            type=whole_number,
             help="tables in the first session (default: as few as needed)",
         )
         a.add_argument(
             "--tournaments",
             metavar="K",
-            type=int,
+            type=whole_number,
             default=1000,
             help="tournaments per variant (default 1000)",
         )
@@ -136,14 +137,14 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--entrants",
         metavar="N",
-        type=int,
+        type=whole_number,
         default=DEFAULT_ENTRANTS,
         help=f"entrants in all, people included (default {DEFAULT_ENTRANTS})",
     )
     parser.add_argument(
         "--tables",
         metavar="T",
-        type=int,
+        type=whole_number,
         help="tables in the first session (default: as few as the seats allow)",
     )
     parser.add_argument(
@@ -168,7 +169,7 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--late",
         metavar="N",
-        type=int,
+        type=whole_number,
         default=0,
         help="automated entrants who register late, as the first session "
         "reaches the format's last hand for late registration",
@@ -246,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
         if any(not h for h in humans):
             raise TournamentError("--human: a name cannot be empty")
         mix = _mix(args.mix)
-        if args.entrants < len(humans):
+        if humans and args.entrants < len(humans):
             raise TournamentError(
                 f"--entrants {args.entrants} is fewer than the {len(humans)} people named"
             )

@@ -39,20 +39,48 @@ def lock_sqlite(url: str) -> IO[str] | None:
     database = str(parsed.database)
     path = lock_path(database)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
-    try:
-        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.seek(0)
-        pid = handle.read().strip() or "unknown"
+    while True:
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
+        try:
+            fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            pid = handle.read().strip() or "unknown"
+            handle.close()
+            raise ServedElsewhereError(
+                f"another punto serve (pid {pid}) is serving {database}; SQLite serves one "
+                "process; use PostgreSQL to run several",
+                hint="stop the other server, or give this one another --database",
+            ) from None
+        # A server stopping removes the file (release_sqlite): if it did so between
+        # the open and the lock, this lock is on a file nobody else will find.
+        if _same_file(handle, path):
+            break
         handle.close()
-        raise ServedElsewhereError(
-            f"another punto serve (pid {pid}) is serving {database}; SQLite serves one "
-            "process; use PostgreSQL to run several",
-            hint="stop the other server, or give this one another --database",
-        ) from None
     handle.seek(0)
     handle.truncate()
     handle.write(f"{os.getpid()}\n")
     handle.flush()
     return handle
+
+
+def release_sqlite(handle: IO[str] | None) -> None:
+    """Remove the lock file of :func:`lock_sqlite` and drop the lock: a server
+    stopped cleanly leaves nothing beside its database.  (One killed leaves the
+    file, unlocked: the next server takes it over.)"""
+    if handle is None:
+        return
+    path = Path(handle.name)
+    if _same_file(handle, path):
+        path.unlink()  # while still holding the lock: no one else has this file
+    handle.close()
+
+
+def _same_file(handle: IO[str], path: Path) -> bool:
+    """Whether ``path`` still names the file ``handle`` has open."""
+    try:
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(handle.fileno())
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)

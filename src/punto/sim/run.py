@@ -66,6 +66,7 @@ from punto.sim.tables import (
 )
 from punto.tabular import Tabular
 from punto.wagers import PairRule
+from punto.words import count
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -492,7 +493,7 @@ class SimReport:
             hits = (w.hits.mean, float(w.exact_hit))
             rows.append((w.id, w.name, w.returns.mean, low, high, exact, w.z_return, *hits))
         return Tabular(
-            f"{job.game_id}: {self.counts.coups:,} coups in {self.counts.shoes:,} shoes, "
+            f"{job.game_id}: {count(self.counts.coups, 'coup')} in {count(self.counts.shoes, 'shoe')}, "
             f"{job.rules.describe()}, seed {job.seed}",
             (
                 *("wager", "name", "return", "95% low", "95% high", "exact return", "z"),

@@ -34,7 +34,7 @@ The action vocabulary (:data:`ACTIONS`) is shared with the dealer console
 ...                 "actions": [{"action": "open"}, {"action": "settle"}]})
 ... except ReplayError as refused:
 ...     print(refused.index, refused)
-1 actions[1] (settle) refused: PhaseError: the round is settled once the coup is complete
+1 actions[1] (settle) refused: the round is settled once the coup is complete
 """
 
 from __future__ import annotations

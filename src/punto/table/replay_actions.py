@@ -38,7 +38,8 @@ class ReplayError(PuntoError):
     """The first action of a replay that could not be read or was refused.
 
     ``index`` is the action's place in ``actions`` (from 0; None for the
-    file's header), ``action`` its name and ``error`` the typed error.
+    file's header), ``action`` its name and ``error`` the typed error (for
+    programs: the message, for people, says what was wrong in words alone).
     """
 
     def __init__(self, index: int | None, action: str | None, error: PuntoError) -> None:
@@ -50,7 +51,7 @@ class ReplayError(PuntoError):
             where += f" ({action})"
         verb = "cannot be read" if isinstance(error, InputError) else "refused"
         super().__init__(
-            f"{where} {verb}: {type(error).__name__}: {error.message}",
+            f"{where} {verb}: {error.message}",
             clause=error.clause,
             hint=error.hint,
         )

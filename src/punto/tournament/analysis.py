@@ -63,6 +63,7 @@ from punto.tournament.standings import (
 )
 from punto.tournament.strategies import STRATEGIES, HandView, Strategy
 from punto.tournament.tournament import SUDDEN_DEATH_WAGERS, bet_lines
+from punto.words import count
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -608,6 +609,13 @@ def analyse(
             )
     if tournaments < 1:
         raise TournamentError("simulate at least one tournament")
+    registration = fmt.registration
+    if not registration.min_entrants <= entrants <= registration.max_entrants:
+        raise TournamentError(
+            f"{count(entrants, 'entrant')}: format {fmt.id} takes "
+            f"{registration.min_entrants} to {registration.max_entrants} entrants",
+            clause=fmt.rule("registration"),
+        )
     variants: list[tuple[str, Format]] = []
     for h in hands or (None,):
         for m in min_bets or (None,):
