@@ -42,7 +42,7 @@ import anyio
 from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 
-from punto.server import admin, api, errors, guard, limits, logins, logs, pages, ws
+from punto.server import admin, api, errors, guard, i18n, limits, logins, logs, pages, ws
 from punto.server.advantage import AdvantageWatch
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableStore
@@ -244,6 +244,7 @@ def create_app(
     app.include_router(admin.page_router)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(i18n.router)
     pages.mount(app)
     live.install(app)
     return app
