@@ -123,11 +123,13 @@
     const registered = !(board.overall || []).length && board.stage === "registration" && state.snapshot
       ? (state.snapshot.entrants || []).map((e) => ({ ...e, rank: "–" }))
       : [];
-    for (const row of (board.overall || []).length ? board.overall : registered) {
+    const standing = (board.overall || []).length > 0;
+    for (const row of standing ? board.overall : registered) {
       overall.append(
         el(
           "tr",
-          { testid: "t-overall-row", "data-entrant": row.entrant },
+          // an entrant registered is not yet a standing
+          { testid: standing ? "t-overall-row" : "t-entrant-row", "data-entrant": row.entrant },
           el("td", { class: "num", text: row.rank }),
           el("td", { text: row.name }),
           el("td", { class: "num", text: chips(row.chips) }),
