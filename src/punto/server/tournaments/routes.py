@@ -452,5 +452,8 @@ def install(app: FastAPI) -> None:
     app.include_router(pit.router)
     app.add_api_websocket_route("/ws/tournaments/{tournament_id}", tournament_socket)
     app.add_api_route(
-        "/tournaments/{tournament_id}", tournament_page, methods=["GET"], include_in_schema=False
+        "/tournaments/{tournament_id}",
+        tournament_page,
+        methods=["GET", "HEAD"],
+        include_in_schema=False,
     )
