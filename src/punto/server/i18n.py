@@ -35,6 +35,8 @@ from babel.core import UnknownLocaleError, parse_locale
 from babel.messages.pofile import read_po
 from fastapi import APIRouter, Request
 
+from punto.server import errors
+
 #: The pages' languages, each by its own name (the switch shows these).
 LANGUAGES: Mapping[str, str] = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 #: The language the pages are written in.
@@ -117,7 +119,7 @@ def catalogue(locale: str) -> dict[str, str | list[str]]:
     return messages
 
 
-router = APIRouter(prefix="/api", tags=["pages"])
+router = APIRouter(prefix="/api", tags=["pages"], responses=errors.RESPONSES)
 
 
 @router.get("/i18n")

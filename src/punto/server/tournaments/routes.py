@@ -192,7 +192,9 @@ def _player(user: User, action: str) -> None:
 
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=errors.RESPONSES)
-formats_router = APIRouter(prefix="/api/tournament-formats", tags=["tournaments"])
+formats_router = APIRouter(
+    prefix="/api/tournament-formats", tags=["tournaments"], responses=errors.RESPONSES
+)
 
 
 @formats_router.get("")
