@@ -59,6 +59,20 @@ def test_every_message_of_the_pages_is_translated_with_its_placeholders() -> Non
                 )
 
 
+def test_babel_extracts_every_message_the_scripts_say() -> None:
+    """Each ``t("…")``, ``tn("…", …)`` and ``N_("…")`` of the scripts reaches the
+    catalogues: Babel's extractor skips a call nested in another's arguments or
+    in a template literal's placeholder, which the scripts therefore avoid."""
+    said = {
+        match.group(1)
+        for script in STATIC.glob("*.js")
+        for match in re.finditer(
+            r'\b(?:t|tn|N_)\(\s*"((?:[^"\\]|\\.)*)"', script.read_text("utf-8")
+        )
+    }
+    assert sorted(said - extracted()) == []
+
+
 def test_the_catalogues_hold_no_message_the_pages_lost() -> None:
     messages = extracted()
     for locale in CHINESE:

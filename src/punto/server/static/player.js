@@ -431,6 +431,8 @@ Punto.ready.then(() => {
       const side = Punto.SIDES[o.insures].name;
       const taken = ((me && me.bets) || []).filter((b) => b.wager === o.wager && b.moment === o.moment && b.status === "active");
       const stakeId = `insurance-stake-${o.wager}`;
+      // (each message its own call: Babel's extractor does not see one nested in another's arguments)
+      const moment = o.moment === "four_cards" ? t("after four cards") : t("after the Player's third card");
       const stake = el("input", { id: stakeId, type: "number", inputmode: "decimal", min: "0.01", step: "0.01", max: cap || null, value: cap ? String(Math.min(Number(cap), chip || Number(cap))) : "", testid: stakeId });
       const take = async () => {
         const placed = await bet(o.wager, stake.value);
@@ -441,8 +443,7 @@ Punto.ready.then(() => {
           el("strong", { text: nameOf(o.wager) }),
           el("span", { class: "offer-odds", testid: `offer-odds-${o.wager}`, text: t("pays {odds}", { odds: o.odds }) })),
         el("div", { class: "offer-detail", text: t("{player} {player_points} v {banker} {banker_points} · {moment} · clause {clause}", {
-          player: t("Player"), banker: t("Banker"), player_points: o.player_points, banker_points: o.banker_points, clause: o.clause,
-          moment: o.moment === "four_cards" ? t("after four cards") : t("after the Player's third card") }) }),
+          player: Punto.SIDES.player.name, banker: Punto.SIDES.banker.name, player_points: o.player_points, banker_points: o.banker_points, clause: o.clause, moment }) }),
         taken.length ? el("div", { class: "offer-taken", testid: `offer-taken-${o.wager}`, text: t("Insured {stake}", { stake: money(Punto.fromCents(taken.reduce((sum, b) => sum + Punto.cents(b.stake), 0))) }) }) : "",
         cap
           ? el("div", { class: "offer-actions" },

@@ -57,7 +57,7 @@
           el("td", { text: row.name }),
           el("td", { class: "num", testid: "t-chips", text: chips(row.chips) }),
           el("td", { class: "num", text: `${row.hands_bet}/${row.hands_required}` }),
-          el("td", { text: status(row) + (row.tied ? ` (${t("tied")})` : "") }),
+          el("td", { text: row.tied ? [status(row), t("(tied)")].filter(Boolean).join(" ") : status(row) }),
         ),
       );
     }
@@ -224,14 +224,15 @@
     const stage = (state.board || snap).stage;
     $("#t-register-box").classList.toggle("hidden", !!e || stage === "finished" || stage === "cancelled");
     const fee = reg.entry_fee ? t("Entry fee {fee} {currency}", { fee: money(reg.entry_fee), currency: rules.currency || "" }) : t("Free entry");
-    const balance = state.user.balance !== undefined && state.user.balance !== null ? ` · ${t("your balance {balance}", { balance: money(state.user.balance) })}` : "";
+    const known = state.user.balance !== undefined && state.user.balance !== null;
+    const balance = known ? " · " + t("your balance {balance}", { balance: money(state.user.balance) }) : "";
     $("#t-fee").textContent = `${fee}${balance}`;
     $("#t-entrant").classList.toggle("hidden", !e);
     if (e) {
       $("#t-my-chips").textContent = chips(e.chips);
       $("#t-my-table").textContent = e.table ? t("{table}, seat {seat}", { table: e.table, seat: e.seat }) : "–";
       $("#t-my-hands").textContent = `${e.hands_bet}/${e.hands_required}`;
-      $("#t-my-status").textContent = status(e) + (e.must_bet ? ` · ${t("must bet")}` : "");
+      $("#t-my-status").textContent = e.must_bet ? [status(e), t("must bet")].filter(Boolean).join(" · ") : status(e);
       // as the server judges T2.3 and T2.4 for this entrant now
       $("#t-reenter").classList.toggle("hidden", !e.may_reenter);
       $("#t-unregister").classList.toggle("hidden", !e.may_take_back);
@@ -370,7 +371,7 @@
     phase.dataset.phase = table.phase;
     $("#t-felt-hand").textContent = table.hands ? t("{hand} of {hands}", { hand: betting || table.phase === "closed" ? table.hand : Math.max(table.settled, 1), hands: table.hands }) : "–";
     // The cards of the last hand stay on the felt until the next is dealt.
-    $("#t-felt-caption").textContent = last && last.coup ? t("Hand {hand}", { hand: last.hand }) + (betting ? ` · ${t("the next hand is being bet")}` : "") : "";
+    $("#t-felt-caption").textContent = last && last.coup ? [t("Hand {hand}", { hand: last.hand }), betting ? t("the next hand is being bet") : ""].filter(Boolean).join(" · ") : "";
     const round = asRound(last);
     Punto.renderHands($("#hands"), round);
     const banner = $("#result");

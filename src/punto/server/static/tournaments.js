@@ -63,7 +63,7 @@ Punto.ready.then(() => {
     const fee = x.entry_fee ? `${money(x.entry_fee)} ${x.currency}` : t("Free entry");
     return el("article", { class: "l-card", testid: `l-tournament-${x.id}`, dataset: { stage: x.stage } },
       el("h3", {}, el("span", { text: t(x.title) }), el("span", { class: "l-id", text: ` · ${x.id}` })),
-      el("p", { class: "l-stage", testid: `l-stage-${x.id}`, text: stageText(x) + (x.live ? ` · ${t("live: every hand on the clock")}` : "") }),
+      el("p", { class: "l-stage", testid: `l-stage-${x.id}`, text: x.live ? [stageText(x), t("live: every hand on the clock")].join(" · ") : stageText(x) }),
       el("dl", { class: "l-facts" },
         fact(t("Format"), t(x.title), `l-format-${x.id}`),
         fact(t("Entry fee"), fee, `l-fee-${x.id}`),
