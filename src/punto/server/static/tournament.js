@@ -121,7 +121,7 @@
     overall.replaceChildren();
     // before the first session: the entrants registered, as they will start
     const registered = !(board.overall || []).length && board.stage === "registration" && state.snapshot
-      ? (state.snapshot.entrants || []).map((e) => ({ ...e, rank: "–" }))
+      ? (state.snapshot.entrants || []).map((e) => ({ ...e, rank: "–", chips: e.chips || (state.snapshot.format_rules || {}).starting_chips }))
       : [];
     const standing = (board.overall || []).length > 0;
     for (const row of standing ? board.overall : registered) {
@@ -133,7 +133,7 @@
           el("td", { class: "num", text: row.rank }),
           el("td", { text: row.name }),
           el("td", { class: "num", text: chips(row.chips) }),
-          el("td", { class: "num", text: `${row.hands_bet}/${row.hands_required}` }),
+          el("td", { class: "num", text: row.hands_required ? `${row.hands_bet}/${row.hands_required}` : "–" }),
           el("td", { text: status(row) }),
         ),
       );
