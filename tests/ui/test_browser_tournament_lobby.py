@@ -75,8 +75,19 @@ def test_the_demo_tournament_from_the_lobby_to_the_leaderboard(
         fee = Decimal("50.00")
         lobby.wait_text("l-balance", money(before - fee))
         assert site.balance(PLAYER) == before - fee
-        expect(lobby.testid("l-withdraw-demo-turbo")).to_be_visible()
         lobby.screenshot("tournaments-2-lobby-registered")
+
+        # the entry taken back before the first session (T2.4), the fee with it; and again
+        lobby.testid("l-withdraw-demo-turbo").click()
+        expect(lobby.testid("l-message")).to_have_text(
+            "Entry taken back (entry fee 50.00 given back)"
+        )
+        lobby.wait_text("l-balance", money(before))
+        expect(lobby.testid("l-seats-demo-turbo")).to_have_text("4 of 36 taken")
+        assert site.balance(PLAYER) == before
+        lobby.testid("l-register-demo-turbo").click()
+        expect(lobby.testid("l-mine-demo-turbo")).to_have_text("You are registered")
+        lobby.wait_text("l-balance", money(before - fee))
 
         # the pit starts it from its own page
         pit.login(PIT)
