@@ -14,7 +14,18 @@ from websockets.sync.client import connect
 
 from tests.server.test_server_support import live_server, make_app
 
-PAGES = ["/", "/play/tiger", "/dealer/tiger", "/scoreboard/tiger", "/pit", "/docs"]
+PAGES = [
+    "/",
+    "/play/tiger",
+    "/dealer/tiger",
+    "/scoreboard/tiger",
+    "/pit",
+    "/docs",
+    "/tournaments",
+    "/tournaments/cup",
+    "/tournaments/cup/board",
+    "/pit/tournaments",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -57,9 +57,11 @@ ACM = ("acm", "acm-password")
 
 def make_app(url: str, **options: Any) -> FastAPI:
     """The server on ``url`` with the demo set up, cheap hashing, and (unless
-    asked) no automatic dealers: the tests drive the tables."""
+    asked) no automatic dealers and no demo tournament: the tests drive the
+    tables, and make the tournaments they play."""
     options.setdefault("demo", True)
     options.setdefault("auto_dealers", False)
+    options.setdefault("demo_tournament", False)
     return create_app(url, hasher=FAST, **options)
 
 

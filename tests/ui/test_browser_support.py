@@ -325,10 +325,13 @@ def open_page(
     width: int = 1280,
     height: int = 900,
     phone: bool = False,
+    locale: str = "en-US",
 ) -> Page:
+    """``path`` in a fresh browser context (its own cookies and storage), in
+    the browser's language ``locale``."""
     context = browser.new_context(
         viewport={"width": width, "height": height},
-        locale="en-US",
+        locale=locale,
         timezone_id="UTC",
         is_mobile=phone,
         has_touch=phone,

@@ -42,11 +42,11 @@ import anyio
 from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 
-from punto.server import admin, api, errors, guard, limits, logins, logs, pages, ws
+from punto.server import admin, api, errors, guard, i18n, limits, logins, logs, pages, ws
 from punto.server.advantage import AdvantageWatch
 from punto.server.auth import SessionCache
 from punto.server.config import AuditLog, TableStore
-from punto.server.demo import create_demo
+from punto.server.demo import create_demo, create_demo_tournament
 from punto.server.fastlane import FastLane
 from punto.server.forwarding import Forward, Forwarding
 from punto.server.hub import Hub
@@ -57,6 +57,7 @@ from punto.server.ownership import Ownership, lease_settings
 from punto.server.relay import Relay
 from punto.server.services import Server
 from punto.server.tournaments import routes as live
+from punto.server.tournaments.deps import service_of
 from punto.server.valuation import Valuation
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
@@ -131,6 +132,7 @@ def create_app(
     money_bounds: MoneyBounds | None = None,
     leases: LeaseSettings | bool | None = None,
     valuation: bool = True,
+    demo_tournament: bool | dict[str, float] = True,
 ) -> FastAPI:
     """The table server on the database at ``database_url``.
 
@@ -147,6 +149,9 @@ def create_app(
     processes may share the database, off on SQLite (one process serves a file).
     ``valuation``: value every bet at placement and feed the players'
     detectors (issue 15); off only to measure what that costs.
+    ``demo_tournament``: with ``demo``, the demo's tournament too
+    (:func:`punto.server.demo.create_demo_tournament`; a dict gives its
+    ``betting_seconds`` and ``pause_seconds``).
     """
     forwarding = Forwarding()
 
@@ -195,6 +200,9 @@ def create_app(
             await relay.start(engine, ownership.owner, notices)
             notices.start(engine)
         await live.start(app)  # the live tournaments' clocks, as the dealers above
+        if demo and demo_tournament is not False:
+            timing = demo_tournament if isinstance(demo_tournament, dict) else {}
+            await asyncio.to_thread(create_demo_tournament, service_of(app), **timing)
         collector = asyncio.create_task(_keep_collections_short())
         statistics = None if db.is_sqlite(engine) else asyncio.create_task(_keep_statistics(engine))
         if on_ready is not None:
@@ -244,6 +252,7 @@ def create_app(
     app.include_router(admin.page_router)
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(i18n.router)
     pages.mount(app)
     live.install(app)
     return app

@@ -1,5 +1,6 @@
-"""The demo: two self-running tables and a dealer-driven one, and an account
-of each kind, created once (running it again changes nothing)."""
+"""The demo: two self-running tables and a dealer-driven one, an account of
+each kind, and a tournament with automated entrants, created once (running
+it again changes nothing)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 from punto.protection.edges import operator_confirmations
 from punto.server.config import TableConfig, limits_from_json
 from punto.store.accounts import UserExistsError, UserRole
+from punto.tournament.runner import bot_controller
 
 if TYPE_CHECKING:
     from punto.server.services import Server
+    from punto.server.tournaments.service import Tournaments
 
 #: (user name, password, role): the logins printed at start-up.
 DEMO_USERS = (
@@ -89,6 +92,33 @@ def create_demo(server: Server, **options: Any) -> None:
             server.ledger.deposit(wallet, int(DEMO_FUNDS * 100), key=f"demo-funds:{username}")
 
 
+#: The demo's tournament: Turbo Baccarat on the server's clock (a betting
+#: window for every hand), four automated entrants registered; the demo players
+#: register on /tournaments, the pit starts it on /pit/tournaments.
+DEMO_TOURNAMENT = "demo-turbo"
+DEMO_TOURNAMENT_FORMAT = "turbo"
+#: the automated entrants' strategies (punto.tournament.strategies)
+DEMO_ENTRANTS = ("flat", "banker", "catchup", "pairs")
+
+
+def create_demo_tournament(
+    tournaments: Tournaments, betting_seconds: float = 20.0, pause_seconds: float = 4.0
+) -> None:
+    """The demo's tournament, once (it stays, with its results, when it has finished)."""
+    if any(e.tournament.id == DEMO_TOURNAMENT for e in tournaments.all()):
+        return
+    entry = tournaments.create(
+        DEMO_TOURNAMENT,
+        DEMO_TOURNAMENT_FORMAT,
+        None,
+        None,
+        betting_ms=round(betting_seconds * 1000),
+        pause_ms=round(pause_seconds * 1000),
+    )
+    for n, strategy in enumerate(DEMO_ENTRANTS, start=1):
+        tournaments.register_entrant(entry, f"Bot {n} ({strategy})", bot_controller(strategy), None)
+
+
 def describe(url: str) -> str:
     """The start-up message: where to go and how to log in."""
     lines = [
@@ -97,6 +127,7 @@ def describe(url: str) -> str:
         f"  dealer console: {url}/dealer/dragon",
         f"  scoreboard:     {url}/scoreboard/tiger",
         f"  pit:            {url}/pit",
+        f"  tournaments:    {url}/tournaments  (the pit starts them: {url}/pit/tournaments)",
         f"  API:            {url}/docs  ({url}/openapi.json)",
         "demo logins (user / password / role):",
     ]

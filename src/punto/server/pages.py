@@ -11,6 +11,14 @@ the app itself (``static/``).  Each page finds its table id in its URL.
 - ``/scoreboard/{table}`` the big screen: large roads, last results, shoe statistics
 - ``/pit``               the pit: tables, limits, rounds in play, drop, win, hold and
   commission per table and per shift, changing and opening tables, the audit log
+- ``/tournaments``        the tournaments: scheduled, running and finished, with their
+  format, entry fee, prize pool, seats and stage; a player registers and takes an entry back
+- ``/tournaments/{id}``   a tournament's table: each hand on the felt as the player's
+  page shows a coup, the betting window's clock, chips, the leaderboard
+  (:mod:`punto.server.tournaments.routes`)
+- ``/tournaments/{id}/board`` the big screen of a tournament: its leaderboard
+- ``/pit/tournaments``   the pit's tournaments: create one from a format, start its
+  sessions, advance one that is not live, cancel one
 - ``/docs``              the API (Swagger UI from the ``swagger-ui-bundle-v2`` package,
   served from here: no CDN, and under the same policy as the pages)
 
@@ -19,7 +27,8 @@ The pages work on a phone-sized screen, give every control a label and a
 script or style (scripts set styles only through the CSSOM), and connections
 (fetch and WebSocket) only to this server.  Every page answers ``HEAD`` as
 ``GET``, without the body.  They are exercised in Debian's Chromium by
-``tests/ui/test_browser_*.py``.
+``tests/ui/test_browser_*.py``.  The player's, scoreboard, tournament and
+lobby pages speak English, 简体中文 and 繁體中文 (:mod:`punto.server.i18n`).
 """
 
 from __future__ import annotations
@@ -43,6 +52,9 @@ _PAGES = {
     "/dealer/{table_id}": "dealer.html",
     "/scoreboard/{table_id}": "scoreboard.html",
     "/pit": "pit.html",
+    "/tournaments": "tournaments.html",
+    "/tournaments/{table_id}/board": "board.html",
+    "/pit/tournaments": "tournaments-pit.html",
     "/docs": "docs.html",
 }
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from punto.coup import Coup
 from punto.tournament.entries import TournamentEntries
 from punto.tournament.events import (
+    HandSettled,
     Placing,
+    TournamentEvent,
     event_to_json,
 )
 from punto.tournament.standings import (
@@ -22,6 +25,26 @@ from punto.tournament.state import (
     Stage,
     announcement,
 )
+
+
+def event_view(event: TournamentEvent) -> dict[str, Any]:
+    """An event as a page shows it: its JSON and, for a settled hand, the coup
+    by side as the table shows it -- each hand's cards in the order dealt,
+    its total, and whether a two-card eight or nine ended the deal.
+
+    >>> view = event_view(HandSettled(1, 1, 3, "9H 2C 9D 6S", "player", ()))
+    >>> view["coup"]["player"], view["coup"]["banker"], view["coup"]["natural"]
+    ({'cards': ['9H', '9D'], 'total': 8}, {'cards': ['2C', '6S'], 'total': 8}, True)
+    """
+    data = event_to_json(event)
+    if isinstance(event, HandSettled):
+        coup = Coup.parse(event.cards)
+        data["coup"] = {
+            side: {"cards": [str(c) for c in hand.cards], "total": hand.total}
+            for side, hand in (("player", coup.player), ("banker", coup.banker))
+        }
+        data["coup"]["natural"] = coup.natural
+    return data
 
 
 class TournamentViews(TournamentEntries):
@@ -128,7 +151,7 @@ class TournamentViews(TournamentEntries):
                 if t.shoe is None
                 else {"number": t.shoes, "commitment": t.commitment, "cards_left": len(t.shoe)}
             )
-            row["last_hand"] = None if t.last is None else event_to_json(t.last)
+            row["last_hand"] = None if t.last is None else event_view(t.last)
             # the last void (5.1-5.5) and the irregularity of the hand in play, if any
             row["voided"] = None if t.voided is None else event_to_json(t.voided)
             row["irregularity"] = None if t.noted is None else event_to_json(t.noted)

@@ -50,6 +50,116 @@ const Punto = (() => {
     return node;
   }
 
+  // -- languages -------------------------------------------------------------------------
+
+  // A translated page (<body data-i18n-page>) says everything through its
+  // message catalogue (GET /api/i18n: Babel's catalogues on the server),
+  // English, the source language, by the msgids themselves; numbers and
+  // money are formatted by Intl for the same locale.  The language is the
+  // browser's unless the page's switch chose one (remembered here).
+  const LOCALE_KEY = "punto:locale";
+  let language = { locale: "en", languages: { en: "English" }, messages: {} };
+
+  function translatedPage() {
+    return !!document.body && document.body.hasAttribute("data-i18n-page");
+  }
+
+  function chosenLocale() {
+    try {
+      return localStorage.getItem(LOCALE_KEY);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  async function loadLanguage() {
+    if (!translatedPage()) return;
+    const chosen = chosenLocale();
+    const result = await api("GET", `/api/i18n${chosen ? `?locale=${encodeURIComponent(chosen)}` : ""}`);
+    if (result.ok && result.data && result.data.messages) language = result.data;
+    document.documentElement.lang = language.locale;
+    document.body.dataset.locale = language.locale;
+    translate(document);
+  }
+
+  // "{name}" in a message is params.name.
+  function fill(text, params) {
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+  }
+
+  // A message in the page's language.
+  function t(msgid, params) {
+    const found = language.messages[msgid];
+    return fill(Array.isArray(found) ? found[0] : found || msgid, params);
+  }
+
+  // A message with a plural: the form Intl.PluralRules chooses for n in the
+  // page's language ({n} is n, formatted).
+  function tn(singular, plural, n, params) {
+    const all = { n: count(n), ...(params || {}) };
+    const found = language.messages[singular];
+    if (Array.isArray(found)) {
+      const forms = found.length;
+      const index = forms === 1 ? 0 : new Intl.PluralRules(language.locale).select(n) === "one" ? 0 : 1;
+      return fill(found[Math.min(index, forms - 1)], all);
+    }
+    return fill(new Intl.PluralRules("en").select(n) === "one" ? singular : plural, all);
+  }
+
+  // The marked texts and attributes of the page's HTML (Babel extracts the same).
+  function translate(root) {
+    for (const node of $$("[data-i18n]", root)) {
+      if (node.dataset.i18nSource === undefined) node.dataset.i18nSource = node.textContent.replace(/\s+/g, " ").trim();
+      node.textContent = t(node.dataset.i18nSource);
+    }
+    for (const node of $$("[data-i18n-attr]", root)) {
+      for (const name of node.dataset.i18nAttr.split(/\s+/).filter(Boolean)) {
+        const key = `i18n${name.replace(/(^|-)(\w)/g, (m, dash, c) => c.toUpperCase())}`;
+        if (node.dataset[key] === undefined) node.dataset[key] = node.getAttribute(name) || "";
+        node.setAttribute(name, t(node.dataset[key]));
+      }
+    }
+  }
+
+  function locale() {
+    return language.locale;
+  }
+
+  // The language switch of a translated page: the choice is remembered and
+  // the page opens again in it.
+  function languageSwitch() {
+    const id = "language-switch";
+    const select = el("select", { id, testid: "language", "aria-label": t("Language") },
+      Object.entries(language.languages || {}).map(([code, name]) =>
+        el("option", { value: code, selected: code === language.locale, lang: code, text: name })));
+    select.addEventListener("change", () => {
+      try {
+        localStorage.setItem(LOCALE_KEY, select.value);
+      } catch (error) {
+        // no storage: the choice holds for this page only
+      }
+      location.reload();
+    });
+    return select;
+  }
+
+  // Every page's header: the tables and the tournaments, and a translated
+  // page's language switch.
+  function decorateHeader() {
+    const bar = $("header.bar");
+    if (!bar || $("[data-testid=\"nav\"]", bar)) return;
+    const here = location.pathname;
+    const link = (href, text, testid, current) => el("a", { href, testid, text, "aria-current": current ? "page" : null });
+    const nav = el("nav", { class: "nav", testid: "nav", "aria-label": t("Sections") },
+      link("/", t("Tables"), "nav-tables", here === "/"),
+      link("/tournaments", t("Tournaments"), "nav-tournaments", here.startsWith("/tournaments")));
+    const title = $(".title", bar);
+    if (title) title.after(nav);
+    else bar.append(nav);
+    if (translatedPage()) nav.append(languageSwitch());
+  }
+
   function tableId() {
     const parts = location.pathname.split("/").filter(Boolean);
     return parts.length > 1 ? decodeURIComponent(parts[1]) : "";
@@ -70,7 +180,7 @@ const Punto = (() => {
     } catch (error) {
       // The browser's own words ("Failed to fetch") are not for the person
       // in front of the page: the request may or may not have arrived.
-      return { ok: false, status: 0, data: { error: { message: "the server cannot be reached" } } };
+      return { ok: false, status: 0, data: { error: { message: t("the server cannot be reached") } } };
     }
     let data = null;
     try {
@@ -109,19 +219,21 @@ const Punto = (() => {
     const patience = (opts.patience || 45) * 1000;
     const started = Date.now();
     let wait = 500;
-    if (opts.pending) opts.pending("sending…");
+    if (opts.pending) opts.pending(t("sending…"));
     for (;;) {
       const result = await api(method, path, body, headers);
       if (!unanswered(result) && !inProgress(result)) return { ...result, key };
       if (Date.now() - started + wait > patience) return { ...result, lost: true, key };
-      if (opts.pending) opts.pending("sending… (no answer from the server yet: the same request goes again, and is done at most once)");
+      if (opts.pending) opts.pending(t("sending… (no answer from the server yet: the same request goes again, and is done at most once)"));
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, 5000);
     }
   }
 
   // The words for a request never answered: nothing is claimed either way.
-  const NOT_CONFIRMED = "not confirmed: the server could not be reached, so it may or may not have been done. The page shows the server's state once the connection is back.";
+  function notConfirmed() {
+    return t("not confirmed: the server could not be reached, so it may or may not have been done. The page shows the server's state once the connection is back.");
+  }
 
   // send() for a page's action, said on `say`: "sending…" while it waits,
   // the refusal in words, NOT_CONFIRMED if no answer came; the answer's data
@@ -130,7 +242,7 @@ const Punto = (() => {
     const label = what ? `${what}: ` : "";
     const result = await send(method, path, body, { ...(options || {}), pending: (text) => say(`${label}${text}`) });
     if (result.lost || unanswered(result)) {
-      say(`${label}${NOT_CONFIRMED}`);
+      say(`${label}${notConfirmed()}`);
       return null;
     }
     if (!result.ok) {
@@ -141,15 +253,45 @@ const Punto = (() => {
     return result.data || {};
   }
 
-  function errorText(result) {
+  // A table's limits refusal in people's words, from the engine's message (the
+  // API's error stays as it is, for programs): "The Player box at seat 1
+  // takes at most 1,000.00 more (clause 3.6)".  nameOf(wager id) gives the
+  // wager's name; null for a refusal of another kind.
+  const OVER_MAXIMUM = /^(\w+) ([\d.,]+) would take the (?:seated bets of the )?(\w+) (box|area) of position (\d+) to ([\d.,]+), over its maximum of ([\d.,]+)$/;
+  const UNDER_MINIMUM = /^(\w+) ([\d.,]+) is under the table minimum of ([\d.,]+)$/;
+  function refusalWords(error, nameOf) {
+    if (!error || error.type !== "LimitError" || !error.message) return null;
+    const name = (id) => (nameOf ? nameOf(id) : wagerName(words(id).replace(/\b\w/g, (c) => c.toUpperCase())));
+    const clause = (text) => (error.clause ? t("{text} (clause {clause})", { text, clause: error.clause }) : text);
+    const plain = (amount) => String(amount).replace(/,/g, "");
+    let m = OVER_MAXIMUM.exec(error.message);
+    if (m) {
+      const [, , stake, wager, kind, position, , maximum] = m;
+      // what the area held before this stake: the total it would reach, less the stake
+      const room = Math.max(0, cents(plain(maximum)) - (cents(plain(m[6])) - cents(plain(stake))));
+      const where = { name: name(wager), seat: position };
+      const place = kind === "box" ? t("The {name} box at seat {seat}", where) : t("The {name} area at seat {seat}", where);
+      if (!room) return clause(t("{place} is full: its maximum of {maximum} is reached. Bet in another area.", { place, maximum: money(plain(maximum)) }));
+      return clause(t("{place} takes at most {room} more", { place, room: money(fromCents(room)) }));
+    }
+    m = UNDER_MINIMUM.exec(error.message);
+    if (m) return clause(t("The minimum bet on {name} is {minimum}", { name: name(m[1]), minimum: money(plain(m[3])) }));
+    return null;
+  }
+
+  function errorText(result, nameOf) {
     const error = result && result.data && result.data.error;
     if (!error) {
       const detail = result && result.data && result.data.detail;
       if (Array.isArray(detail) && detail.length) return detail.map((d) => d.msg).join("; ");
-      return `the server answered ${result ? result.status : "nothing"}`;
+      return t("the server answered {status}", { status: result ? result.status : "–" });
     }
+    // A refusal the page can say in people's words (sayRefusal) is said so;
+    // else the server's own text, with its clause.
+    const said = refusalWords(error, nameOf);
+    if (said) return said;
     const text = error.text || error.message;
-    return error.clause && !String(text).includes("clause") ? `${text} (clause ${error.clause})` : text;
+    return error.clause && !String(text).includes("clause") ? t("{text} (clause {clause})", { text, clause: error.clause }) : text;
   }
 
   function newKey() {
@@ -161,16 +303,29 @@ const Punto = (() => {
 
   // Amounts arrive as decimal strings ("10075.00"); they are shown exactly,
   // grouped by thousands, never passed through floating point.
+  // Intl formats the decimal string itself (exactly, as a decimal), with the
+  // page's locale: one format for every amount on a page.
+  const formats = new Map();
+  function numberFormat(digits) {
+    const key = `${language.locale}:${digits}`;
+    if (!formats.has(key)) {
+      formats.set(key, new Intl.NumberFormat(language.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: true }));
+    }
+    return formats.get(key);
+  }
   function money(amount) {
     if (amount === null || amount === undefined || amount === "") return "–";
-    let text = typeof amount === "number" ? amount.toFixed(2) : String(amount).trim();
+    const text = typeof amount === "number" ? amount.toFixed(2) : String(amount).trim();
     if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
-    const negative = text.startsWith("-");
-    if (negative) text = text.slice(1);
-    let [whole, cents] = text.split(".");
-    cents = ((cents || "") + "00").slice(0, Math.max(2, (cents || "").length));
-    whole = whole.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    return `${negative ? "−" : ""}${whole}.${cents}`;
+    const digits = Math.max(2, (text.split(".")[1] || "").length);
+    return numberFormat(digits).formatToParts(text).map((p) => (p.type === "minusSign" ? "−" : p.value)).join("");
+  }
+
+  // A count (chips, coups, hands) in the page's locale: 20,000.
+  function count(n) {
+    if (n === null || n === undefined || n === "") return "–";
+    if (!/^-?\d+$/.test(String(n))) return String(n);
+    return numberFormat(0).formatToParts(String(n)).map((p) => (p.type === "minusSign" ? "−" : p.value)).join("");
   }
 
   // "+75.00", "−25.00", "0.00"
@@ -214,7 +369,8 @@ const Punto = (() => {
   function paysLines(pays) {
     return Object.entries(pays || {}).map(([event, value]) => {
       const shown = odds(value);
-      return event === "win" ? shown : `${eventWords(event)} ${shown}`;
+      const said = value === "push" ? t("push") : shown;
+      return event === "win" ? said : `${t(eventWords(event))} ${said}`;
     });
   }
 
@@ -275,9 +431,15 @@ const Punto = (() => {
   // seconds to getDeadline(); getLength() is the full length of the window.
   function countdown(node, getDeadline, getLength, bar) {
     const tick = () => {
+      if (gone) {
+        node.textContent = ""; // nothing to count down: there is no such table
+        node.classList.remove("urgent");
+        if (bar) bar.parentElement.classList.add("hidden");
+        return;
+      }
       if (tracked && !live) {
         // The server's clock governs: nothing counts down on a stale picture.
-        node.textContent = "paused";
+        node.textContent = t("paused");
         node.classList.remove("urgent");
         return;
       }
@@ -288,7 +450,7 @@ const Punto = (() => {
         node.classList.remove("urgent");
         if (box) box.classList.add("hidden");
       } else {
-        node.textContent = `${left.toFixed(1)} s`;
+        node.textContent = t("{seconds} s", { seconds: left.toFixed(1) });
         node.classList.toggle("urgent", left < 3);
         if (bar) {
           const length = (getLength && getLength()) || 0;
@@ -319,14 +481,14 @@ const Punto = (() => {
   function loginBox(root, onUser) {
     const n = ++loginCount;
     const label = (id, text) => el("label", { for: id, class: "visually-hidden", text });
-    const name = el("input", { id: `login-username-${n}`, name: "username", autocomplete: "username", placeholder: "user name", testid: "login-username", required: true, maxlength: 64 });
-    const password = el("input", { id: `login-password-${n}`, name: "password", type: "password", autocomplete: "current-password", placeholder: "password", testid: "login-password", required: true, maxlength: 1024 });
+    const name = el("input", { id: `login-username-${n}`, name: "username", autocomplete: "username", placeholder: t("user name"), testid: "login-username", required: true, maxlength: 64 });
+    const password = el("input", { id: `login-password-${n}`, name: "password", type: "password", autocomplete: "current-password", placeholder: t("password"), testid: "login-password", required: true, maxlength: 1024 });
     const error = el("span", { class: "login-error", testid: "login-error", role: "alert" });
-    const form = el("form", { class: "login", testid: "login-form", "aria-label": "log in" },
-      label(name.id, "User name"), name, label(password.id, "Password"), password,
-      el("button", { type: "submit", testid: "login-submit", text: "Log in" }), error);
+    const form = el("form", { class: "login", testid: "login-form", "aria-label": t("log in") },
+      label(name.id, t("User name")), name, label(password.id, t("Password")), password,
+      el("button", { type: "submit", testid: "login-submit", text: t("Log in") }), error);
     const who = el("span", { class: "who", testid: "user" });
-    const logout = el("button", { type: "button", class: "ghost", testid: "logout", text: "Log out" });
+    const logout = el("button", { type: "button", class: "ghost", testid: "logout", text: t("Log out") });
     const out = el("div", { class: "logged-in hidden" }, who, logout);
     root.replaceChildren(form, out);
 
@@ -335,7 +497,7 @@ const Punto = (() => {
       const user = result.ok && result.data ? result.data.user : null;
       form.classList.toggle("hidden", !!user);
       out.classList.toggle("hidden", !user);
-      who.textContent = user ? `${user.username} · ${words(user.role)}` : "";
+      who.textContent = user ? `${user.username} · ${roleName(user.role)}` : "";
       onUser(user);
       return user;
     }
@@ -367,6 +529,15 @@ const Punto = (() => {
   let live = false;
   // whether this page follows a stream at all (a page that only fetches is never "not live")
   let tracked = false;
+  // whether the server said there is no such table (or tournament)
+  let gone = false;
+  function isGone() {
+    return gone;
+  }
+  // The words for a table (or, without one, a tournament) the server does not have.
+  function noSuchTable(table) {
+    return table ? t("There is no table “{table}” here.", { table }) : t("There is no such tournament.");
+  }
   const liveListeners = [];
   function isLive() {
     return live;
@@ -387,8 +558,9 @@ const Punto = (() => {
     const node = connectionBanner();
     const was = live;
     live = state === "live";
+    gone = state === "gone";
     node.dataset.state = state;
-    node.textContent = live ? "" : text || "Connection lost — reconnecting… Nothing shown here is live until the connection is back.";
+    node.textContent = live ? "" : text || t("Connection lost — reconnecting… Nothing shown here is live until the connection is back.");
     node.classList.toggle("hidden", live);
     document.body.classList.toggle("offline", !live);
     if (was !== live) for (const listener of liveListeners) listener(live);
@@ -400,13 +572,13 @@ const Punto = (() => {
   // page's own sentence to a case (the player's choice, say).
   function ruling(before, round, tails) {
     const tail = (key) => (tails[key] ? ` ${tails[key]}` : "");
-    if (!before) return "Reconnected: the table is live again.";
-    if (!round || round.id !== before) return `Reconnected. Round ${before} ended while the connection was down.${tail("ended")}`;
-    if (round.void) return `Reconnected. Round ${round.id} was interrupted and is void: ${round.void.reason} (clause ${round.void.clause}).${tail("void")}`;
-    if (round.withdrawal) return `Reconnected. Round ${round.id} was interrupted: ${round.withdrawal.reason} (clause ${round.withdrawal.clause}).${tail("withdrawal")}`;
-    if (round.power_failed) return `Reconnected. Round ${round.id} was interrupted by a power failure; under the rules play goes on.`;
-    if (round.phase === "betting") return `Reconnected. Round ${round.id} is still taking bets.${tail("betting")}`;
-    return `Reconnected. Round ${round.id}: ${phaseText(round)}.`;
+    if (!before) return t("Reconnected: the table is live again.");
+    if (!round || round.id !== before) return t("Reconnected. Round {round} ended while the connection was down.", { round: before }) + tail("ended");
+    if (round.void) return t("Reconnected. Round {round} was interrupted and is void: {reason} (clause {clause}).", { round: round.id, reason: round.void.reason, clause: round.void.clause }) + tail("void");
+    if (round.withdrawal) return t("Reconnected. Round {round} was interrupted: {reason} (clause {clause}).", { round: round.id, reason: round.withdrawal.reason, clause: round.withdrawal.clause }) + tail("withdrawal");
+    if (round.power_failed) return t("Reconnected. Round {round} was interrupted by a power failure; under the rules play goes on.", { round: round.id });
+    if (round.phase === "betting") return t("Reconnected. Round {round} is still taking bets.", { round: round.id }) + tail("betting");
+    return t("Reconnected. Round {round}: {phase}.", { round: round.id, phase: phaseText(round) });
   }
 
   // For a page that follows a table: render() whenever it goes off or on
@@ -441,7 +613,7 @@ const Punto = (() => {
     let heard = Date.now();
     const where = path || `/ws/tables/${encodeURIComponent(table)}`;
     tracked = true;
-    setLive("lost", "Connecting…");
+    setLive("lost", t("Connecting…"));
     function open() {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       socket = new WebSocket(`${scheme}://${location.host}${where}`);
@@ -474,7 +646,7 @@ const Punto = (() => {
           return;
         }
         if (event.code === 4404) {
-          setLive("gone", event.reason || "There is no such table.");
+          setLive("gone", noSuchTable(table));
           if (onStatus) onStatus(false, event.reason, event.code);
           // Asked again, slowly: a table another process runs, or one being
           // taken over from a process that died, is there again in a moment.
@@ -514,16 +686,17 @@ const Punto = (() => {
   // -- hands -----------------------------------------------------------------------------
 
   const SIDES = {
-    player: { name: "Player" },
-    banker: { name: "Banker" },
+    // in the page's language when asked (the catalogue comes after this is made)
+    player: { get name() { return t("Player"); } },
+    banker: { get name() { return t("Banker"); } },
   };
 
   function handsMarkup() {
     const hand = (side) =>
-      el("div", { class: `hand ${side}`, testid: `${side}-hand`, role: "group", "aria-label": `${SIDES[side].name} hand` },
+      el("div", { class: `hand ${side}`, testid: `${side}-hand`, role: "group", "aria-label": t("{side} hand", { side: SIDES[side].name }) },
         el("div", { class: "hand-title" },
           el("span", { class: "hand-name", text: SIDES[side].name }),
-          el("span", { class: "total", testid: `${side}-total`, "aria-label": `${SIDES[side].name} total` })),
+          el("span", { class: "total", testid: `${side}-total`, "aria-label": t("{side} total", { side: SIDES[side].name }) })),
         el("div", { class: "cards" }));
     return el("div", { class: "hands" }, hand("player"), hand("banker"));
   }
@@ -575,16 +748,28 @@ const Punto = (() => {
   // "Banker wins 9 to 5", "Tie 6".
   function resultText(result) {
     if (!result) return "";
-    if (result.winner === "tie") return `Tie ${result.player_total}`;
+    if (result.winner === "tie") return t("Tie {total}", { total: result.player_total });
     const high = Math.max(result.player_total, result.banker_total);
     const low = Math.min(result.player_total, result.banker_total);
-    return `${SIDES[result.winner].name} wins ${high} to ${low}${result.natural ? " · natural" : ""}`;
+    const text = t("{side} wins {high} to {low}", { side: SIDES[result.winner].name, high, low });
+    return result.natural ? `${text} · ${t("natural")}` : text;
   }
 
   // -- the roads -----------------------------------------------------------------------------
 
   const COLOURS = { banker: "#d32f2f", player: "#1e63d6", tie: "#2e9e4f", red: "#d32f2f", blue: "#1e63d6" };
-  const LETTER = { banker: "B", player: "P", tie: "T" };
+  // A coup's mark on the bead plate and the tallies: B, P, T -- 庄, 闲, 和 as
+  // the Chinese boards show them.
+  function letter(winner) {
+    return { banker: t("B"), player: t("P"), tie: t("T") }[winner] || "?";
+  }
+  // The roads by the names the boards give them.
+  function roadName(name) {
+    return {
+      bead: t("Bead plate"), big: t("Big road"), big_eye_boy: t("Big eye boy"),
+      small_road: t("Small road"), cockroach_pig: t("Cockroach pig"),
+    }[name] || words(name);
+  }
 
   // One road as an SVG grid of `rows` rows, showing the latest `columns`
   // display columns (older columns scroll off to the left, as on a table's board).
@@ -618,7 +803,7 @@ const Punto = (() => {
   const DRAW = {
     bead(g, c) {
       g.append(svg("circle", { r: 4.3, fill: COLOURS[c.winner] }));
-      g.append(svg("text", { y: 0.4, "text-anchor": "middle", "dominant-baseline": "middle", class: "bead-letter", text: LETTER[c.winner] || "?" }));
+      g.append(svg("text", { y: 0.4, "text-anchor": "middle", "dominant-baseline": "middle", class: "bead-letter", text: letter(c.winner) }));
       pairDots(g, c, 4.3);
       g.setAttribute("data-winner", c.winner);
     },
@@ -662,25 +847,26 @@ const Punto = (() => {
     root.classList.toggle("wide", !!o.wide);
     root.classList.toggle("three", !!o.three);
     const rows = board.rows || 6;
-    const block = (title, node, cls) => el("figure", { class: `road-block ${cls || ""}` }, el("figcaption", { text: title }), node);
+    const block = (title, node, cls, testid) => el("figure", { class: `road-block ${cls || ""}` }, el("figcaption", { text: title, testid }), node);
+    const marks = (name, n) => tn("{road}: {n} mark", "{road}: {n} marks", n, { road: roadName(name) });
     const derived = ["big_eye_boy", "small_road", "cockroach_pig"].map((name) =>
-      block(words(name), roadSvg(name, board[name], rows, o.derived, DRAW[name], `${words(name)}: ${board[name].cells.length} marks`), "derived"));
+      block(roadName(name), roadSvg(name, board[name], rows, o.derived, DRAW[name], marks(name, board[name].cells.length)), "derived", `road-name-${name}`));
     const stats = board.stats || {};
     const ask = board.ask || {};
-    const askBox = (side) => el("div", { class: `ask ${side}`, testid: `ask-${side}`, title: `what the derived roads would show after a ${side} win` },
-      el("span", { class: "ask-name", text: side === "banker" ? "B ask" : "P ask" }),
+    const askBox = (side) => el("div", { class: `ask ${side}`, testid: `ask-${side}`, title: t("what the derived roads would show after a {side} win", { side: SIDES[side].name }) },
+      el("span", { class: "ask-name", text: side === "banker" ? t("B ask") : t("P ask") }),
       ["big_eye_boy", "small_road", "cockroach_pig"].map((name) => askMark(name, ask[side] ? ask[side][name] : null)));
     root.replaceChildren(
       el("div", { class: "roads-top" },
-        block("Bead plate", roadSvg("bead", board.bead_plate, rows, o.bead, DRAW.bead, `bead plate: ${board.bead_plate.cells.length} coups`), "bead"),
-        block("Big road", roadSvg("big", board.big_road, rows, o.big, DRAW.big, `big road: ${board.big_road.cells.length} marks`), "big")),
+        block(roadName("bead"), roadSvg("bead", board.bead_plate, rows, o.bead, DRAW.bead, tn("{road}: {n} coup", "{road}: {n} coups", board.bead_plate.cells.length, { road: roadName("bead") })), "bead", "road-name-bead"),
+        block(roadName("big"), roadSvg("big", board.big_road, rows, o.big, DRAW.big, marks("big", board.big_road.cells.length)), "big", "road-name-big")),
       el("div", { class: "derived-roads" }, derived),
       el("div", { class: "road-foot" },
         el("p", { class: "road-stats", testid: "road-stats" },
-          el("span", { class: "stat banker", testid: "stat-banker" }, el("b", { text: "B" }), ` ${stats.banker || 0}`),
-          el("span", { class: "stat player", testid: "stat-player" }, el("b", { text: "P" }), ` ${stats.player || 0}`),
-          el("span", { class: "stat tie", testid: "stat-tie" }, el("b", { text: "T" }), ` ${stats.tie || 0}`),
-          el("span", { class: "stat", testid: "stat-coups", text: `${stats.coups || 0} coup${stats.coups === 1 ? "" : "s"}` })),
+          el("span", { class: "stat banker", testid: "stat-banker" }, el("b", { text: letter("banker") }), ` ${count(stats.banker || 0)}`),
+          el("span", { class: "stat player", testid: "stat-player" }, el("b", { text: letter("player") }), ` ${count(stats.player || 0)}`),
+          el("span", { class: "stat tie", testid: "stat-tie" }, el("b", { text: letter("tie") }), ` ${count(stats.tie || 0)}`),
+          el("span", { class: "stat", testid: "stat-coups", text: tn("{n} coup", "{n} coups", stats.coups || 0) })),
         el("div", { class: "asks" }, askBox("banker"), askBox("player")))
     );
   }
@@ -721,21 +907,75 @@ const Punto = (() => {
     };
   }
 
-  const PHASES = {
-    betting: "Place your bets",
-    dealing: "Dealing",
-    result: "Result",
-    settled: "Settled",
-    void: "Void",
-    closed: "No more bets",
-  };
   function phaseText(round) {
-    if (!round) return "Waiting for the first round";
-    return PHASES[round.phase] || words(round.phase);
+    if (!round) return t("Waiting for the first round");
+    const phases = {
+      betting: t("Place your bets"),
+      dealing: t("Dealing"),
+      result: t("Result"),
+      settled: t("Settled"),
+      void: t("Void"),
+      closed: t("No more bets"),
+    };
+    return phases[round.phase] || words(round.phase);
   }
 
+  // A tournament's stage in words.
+  function stageName(stage) {
+    return {
+      registration: t("registration"), playing: t("playing"), between_sessions: t("between sessions"),
+      finished: t("finished"), cancelled: t("cancelled"),
+    }[stage] || words(stage);
+  }
+
+  // A role in words: "pit manager".
+  function roleName(role) {
+    return {
+      player: t("player"), dealer: t("dealer"), pit_supervisor: t("pit supervisor"), pit_manager: t("pit manager"),
+      shift_manager: t("shift manager"), assistant_casino_manager: t("assistant casino manager"), admin: t("admin"),
+    }[role] || words(role);
+  }
+
+  // The games', wagers', tournament formats' and sessions' names as the
+  // server sends them, marked here for the catalogues (tests/server/test_i18n.py
+  // holds this list to the games and formats).
+  const N_ = (text) => text;
+  const DATA_NAMES = [
+    N_("Tiger Baccarat"), N_("Tiger No Commission Baccarat"), N_("Tiger Buffalo (Commission Baccarat with Insurance Plus)"),
+    N_("Baccarat Tournament"), N_("Dragon Tiger Baccarat"),
+    N_("Player"), N_("Banker"), N_("Tie"), N_("Player Pair"), N_("Banker Pair"),
+    N_("Tiger"), N_("Big Tiger"), N_("Small Tiger"), N_("Tiger Pair"), N_("Tiger Tie"),
+    N_("Big Buffalo"), N_("Small Buffalo"), N_("Tiger Buffalo"), N_("Wu Dalang"),
+    N_("Banker Big 7"), N_("Banker Small 7"), N_("Player Big 7"), N_("Player Small 7"),
+    N_("Player Char Siu"), N_("Banker Char Siu"), N_("Player Insurance"), N_("Banker Insurance"),
+    N_("Dragon Tiger"), N_("Big Dragon"), N_("Small Dragon"),
+    N_("Baccarat Championship"), N_("Daily Baccarat Tournament"), N_("Turbo Baccarat"),
+    N_("Qualifying"), N_("Semi-final"), N_("Final"), N_("Heat"),
+    // the events a wager pays on, as eventWords() says them
+    N_("tie"), N_("pair"), N_("single"), N_("double"), N_("twin"), N_("2 cards"), N_("3 cards"),
+    N_("4 cards"), N_("5 cards"), N_("6 cards"), N_("win on 6"),
+  ];
+
+  // A wager by its name in the page's language ("Banker" is 庄 in 简体中文):
+  // the names of the games' wagers, as the server sends them, are in the catalogue.
+  function wagerName(name) {
+    return t(name);
+  }
+
+  // Once the page's catalogue is in: its marked texts translated, the header's
+  // links and switch.  Every page's script starts from Punto.ready.
+  const ready = (async () => {
+    try {
+      await loadLanguage();
+    } finally {
+      decorateHeader();
+    }
+  })();
+
   return {
-    $, $$, el, svg, api, send, perform, NOT_CONFIRMED, unanswered, errorText, newKey, isLive, onLive, setLive, onReconnect, money, signed, cents, fromCents, card, cardName, words, eventWords,
+    get NOT_CONFIRMED() { return notConfirmed(); },
+    ready, t, tn, locale, DATA_NAMES, stageName, translate, count, roleName, wagerName, isGone, noSuchTable, refusalWords,
+    $, $$, el, svg, api, send, perform, unanswered, errorText, newKey, isLive, onLive, setLive, onReconnect, money, signed, cents, fromCents, card, cardName, words, eventWords,
     odds, paysLines, areaOutcome, areaSide, syncClock, secondsLeft, countdown, loginBox, isStaff, seesPit, connect,
     renderHands, handsMarkup, renderRoads, resultText, tableId, sayer, coalesced, phaseText, applyCard, SIDES,
   };

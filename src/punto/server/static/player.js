@@ -3,8 +3,10 @@
 // pass Insurance Plus, see each bet's result and the net, follow the roads.
 "use strict";
 
-(() => {
-  const { $, el, api, errorText, newKey, money, signed, words } = Punto;
+Punto.ready.then(() => {
+  const { $, el, api, newKey, money, signed, t } = Punto;
+  // a refusal in people's words, the wagers by their names at this table
+  const errorText = (result) => Punto.errorText(result, nameOf);
   const table = Punto.tableId();
   const base = `/api/tables/${encodeURIComponent(table)}`;
   const CHIP_VALUES = [1, 5, 10, 25, 50, 100, 500, 1000, 5000, 10000, 25000];
@@ -24,7 +26,7 @@
   // -- chips ---------------------------------------------------------------------------------
 
   function chipLabel(value) {
-    return value >= 1000 ? `${value / 1000}k` : String(value);
+    return value >= 1000 ? `${Punto.count(value / 1000)}k` : Punto.count(value);
   }
 
   function buildChips(limits) {
@@ -39,7 +41,7 @@
     $("#chips").replaceChildren(...chips.map((value) =>
       el("button", {
         type: "button", class: `chip c${chips.indexOf(value)}`, role: "radio", text: chipLabel(value),
-        dataset: { value: String(value) }, testid: `chip-${value}`, "aria-label": `chip ${money(value)}`,
+        dataset: { value: String(value) }, testid: `chip-${value}`, "aria-label": t("chip {value}", { value: money(value) }),
         onclick: () => { chip = value; renderChips(); },
       })));
     renderChips();
@@ -81,16 +83,16 @@
     });
     if (result.lost) {
       unconfirmed.set(key, { wager, stake, body });
-      say(`${betLabel(wager, stake)}: not confirmed — the server could not be reached. It is asked again when the connection is back; until then your bets below are the last the server told.`);
+      say(t("{bet}: not confirmed — the server could not be reached. It is asked again when the connection is back; until then your bets below are the last the server told.", { bet: betLabel(wager, stake) }));
       return null;
     }
     unconfirmed.delete(key);
     if (!result.ok) {
-      say(`${betLabel(wager, stake)} not placed: ${errorText(result)}`);
+      say(t("{bet} not placed: {reason}", { bet: betLabel(wager, stake), reason: errorText(result) }));
       return null;
     }
     const placed = result.data.bet;
-    say(`${betLabel(wager, placed.stake)} placed.`, true);
+    say(t("{bet} placed.", { bet: betLabel(wager, placed.stake) }), true);
     $("#balance").textContent = money(result.data.balance);
     if (me && me.round_id === result.data.round_id && !me.bets.some((b) => b.bet_id === placed.bet_id)) {
       me = { ...me, bets: [...me.bets, placed], balance: result.data.balance };
@@ -100,8 +102,8 @@
   }
 
   async function bet(wager, stake) {
-    if (!user) return say("Log in to bet.");
-    if (!Punto.isLive()) return say("Not connected to the table: no bet was sent. Wait until the connection is back.");
+    if (!user) return say(t("Log in to bet."));
+    if (!Punto.isLive()) return say(t("Not connected to the table: no bet was sent. Wait until the connection is back."));
     if (busy) return;
     busy = true;
     say("");
@@ -123,12 +125,12 @@
   // MBS 5.18.1: the Dealer asks the players on the heavier hand to decrease
   // their wagers; a decrease comes back to the wallet.
   async function decrease(betId, stake) {
-    if (!stake) return say("Give the smaller stake.");
+    if (!stake) return say(t("Give the smaller stake."));
     // Every action's key is made when the player acted; a retry carries it.
-    const data = await Punto.perform("POST", `${base}/bets/${encodeURIComponent(betId)}/decrease`, { stake: String(stake) }, say, "Decrease");
+    const data = await Punto.perform("POST", `${base}/bets/${encodeURIComponent(betId)}/decrease`, { stake: String(stake) }, say, t("Decrease"));
     if (!data) return;
     $("#balance").textContent = money(data.balance);
-    say(`Decreased to ${money(data.bet.stake)}: ${money(data.returned)} back.`, true);
+    say(t("Decreased to {stake}: {returned} back.", { stake: money(data.bet.stake), returned: money(data.returned) }), true);
     if (me) {
       me = { ...me, balance: data.balance, bets: me.bets.map((b) => (b.bet_id === betId ? { ...b, stake: data.bet.stake } : b)) };
       render();
@@ -136,7 +138,7 @@
   }
 
   async function withdraw(betId) {
-    const data = await Punto.perform("DELETE", `${base}/bets/${encodeURIComponent(betId)}`, undefined, say, "Taking the bet back");
+    const data = await Punto.perform("DELETE", `${base}/bets/${encodeURIComponent(betId)}`, undefined, say, t("Taking the bet back"));
     if (!data) return false;
     $("#balance").textContent = money(data.balance);
     if (me && data.bet) {
@@ -153,17 +155,17 @@
 
   $("#btn-undo").addEventListener("click", async () => {
     const bets = myActiveBets();
-    if (!bets.length) return say("No bet to take back.");
+    if (!bets.length) return say(t("No bet to take back."));
     const last = bets[bets.length - 1];
-    if (await withdraw(last.bet_id)) say(`${nameOf(last.wager)} ${money(last.stake)} taken back.`, true);
+    if (await withdraw(last.bet_id)) say(t("{bet} taken back.", { bet: betLabel(last.wager, last.stake) }), true);
   });
 
   $("#btn-clear").addEventListener("click", async () => {
     const bets = myActiveBets();
-    if (!bets.length) return say("No bets to clear.");
+    if (!bets.length) return say(t("No bets to clear."));
     let done = 0;
     for (const b of bets) if (await withdraw(b.bet_id)) done++;
-    if (done === bets.length) say("Your bets are cleared.", true);
+    if (done === bets.length) say(t("Your bets are cleared."), true);
   });
 
   $("#btn-rebet").addEventListener("click", async () => {
@@ -173,9 +175,9 @@
     } catch (error) {
       last = [];
     }
-    if (!last.length) return say("No bets of an earlier round to repeat.");
+    if (!last.length) return say(t("No bets of an earlier round to repeat."));
     for (const b of last) if (!(await bet(b.wager, b.stake))) return;
-    say(`Rebet: ${last.map((b) => `${nameOf(b.wager)} ${money(b.stake)}`).join(", ")}.`, true);
+    say(t("Rebet: {bets}.", { bets: last.map((b) => betLabel(b.wager, b.stake)).join(", ") }), true);
   });
 
   // The bets of the latest round played are what Rebet repeats.
@@ -189,8 +191,8 @@
   }
 
   $("#withdraw-all").addEventListener("click", async () => {
-    const data = await Punto.perform("POST", `${base}/withdrawal`, undefined, say, "Withdrawal");
-    if (data) say("Your wagers were returned.", true);
+    const data = await Punto.perform("POST", `${base}/withdrawal`, undefined, say, t("Withdrawal"));
+    if (data) say(t("Your wagers were returned."), true);
   });
 
   // -- card handling (MBS 3.10, 3.12): the cards passed to me, the dealing device -------------
@@ -208,18 +210,18 @@
       for (const side of ["player", "banker"]) {
         if (h.squeezers[side] !== mine) continue;
         const name = Punto.SIDES[side].name;
-        parts.push(el("p", { text: `The ${name} cards are passed to you to squeeze (clause 3.10.2).` }),
-          el("button", { type: "button", class: "ghost", testid: `refuse-${side}`, text: `Refuse the ${name} cards`,
-            onclick: () => handle("refuse", `You refused the ${name} cards: the Dealer passes them on.`, { hand: side }) }));
+        parts.push(el("p", { text: t("The {side} cards are passed to you to squeeze (clause 3.10.2).", { side: name }) }),
+          el("button", { type: "button", class: "ghost", testid: `refuse-${side}`, text: t("Refuse the {side} cards", { side: name }),
+            onclick: () => handle("refuse", t("You refused the {side} cards: the Dealer passes them on.", { side: name }), { hand: side }) }));
       }
       if (h.method === "C" && h.device === mine) {
-        parts.push(el("p", { text: "You control the dealing device (clause 3.12.8)." }),
-          el("button", { type: "button", class: "ghost", testid: "relinquish-device", text: "Relinquish the device",
+        parts.push(el("p", { text: t("You control the dealing device (clause 3.12.8).") }),
+          el("button", { type: "button", class: "ghost", testid: "relinquish-device", text: t("Relinquish the device"),
             disabled: round.phase === "dealing" || round.phase === "result",
-            onclick: () => handle("relinquish-device", "You relinquished the dealing device.") }));
+            onclick: () => handle("relinquish-device", t("You relinquished the dealing device.")) }));
       } else if (h.method === "C" && !h.device && round.phase === "betting") {
-        parts.push(el("button", { type: "button", class: "ghost", testid: "take-device", text: "Take the dealing device (clause 3.12.1)",
-          onclick: () => handle("take-device", "You control the dealing device: draw the cards.") }));
+        parts.push(el("button", { type: "button", class: "ghost", testid: "take-device", text: t("Take the dealing device (clause 3.12.1)"),
+          onclick: () => handle("take-device", t("You control the dealing device: draw the cards.")) }));
       }
     }
     $("#handling").replaceChildren(...parts);
@@ -237,7 +239,7 @@
   }
   function nameOf(id) {
     const w = wagers().find((x) => x.id === id);
-    return w ? w.name : words(id);
+    return Punto.wagerName(w ? w.name : Punto.words(id));
   }
 
   function area(w, big) {
@@ -245,12 +247,12 @@
     return el("button", {
       type: "button", class: `area ${Punto.areaSide(w.id)} ${big ? "main" : ""}`, testid: `area-${w.id}`,
       dataset: { wager: w.id }, "aria-describedby": `pays-${w.id}`,
-      title: `${w.name}: ${lines.join(", ")} · clause ${w.clause} · limits ${money(w.minimum)}–${money(w.maximum)}`,
+      title: t("{name}: {pays} · clause {clause} · limits {minimum}–{maximum}", { name: nameOf(w.id), pays: lines.join(", "), clause: w.clause, minimum: money(w.minimum), maximum: money(w.maximum) }),
       onclick: () => bet(w.id, chip),
     },
-    el("span", { class: "name", text: w.name }),
+    el("span", { class: "name", text: nameOf(w.id) }),
     el("span", { class: "pays", id: `pays-${w.id}` }, lines.map((l) => el("span", { text: l }))),
-    el("span", { class: "stake", testid: `mine-${w.id}`, "aria-label": `my bet on ${w.name}` }),
+    el("span", { class: "stake", testid: `mine-${w.id}`, "aria-label": t("my bet on {name}", { name: nameOf(w.id) }) }),
     el("span", { class: "table-total", testid: `total-${w.id}` }));
   }
 
@@ -292,12 +294,13 @@
       node.classList.toggle("won", outcome === "won");
       node.classList.toggle("push", outcome === "push");
       node.classList.toggle("lost", outcome === "lost");
-      const label = [w.name, mine[w.id] ? `my bet ${money(Punto.fromCents(mine[w.id]))}` : "", outcome, betting && user ? `press to bet ${money(chip)}` : ""];
+      const outcomes = { won: t("won"), push: t("push"), lost: t("lost") };
+      const label = [nameOf(w.id), mine[w.id] ? t("my bet {stake}", { stake: money(Punto.fromCents(mine[w.id])) }) : "", outcomes[outcome] || "", betting && user ? t("press to bet {stake}", { stake: money(chip) }) : ""];
       node.setAttribute("aria-label", label.filter(Boolean).join(", "));
       const stake = $(".stake", node);
       stake.textContent = mine[w.id] ? money(Punto.fromCents(mine[w.id])) : "";
       stake.classList.toggle("on", !!mine[w.id]);
-      $(".table-total", node).textContent = totals[w.id] ? `table ${money(totals[w.id])}` : "";
+      $(".table-total", node).textContent = totals[w.id] ? t("table {total}", { total: money(totals[w.id]) }) : "";
     }
   }
 
@@ -311,9 +314,36 @@
 
   const drafts = {}; // the stakes being typed, kept across renders
   function decreaseControl(b) {
-    const input = el("input", { type: "number", class: "small", min: "0.01", step: "0.01", value: drafts[b.bet_id] || "", testid: `decrease-stake-${b.bet_id}`, "aria-label": `new stake for ${nameOf(b.wager)} ${money(b.stake)}`, oninput: () => { drafts[b.bet_id] = input.value; } });
+    const input = el("input", { type: "number", class: "small", min: "0.01", step: "0.01", value: drafts[b.bet_id] || "", testid: `decrease-stake-${b.bet_id}`, "aria-label": t("new stake for {bet}", { bet: betLabel(b.wager, b.stake) }), oninput: () => { drafts[b.bet_id] = input.value; } });
     return el("span", { class: "decrease" }, input,
-      el("button", { type: "button", class: "small", testid: `decrease-${b.bet_id}`, text: "Decrease", onclick: () => decrease(b.bet_id, input.value.trim()) }));
+      el("button", { type: "button", class: "small", testid: `decrease-${b.bet_id}`, text: t("Decrease"), onclick: () => decrease(b.bet_id, input.value.trim()) }));
+  }
+
+  // One line per wager (and Insurance moment): each chip put on an area is a
+  // bet of its own on the server, but the player put them on one area.
+  function lines(rows) {
+    const byArea = new Map();
+    for (const row of rows) {
+      const key = `${row.wager}|${row.moment || ""}|${row.status || ""}`;
+      if (!byArea.has(key)) byArea.set(key, []);
+      byArea.get(key).push(row);
+    }
+    return [...byArea.values()].map((group) => ({
+      ...group[0],
+      bets: group,
+      stake: Punto.fromCents(group.reduce((sum, b) => sum + Punto.cents(b.stake), 0)),
+      payout: group[0].payout === undefined ? undefined : Punto.fromCents(group.reduce((sum, b) => sum + Punto.cents(b.payout), 0)),
+    }));
+  }
+
+  function wagerText(row) {
+    return nameOf(row.wager) + (row.moment ? ` (${t(Punto.eventWords(row.moment))})` : "");
+  }
+
+  async function takeBack(line) {
+    let done = 0;
+    for (const b of line.bets) if (await withdraw(b.bet_id)) done++;
+    if (done === line.bets.length) say(t("{bet} taken back.", { bet: betLabel(line.wager, line.stake) }), true);
   }
 
   function renderMine() {
@@ -321,49 +351,61 @@
     const round = state && state.round;
     const results = me && me.results;
     const rows = [];
+    const outcomes = { win: t("won"), lose: t("lost"), push: t("push") };
+    const statuses = { active: t("active"), settled: t("settled"), withdrawn: t("withdrawn"), returned: t("returned"), void: t("void") };
     let net = null;
     if (results) {
       net = 0;
-      for (const r of results) {
+      for (const r of lines(results)) {
         const change = Punto.cents(r.payout) - Punto.cents(r.stake);
         net += change;
-        const shown = r.outcome === "win" ? "won" : r.outcome === "lose" ? "lost" : r.outcome;
+        const shown = outcomes[r.outcome] || Punto.words(r.outcome);
         rows.push(el("tr", { testid: "my-result", dataset: { bet: r.bet_id, outcome: r.outcome, wager: r.wager } },
-          el("td", { text: nameOf(r.wager) + (r.moment ? ` (${Punto.eventWords(r.moment)})` : "") }),
+          el("td", { text: wagerText(r) }),
           el("td", { class: "num", text: money(r.stake) }),
-          el("td", { class: `outcome ${r.outcome}`, text: `${shown}${r.event && !["win", "tie", "hand_loses"].includes(r.event) ? ` · ${Punto.eventWords(r.event)}` : ""}` }),
+          el("td", { class: `outcome ${r.outcome}`, text: `${shown}${r.event && !["win", "tie", "hand_loses"].includes(r.event) ? ` · ${t(Punto.eventWords(r.event))}` : ""}` }),
           el("td", { class: `num ${change > 0 ? "win" : change < 0 ? "lose" : ""}`, testid: "my-result-net", text: signed(Punto.fromCents(change)) })));
       }
     } else {
-      for (const b of (me && me.bets) || []) {
-        rows.push(el("tr", { testid: "my-bet", dataset: { bet: b.bet_id, status: b.status, wager: b.wager } },
-          el("td", { text: nameOf(b.wager) + (b.moment ? ` (${Punto.eventWords(b.moment)})` : "") }),
+      for (const b of lines((me && me.bets) || [])) {
+        const label = betLabel(b.wager, b.stake);
+        rows.push(el("tr", { testid: "my-bet", dataset: { bet: b.bet_id, status: b.status, wager: b.wager, count: String(b.bets.length) } },
+          el("td", { text: wagerText(b) }),
           el("td", { class: "num", text: money(b.stake) }),
-          el("td", { text: b.status }),
+          el("td", { text: statuses[b.status] || Punto.words(b.status) }),
           el("td", { class: "num" }, round && round.phase === "betting" && b.status === "active" && !isInsurance(b.wager)
-            ? [el("button", { type: "button", class: "ghost small", testid: `withdraw-${b.bet_id}`, text: "Take back", "aria-label": `take back ${nameOf(b.wager)} ${money(b.stake)}`, onclick: async () => { if (await withdraw(b.bet_id)) say("Bet taken back.", true); } }),
-              asked(b) ? decreaseControl(b) : null]
+            ? [el("button", { type: "button", class: "ghost small", testid: `withdraw-${b.bet_id}`, text: t("Take back"), "aria-label": t("take back {bet}", { bet: label }), onclick: () => takeBack(b) }),
+              b.bets.length === 1 && asked(b) ? decreaseControl(b) : null]
             : "")));
       }
     }
-    const head = el("tr", {}, el("th", { scope: "col", text: "Wager" }), el("th", { scope: "col", class: "num", text: "Stake" }), el("th", { scope: "col", text: results ? "Outcome" : "Status" }), el("th", { scope: "col", class: "num", text: results ? "Net" : "" }));
-    list.replaceChildren(head, ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 4, class: "empty", text: user ? (user.role === "player" ? "No bets this round." : "Only players bet.") : "Log in to bet." }))]));
+    const head = el("tr", {}, el("th", { scope: "col", text: t("Wager") }), el("th", { scope: "col", class: "num", text: t("Stake") }), el("th", { scope: "col", text: results ? t("Outcome") : t("Status") }), el("th", { scope: "col", class: "num", text: results ? t("Net") : "" }));
+    const empty = user ? (user.role === "player" ? t("No bets this round.") : t("Only players bet.")) : t("Log in to bet.");
+    list.replaceChildren(head, ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 4, class: "empty", text: empty }))]));
     const line = $("#net");
     const returned = results && results.length && results.every((r) => !["win", "lose", "push"].includes(r.outcome));
     if (returned) {
-      line.textContent = `Stakes returned: ${money(Punto.fromCents(results.reduce((sum, r) => sum + Punto.cents(r.payout), 0)))}`;
+      line.textContent = t("Stakes returned: {amount}", { amount: money(Punto.fromCents(results.reduce((sum, r) => sum + Punto.cents(r.payout), 0))) });
       line.className = "net";
       line.dataset.net = "0.00";
     } else if (net !== null && results.length) {
-      line.textContent = `${net > 0 ? "You win" : net < 0 ? "You lose" : "Net"} ${signed(Punto.fromCents(net))}`;
+      line.textContent = netText(net);
       line.className = `net ${net > 0 ? "win" : net < 0 ? "lose" : ""}`;
       line.dataset.net = Punto.fromCents(net);
     } else {
       const staked = ((me && me.bets) || []).filter((b) => b.status === "active").reduce((sum, b) => sum + Punto.cents(b.stake), 0);
-      line.textContent = staked ? `On the table: ${money(Punto.fromCents(staked))}` : "";
+      line.textContent = staked ? t("On the table: {amount}", { amount: money(Punto.fromCents(staked)) }) : "";
       line.className = "net";
       delete line.dataset.net;
     }
+  }
+
+  // "You win +75.00", "You lose −25.00", "Net 0.00"
+  function netText(net) {
+    const amount = signed(Punto.fromCents(net));
+    if (net > 0) return t("You win {amount}", { amount });
+    if (net < 0) return t("You lose {amount}", { amount });
+    return t("Net {amount}", { amount });
   }
 
   // -- Insurance Plus -----------------------------------------------------------------------------
@@ -389,24 +431,27 @@
       const side = Punto.SIDES[o.insures].name;
       const taken = ((me && me.bets) || []).filter((b) => b.wager === o.wager && b.moment === o.moment && b.status === "active");
       const stakeId = `insurance-stake-${o.wager}`;
+      // (each message its own call: Babel's extractor does not see one nested in another's arguments)
+      const moment = o.moment === "four_cards" ? t("after four cards") : t("after the Player's third card");
       const stake = el("input", { id: stakeId, type: "number", inputmode: "decimal", min: "0.01", step: "0.01", max: cap || null, value: cap ? String(Math.min(Number(cap), chip || Number(cap))) : "", testid: stakeId });
       const take = async () => {
         const placed = await bet(o.wager, stake.value);
-        if (placed) say(`${side} insured for ${money(placed.stake)} at ${o.odds}.`, true);
+        if (placed) say(t("{side} insured for {stake} at {odds}.", { side, stake: money(placed.stake), odds: o.odds }), true);
       };
       return el("div", { class: `offer ${o.insures}`, testid: `offer-${o.wager}`, dataset: { moment: o.moment } },
         el("div", { class: "offer-title" },
-          el("strong", { text: `${side} Insurance` }),
-          el("span", { class: "offer-odds", testid: `offer-odds-${o.wager}`, text: `pays ${o.odds}` })),
-        el("div", { class: "offer-detail", text: `Player ${o.player_points} v Banker ${o.banker_points} · ${o.moment === "four_cards" ? "after four cards" : "after the Player's third card"} · clause ${o.clause}` }),
-        taken.length ? el("div", { class: "offer-taken", testid: `offer-taken-${o.wager}`, text: `Insured ${money(Punto.fromCents(taken.reduce((s, b) => s + Punto.cents(b.stake), 0)))}` }) : "",
+          el("strong", { text: nameOf(o.wager) }),
+          el("span", { class: "offer-odds", testid: `offer-odds-${o.wager}`, text: t("pays {odds}", { odds: o.odds }) })),
+        el("div", { class: "offer-detail", text: t("{player} {player_points} v {banker} {banker_points} · {moment} · clause {clause}", {
+          player: Punto.SIDES.player.name, banker: Punto.SIDES.banker.name, player_points: o.player_points, banker_points: o.banker_points, clause: o.clause, moment }) }),
+        taken.length ? el("div", { class: "offer-taken", testid: `offer-taken-${o.wager}`, text: t("Insured {stake}", { stake: money(Punto.fromCents(taken.reduce((sum, b) => sum + Punto.cents(b.stake), 0))) }) }) : "",
         cap
           ? el("div", { class: "offer-actions" },
-            el("label", { for: stakeId, text: "Stake" }), stake,
-            el("span", { class: "offer-cap", testid: `offer-cap-${o.wager}`, text: `up to ${money(cap)}` }),
-            el("button", { type: "button", testid: `insure-${o.wager}`, text: "Take", onclick: take }),
-            el("button", { type: "button", class: "ghost", testid: `pass-${o.wager}`, text: "Pass", onclick: () => { passed.add(key(o)); renderInsurance(); } }))
-          : el("div", { class: "offer-detail muted", text: user ? (taken.length ? "Insured to the cap." : `Needs an Original Bet on the ${side}.`) : "Log in to insure." }));
+            el("label", { for: stakeId, text: t("Stake") }), stake,
+            el("span", { class: "offer-cap", testid: `offer-cap-${o.wager}`, text: t("up to {cap}", { cap: money(cap) }) }),
+            el("button", { type: "button", testid: `insure-${o.wager}`, text: t("Take"), onclick: take }),
+            el("button", { type: "button", class: "ghost", testid: `pass-${o.wager}`, text: t("Pass"), onclick: () => { passed.add(key(o)); renderInsurance(); } }))
+          : el("div", { class: "offer-detail muted", text: user ? (taken.length ? t("Insured to the cap.") : t("Needs an Original Bet on the {side}.", { side })) : t("Log in to insure.") }));
     }));
   }
 
@@ -414,16 +459,16 @@
 
   function renderLast() {
     const results = (board && board.results) || [];
-    const letter = { banker: "B", player: "P", tie: "T" };
+    const letter = { banker: t("B"), player: t("P"), tie: t("T") };
     $("#last-results").replaceChildren(...results.slice(-12).reverse().map((r, i) =>
       el("li", { class: `last ${r.winner}`, testid: "last-result", title: Punto.resultText(r) },
         el("span", { class: "dot", text: letter[r.winner] }),
-        r.player_total === null || r.player_total === undefined ? "" : el("span", { class: "score", text: `P ${r.player_total} · B ${r.banker_total}` }),
-        r.player_pair ? el("span", { class: "flag ppair", text: "P pair" }) : "",
-        r.banker_pair ? el("span", { class: "flag bpair", text: "B pair" }) : "",
-        r.natural ? el("span", { class: "flag", text: "natural" }) : "",
-        i === 0 ? el("span", { class: "flag latest", text: "latest" }) : "")));
-    if (!results.length) $("#last-results").append(el("li", { class: "empty", text: "No coups yet in this shoe." }));
+        r.player_total === null || r.player_total === undefined ? "" : el("span", { class: "score", text: `${t("P")} ${r.player_total} · ${t("B")} ${r.banker_total}` }),
+        r.player_pair ? el("span", { class: "flag ppair", text: t("P pair") }) : "",
+        r.banker_pair ? el("span", { class: "flag bpair", text: t("B pair") }) : "",
+        r.natural ? el("span", { class: "flag", text: t("natural") }) : "",
+        i === 0 ? el("span", { class: "flag latest", text: t("latest") }) : "")));
+    if (!results.length) $("#last-results").append(el("li", { class: "empty", text: t("No coups yet in this shoe.") }));
   }
 
   function renderRoads() {
@@ -443,20 +488,23 @@
 
   function render() {
     if (!state) return;
-    const t = state.table;
+    const table = state.table;
     const round = state.round;
     if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup());
     if (me && round && me.round_id !== round.id) me = { ...me, bets: [], results: null, insurance_caps: {}, may_withdraw: false, round_id: round.id };
-    document.title = `punto · ${t.name}`;
-    $("#table-name").textContent = t.name;
-    $("#table-info").textContent = `${t.game_title}${t.layout ? ` · layout ${t.layout}` : ""} · limits ${money(t.limits.minimum)}–${money(t.limits.maximum)}${t.limits.differential ? ` · differential ${money(t.limits.differential)}` : ""}`;
-    buildChips(t.limits);
+    document.title = `punto · ${table.name}`;
+    $("#table-name").textContent = table.name;
+    const info = [table.layout ? t("{game} · layout {layout}", { game: t(table.game_title), layout: table.layout }) : t(table.game_title),
+      t("limits {minimum}–{maximum}", { minimum: money(table.limits.minimum), maximum: money(table.limits.maximum) })];
+    if (table.limits.differential) info.push(t("differential {amount}", { amount: money(table.limits.differential) }));
+    $("#table-info").textContent = info.join(" · ");
+    buildChips(table.limits);
     const phase = $("#phase");
     const noMoreBets = round && round.phase === "dealing" && !round.cards.length;
-    phase.textContent = noMoreBets ? "No more bets" : Punto.phaseText(round);
+    phase.textContent = noMoreBets ? t("No more bets") : Punto.phaseText(round);
     phase.dataset.phase = round ? round.phase : "";
     $("#round-id").textContent = round ? round.id : "–";
-    $("#shoe").textContent = state.shoe.id ? `${state.shoe.cards_left} cards` : "new";
+    $("#shoe").textContent = state.shoe.id ? Punto.tn("{n} card", "{n} cards", state.shoe.cards_left) : t("new");
     Punto.renderHands($("#hands"), round);
     const banner = $("#result");
     banner.className = "result-banner";
@@ -464,26 +512,26 @@
       banner.replaceChildren(el("span", { text: Punto.resultText(round.result) }));
       banner.classList.add(round.result.winner);
       const net = me && me.results && me.results.length ? me.results.reduce((sum, r) => sum + Punto.cents(r.payout) - Punto.cents(r.stake), 0) : null;
-      if (net !== null) banner.append(el("span", { class: "banner-net", testid: "banner-net", text: `${net > 0 ? "You win" : net < 0 ? "You lose" : "Net"} ${signed(Punto.fromCents(net))}` }));
+      if (net !== null) banner.append(el("span", { class: "banner-net", testid: "banner-net", text: netText(net) }));
     } else if (round && round.void) {
-      banner.textContent = `Round void: ${round.void.reason} (clause ${round.void.clause}). Every bet is returned.`;
+      banner.textContent = t("Round void: {reason} (clause {clause}). Every bet is returned.", { reason: round.void.reason, clause: round.void.clause });
       banner.classList.add("void");
     } else if (round && round.power_failed) {
-      banner.textContent = "Power failure: play is interrupted.";
+      banner.textContent = t("Power failure: play is interrupted.");
       banner.classList.add("void");
     } else {
       banner.textContent = "";
     }
     const withdrawal = round && round.withdrawal;
     $("#withdrawal").classList.toggle("hidden", !withdrawal || !(me && me.may_withdraw));
-    if (withdrawal) $("#withdrawal-text").textContent = `${withdrawal.reason} (clause ${withdrawal.clause}): you may withdraw all your wagers.`;
+    if (withdrawal) $("#withdrawal-text").textContent = t("{reason} (clause {clause}): you may withdraw all your wagers.", { reason: withdrawal.reason, clause: withdrawal.clause });
     renderHandling(round);
     const request = round && round.differential && round.differential.request;
     $("#differential").classList.toggle("hidden", !request);
     if (request) $("#differential-text").textContent = `${request.text.charAt(0).toUpperCase()}${request.text.slice(1)}.`;
-    const notice = t.insurance_notice;
+    const notice = table.insurance_notice;
     $("#insurance-notice").classList.toggle("hidden", !notice);
-    $("#insurance-notice").textContent = notice ? `${notice.text} (clause ${notice.clause}).` : "";
+    $("#insurance-notice").textContent = notice ? `${t("{text} (clause {clause})", { text: notice.text, clause: notice.clause })}.` : "";
     if (me) $("#balance").textContent = money(me.balance);
     const betting = !!round && round.phase === "betting" && !!user && Punto.isLive();
     for (const id of ["#btn-undo", "#btn-clear", "#btn-rebet"]) $(id).disabled = !betting;
@@ -504,10 +552,10 @@
   // After a reconnection: what the rules did to the round on the screen, and
   // the bets never answered asked again.
   Punto.onReconnect(() => state && state.round, render, say, {
-    ended: "Your balance and bets shown are the server's.",
-    void: "Every bet is returned.",
-    withdrawal: "You may withdraw all your wagers, or leave them to play on.",
-    betting: "Your bets and balance are the server's.",
+    ended: t("Your balance and bets shown are the server's."),
+    void: t("Every bet is returned."),
+    withdrawal: t("You may withdraw all your wagers, or leave them to play on."),
+    betting: t("Your bets and balance are the server's."),
   }, () => {
     if (unconfirmed.size) confirmUnsent();
   });
@@ -520,7 +568,7 @@
       me = null;
       $("#balance").textContent = "–";
     }
-    if (who && who.role !== "player") say(`A ${words(who.role)} watches; only players bet.`);
+    if (who && who.role !== "player") say(t("A {role} watches; only players bet.", { role: Punto.roleName(who.role) }));
     $(".wallet").classList.toggle("hidden", !who || who.role !== "player");
     if (socket && changed) socket.reconnect();
     render();
@@ -551,10 +599,10 @@
           renderLast();
           break;
         case "betting_open":
-          say("Place your bets, please.", true);
+          say(t("Place your bets, please."), true);
           break;
         case "betting_closed":
-          say("No more bets.");
+          say(t("No more bets."));
           break;
         case "card":
           if (Punto.applyCard(state, m)) render();
@@ -569,7 +617,16 @@
           break;
       }
     }, (up, reason, code) => {
-      if (!up && code === 4404) say(reason || "There is no such table.");
+      if (!up && code === 4404) {
+        // no table to connect to: the page says so, and nothing of a round
+        const phase = $("#phase");
+        phase.textContent = Punto.noSuchTable(table);
+        phase.dataset.phase = "gone";
+        $("#table-name").textContent = t("No such table");
+        document.body.classList.add("no-table");
+        say("");
+        $("#message").replaceChildren(el("a", { href: "/", testid: "link-tables", text: t("See the tables that are running") }));
+      }
     });
   });
-})();
+});

@@ -2,14 +2,14 @@
 // results and the shoe's statistics, live over the table's WebSocket.
 "use strict";
 
-(() => {
-  const { $, el, money } = Punto;
-  const table = Punto.tableId();
+Punto.ready.then(() => {
+  const { $, el, money, t, count } = Punto;
+  const tableId = Punto.tableId();
   let state = null;
   let board = null;
 
   function pct(n, of) {
-    return of ? `${((100 * n) / of).toFixed(1)}%` : "";
+    return of ? new Intl.NumberFormat(Punto.locale(), { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n / of) : "";
   }
 
   function renderBoard() {
@@ -27,42 +27,42 @@
     const s = board.stats || {};
     const decided = (s.banker || 0) + (s.player || 0) + (s.tie || 0);
     for (const side of ["banker", "player", "tie"]) {
-      $(`#n-${side}`).textContent = String(s[side] || 0);
+      $(`#n-${side}`).textContent = count(s[side] || 0);
       $(`#p-${side}`).textContent = pct(s[side] || 0, decided);
     }
-    $("#n-coups").textContent = String(s.coups || 0);
-    $("#n-ppairs").textContent = String(s.player_pairs || 0);
-    $("#n-bpairs").textContent = String(s.banker_pairs || 0);
-    $("#n-naturals").textContent = String(s.naturals || 0);
-    const letter = { banker: "B", player: "P", tie: "T" };
+    $("#n-coups").textContent = count(s.coups || 0);
+    $("#n-ppairs").textContent = count(s.player_pairs || 0);
+    $("#n-bpairs").textContent = count(s.banker_pairs || 0);
+    $("#n-naturals").textContent = count(s.naturals || 0);
+    const letter = { banker: t("B"), player: t("P"), tie: t("T") };
     const last = (board.results || []).slice(-16).reverse();
     $("#last-results").replaceChildren(...last.map((r) =>
       el("li", { class: r.winner, testid: "last-result", title: Punto.resultText(r), dataset: { winner: r.winner } },
         el("span", { text: letter[r.winner] }),
         r.player_total === null || r.player_total === undefined ? "" : el("span", { class: "s", text: `${r.player_total}-${r.banker_total}` }))));
-    if (!last.length) $("#last-results").append(el("li", { class: "empty", text: "A new shoe: no coups yet." }));
+    if (!last.length) $("#last-results").append(el("li", { class: "empty", text: t("A new shoe: no coups yet.") }));
   }
 
   function render() {
     if (!state) return;
-    const t = state.table;
     const round = state.round;
     if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup());
-    document.title = `punto · ${t.name} · scoreboard`;
-    $("#table-name").textContent = t.name;
-    $("#table-info").textContent = `${t.game_title}${t.layout ? ` · layout ${t.layout}` : ""}`;
-    $("#limit-min").textContent = money(t.limits.minimum);
-    $("#limit-max").textContent = money(t.limits.maximum);
+    const table = state.table;
+    document.title = `punto · ${table.name} · ${t("Scoreboard")}`;
+    $("#table-name").textContent = table.name;
+    $("#table-info").textContent = table.layout ? t("{game} · layout {layout}", { game: t(table.game_title), layout: table.layout }) : t(table.game_title);
+    $("#limit-min").textContent = money(table.limits.minimum);
+    $("#limit-max").textContent = money(table.limits.maximum);
     const phase = $("#phase");
-    phase.textContent = round && round.phase === "dealing" && !round.cards.length ? "No more bets" : Punto.phaseText(round);
+    phase.textContent = round && round.phase === "dealing" && !round.cards.length ? t("No more bets") : Punto.phaseText(round);
     phase.dataset.phase = round ? round.phase : "";
     $("#round-id").textContent = round ? round.id : "–";
-    $("#cards-left").textContent = String(state.shoe.cards_left);
+    $("#cards-left").textContent = count(state.shoe.cards_left);
     $("#shoe-id").textContent = state.shoe.id || "–";
     Punto.renderHands($("#hands"), round);
     const banner = $("#result");
     banner.className = "result-banner";
-    banner.textContent = round && round.result ? Punto.resultText(round.result) : round && round.void ? "Round void" : "";
+    banner.textContent = round && round.result ? Punto.resultText(round.result) : round && round.void ? t("Round void") : "";
     if (round && round.result) banner.classList.add(round.result.winner);
   }
 
@@ -72,7 +72,7 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(renderBoard, 150);
   });
-  Punto.connect(table, (m) => {
+  Punto.connect(tableId, (m) => {
     if (m.type === "scoreboard") {
       board = m.scoreboard;
       renderBoard();
@@ -83,6 +83,9 @@
       render();
     }
   }, (up, reason, code) => {
-    if (!up && code === 4404) $("#phase").textContent = reason || "There is no such table.";
+    if (!up && code === 4404) {
+      $("#phase").textContent = Punto.noSuchTable(tableId);
+      $("#phase").dataset.phase = "gone";
+    }
   });
-})();
+});

@@ -9,15 +9,16 @@
 "use strict";
 
 (() => {
-  const { $, el, api, errorText, newKey, money } = Punto;
+  const { $, el, api, errorText, newKey, money, t } = Punto;
   const id = Punto.tableId();
 
+  // the format's wagers by their names, in the page's language
   const WAGER_NAMES = {
-    banker: "Banker",
-    player: "Player",
-    tie: "Tie",
-    player_pair: "Player Pair",
-    banker_pair: "Banker Pair",
+    get banker() { return t("Banker"); },
+    get player() { return t("Player"); },
+    get tie() { return t("Tie"); },
+    get player_pair() { return t("Player Pair"); },
+    get banker_pair() { return t("Banker Pair"); },
   };
 
   const state = {
@@ -26,19 +27,22 @@
     user: null,
     windows: {}, // table (or "tiebreak") -> { deadline, seconds, hand }
     lastShown: null, // the hand whose result is shown
+    lastHands: {}, // table -> the last hand settled there (its coup by side)
+    watching: null, // the table on the felt, for someone not seated
   };
 
-  const chips = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
+  // chips are counted, not money: 20,000 in the page's locale
+  const chips = (n) => Punto.count(n);
   const say = Punto.sayer($("#t-message"));
   const staffSay = Punto.sayer($("#t-staff-message"));
 
   function status(row) {
-    if (row.status === "finished") return `place ${row.place}`;
-    if (row.status === "advanced") return "advances";
-    if (row.status === "eliminated") return "out";
-    if (row.status === "out_of_chips") return "out of chips";
-    if (row.status === "cancelled") return "cancelled";
-    if (row.advancing) return "advancing";
+    if (row.status === "finished") return t("place {place}", { place: row.place });
+    if (row.status === "advanced") return t("advances");
+    if (row.status === "eliminated") return t("out");
+    if (row.status === "out_of_chips") return t("out of chips");
+    if (row.status === "cancelled") return t("cancelled");
+    if (row.advancing) return t("advancing");
     return "";
   }
 
@@ -53,7 +57,7 @@
           el("td", { text: row.name }),
           el("td", { class: "num", testid: "t-chips", text: chips(row.chips) }),
           el("td", { class: "num", text: `${row.hands_bet}/${row.hands_required}` }),
-          el("td", { text: status(row) + (row.tied ? " (tied)" : "") }),
+          el("td", { text: row.tied ? [status(row), t("(tied)")].filter(Boolean).join(" ") : status(row) }),
         ),
       );
     }
@@ -66,11 +70,11 @@
         el(
           "tr",
           null,
-          el("th", { class: "num", text: "Rank" }),
-          el("th", { text: "Entrant" }),
-          el("th", { class: "num", text: "Chips" }),
-          el("th", { class: "num", text: "Hands" }),
-          el("th", { text: "Status" }),
+          el("th", { class: "num", text: t("Rank") }),
+          el("th", { text: t("Entrant") }),
+          el("th", { class: "num", text: t("Chips") }),
+          el("th", { class: "num", text: t("Hands") }),
+          el("th", { text: t("Status") }),
         ),
       ),
       body,
@@ -79,50 +83,57 @@
 
   function render(board) {
     state.board = board;
-    $("#t-title").textContent = board.title || `Tournament ${id}`;
-    document.title = `punto · ${board.title || id}`;
-    $("#t-info").textContent = `${board.tournament} · ${board.format} · ${board.stage}`;
+    $("#t-title").textContent = board.title ? t(board.title) : t("Tournament {id}", { id });
+    document.title = `punto · ${board.title ? t(board.title) : id}`;
+    $("#t-info").textContent = `${board.tournament} · ${board.format} · ${Punto.stageName(board.stage)}`;
     document.body.dataset.stage = board.stage;
     const s = board.session;
+    const bets = s ? (s.max_bet ? `${chips(s.min_bet)}–${chips(s.max_bet)}` : t("{minimum} up", { minimum: chips(s.min_bet) })) : "";
     $("#t-session").textContent = s
-      ? `${s.name} (session ${s.number}): ${s.hands} hands, bets ${chips(s.min_bet)}${s.max_bet ? `–${chips(s.max_bet)}` : " up"}, at least ${s.min_hands} hands`
-      : "Registration is open";
+      ? t("{name} (session {number}): {hands} hands, bets {bets}, at least {min_hands} hands", { name: t(s.name), number: s.number, hands: s.hands, bets, min_hands: s.min_hands })
+      : t("Registration is open");
     $("#t-seq").textContent = String(board.seq);
-    const settled = board.tables.reduce((sum, t) => sum + t.settled, 0);
+    const settled = board.tables.reduce((sum, table) => sum + table.settled, 0);
     $("#t-settled").textContent = String(settled);
     const tb = $("#t-tiebreak");
     tb.classList.toggle("hidden", !board.tiebreak);
-    tb.textContent = board.tiebreak ? `Sudden death: ${board.tiebreak.reason}` : "";
+    tb.textContent = board.tiebreak ? t("Sudden death: {reason}", { reason: board.tiebreak.reason }) : "";
     const off = $("#t-cancelled");
     off.classList.toggle("hidden", !board.cancelled);
     off.textContent = board.cancelled
-      ? `Cancelled: ${board.cancelled.reason}. Every entry fee paid is given back (T8.4).`
+      ? t("Cancelled: {reason}. Every entry fee paid is given back (T8.4).", { reason: board.cancelled.reason })
       : "";
 
     const tables = $("#t-tables");
     tables.replaceChildren();
-    for (const t of board.tables) {
+    for (const table of board.tables) {
       tables.append(
         el(
           "div",
-          { testid: `t-table-${t.table}`, class: "t-table", "data-phase": t.phase },
-          el("h3", { text: `Table ${t.table} · hand ${t.settled} of ${t.hands} settled` }),
-          t.announcement ? el("p", { class: "t-announce", text: t.announcement }) : null,
-          standingsTable(t.standings, `t-table-standings-${t.table}`),
+          { testid: `t-table-${table.table}`, class: "t-table", "data-phase": table.phase },
+          el("h3", { text: t("Table {table} · hand {settled} of {hands} settled", { table: table.table, settled: table.settled, hands: table.hands }) }),
+          table.announcement ? el("p", { class: "t-announce", text: table.announcement }) : null,
+          standingsTable(table.standings, `t-table-standings-${table.table}`),
         ),
       );
     }
     const overall = $("#t-overall-rows");
     overall.replaceChildren();
-    for (const row of board.overall || []) {
+    // before the first session: the entrants registered, as they will start
+    const registered = !(board.overall || []).length && board.stage === "registration" && state.snapshot
+      ? (state.snapshot.entrants || []).map((e) => ({ ...e, rank: "–", chips: e.chips || (state.snapshot.format_rules || {}).starting_chips }))
+      : [];
+    const standing = (board.overall || []).length > 0;
+    for (const row of standing ? board.overall : registered) {
       overall.append(
         el(
           "tr",
-          { testid: "t-overall-row", "data-entrant": row.entrant },
+          // an entrant registered is not yet a standing
+          { testid: standing ? "t-overall-row" : "t-entrant-row", "data-entrant": row.entrant },
           el("td", { class: "num", text: row.rank }),
           el("td", { text: row.name }),
           el("td", { class: "num", text: chips(row.chips) }),
-          el("td", { class: "num", text: `${row.hands_bet}/${row.hands_required}` }),
+          el("td", { class: "num", text: row.hands_required ? `${row.hands_bet}/${row.hands_required}` : "–" }),
           el("td", { text: status(row) }),
         ),
       );
@@ -138,14 +149,15 @@
           { testid: "t-result-row" },
           el("td", { class: "num", text: r.place }),
           el("td", { text: r.name }),
-          el("td", { text: r.reached }),
+          el("td", { text: t(r.reached) }),
           el("td", { class: "num", text: chips(r.chips) }),
-          el("td", { class: "num", text: r.prize === "0.00" ? "" : r.prize }),
+          el("td", { class: "num", text: r.prize === "0.00" ? "" : money(r.prize) }),
         ),
       );
     }
     renderMe();
     renderStaff();
+    renderFelt();
   }
 
   // -- the pit's part: what the API lets a pit manager (or higher) do -------------------------
@@ -211,15 +223,16 @@
     const e = me();
     const stage = (state.board || snap).stage;
     $("#t-register-box").classList.toggle("hidden", !!e || stage === "finished" || stage === "cancelled");
-    const fee = reg.entry_fee ? `Entry fee ${money(reg.entry_fee)} ${rules.currency || ""}` : "Free entry";
-    const balance = state.user.balance !== undefined && state.user.balance !== null ? ` · your balance ${money(state.user.balance)}` : "";
+    const fee = reg.entry_fee ? t("Entry fee {fee} {currency}", { fee: money(reg.entry_fee), currency: rules.currency || "" }) : t("Free entry");
+    const known = state.user.balance !== undefined && state.user.balance !== null;
+    const balance = known ? " · " + t("your balance {balance}", { balance: money(state.user.balance) }) : "";
     $("#t-fee").textContent = `${fee}${balance}`;
     $("#t-entrant").classList.toggle("hidden", !e);
     if (e) {
       $("#t-my-chips").textContent = chips(e.chips);
-      $("#t-my-table").textContent = e.table ? `${e.table}, seat ${e.seat}` : "–";
+      $("#t-my-table").textContent = e.table ? t("{table}, seat {seat}", { table: e.table, seat: e.seat }) : "–";
       $("#t-my-hands").textContent = `${e.hands_bet}/${e.hands_required}`;
-      $("#t-my-status").textContent = status(e) + (e.must_bet ? " · must bet" : "");
+      $("#t-my-status").textContent = e.must_bet ? [status(e), t("must bet")].filter(Boolean).join(" · ") : status(e);
       // as the server judges T2.3 and T2.4 for this entrant now
       $("#t-reenter").classList.toggle("hidden", !e.may_reenter);
       $("#t-unregister").classList.toggle("hidden", !e.may_take_back);
@@ -235,12 +248,12 @@
     const betting = !!e && !!table && table.phase === "betting" && !!s && e.status === "playing";
     form.classList.toggle("hidden", !betting);
     if (!betting) return;
-    $("#t-hand").textContent = `Hand ${table.hand} of ${table.hands}${table.announcement ? ` · ${table.announcement}` : ""}`;
+    $("#t-hand").textContent = t("Hand {hand} of {hands}", { hand: table.hand, hands: table.hands }) + (table.announcement ? ` · ${table.announcement}` : "");
     const rules = state.snapshot.format_rules;
     const wagers = $("#t-wagers");
     if (wagers.dataset.wagers !== rules.wagers.join(",")) {
       wagers.dataset.wagers = rules.wagers.join(",");
-      wagers.replaceChildren(el("legend", { text: "Bet on" }));
+      wagers.replaceChildren(el("legend", { text: t("Bet on") }));
       rules.wagers.forEach((w, i) => {
         const inputId = `t-wager-${w}`;
         wagers.append(
@@ -259,15 +272,16 @@
     stake.max = String(most);
     stake.step = String(rules.chip_unit);
     if (!stake.value) stake.value = String(s.min_bet);
-    $("#t-limits").textContent = `${chips(s.min_bet)}–${chips(most)}, in ${chips(rules.chip_unit)}s`;
+    $("#t-limits").textContent = t("{minimum}–{maximum}, in {unit}s", { minimum: chips(s.min_bet), maximum: chips(most), unit: chips(rules.chip_unit) });
+    buildChips(s.min_bet, most, rules.chip_unit);
     const mine = (table.bets || {})[e.entrant] || [];
     const passed = (table.passed || []).includes(e.entrant);
     $("#t-my-bet").textContent = mine.length
-      ? `Your bet: ${mine.map((b) => `${WAGER_NAMES[b.wager] || b.wager} ${chips(b.stake)}`).join(", ")}`
+      ? t("Your bet: {bets}", { bets: mine.map((b) => `${WAGER_NAMES[b.wager] || b.wager} ${chips(b.stake)}`).join(", ") })
       : passed
-        ? "You sit this hand out"
-        : "No bet yet";
-    $("#t-bet").textContent = mine.length ? "Change bet" : "Bet";
+        ? t("You sit this hand out")
+        : t("No bet yet");
+    $("#t-bet").textContent = mine.length ? t("Change bet") : t("Bet");
     $("#t-withdraw").disabled = !mine.length;
     $("#t-pass").disabled = mine.length > 0 || passed || e.must_bet;
   }
@@ -276,7 +290,7 @@
     const tb = (state.board || {}).tiebreak;
     const mine = !!e && !!tb && tb.entrants.includes(e.entrant) && !tb.chosen.includes(e.entrant);
     $("#t-sudden").classList.toggle("hidden", !mine);
-    if (mine) $("#t-sudden-text").textContent = `Sudden death ${tb.reason}: choose Banker or Player.`;
+    if (mine) $("#t-sudden-text").textContent = t("Sudden death {reason}: choose Banker or Player.", { reason: tb.reason });
   }
 
   function showResult(event) {
@@ -285,8 +299,7 @@
       const stack = event.chips.find((c) => c.entrant === e.entrant);
       if (!stack) return;
       say(""); // the bet placed on the hand is gone with it
-      $("#t-last-result").textContent =
-        `Hand ${event.hand}: void (${event.clause}: ${event.reason}) · every bet returned · chips ${chips(stack.chips)}`;
+      $("#t-last-result").textContent = t("Hand {hand}: void ({clause}: {reason}) · every bet returned · chips {chips}", { hand: event.hand, clause: event.clause, reason: event.reason, chips: chips(stack.chips) });
       return;
     }
     if (!e || !event || event.type !== "hand_settled") return;
@@ -296,16 +309,109 @@
     if (state.lastShown === key) return;
     state.lastShown = key;
     say(""); // what was said about the last hand's bet is stale now
-    const winner = event.winner === "tie" ? "Tie" : `${WAGER_NAMES[event.winner] || event.winner} wins`;
-    const net = mine.staked ? ` · you ${mine.net > 0 ? "+" : ""}${chips(mine.net)}` : " · you sat out";
-    $("#t-last-result").textContent = `Hand ${event.hand}: ${winner} (${event.cards})${net} · chips ${chips(mine.chips)}`;
+    const net = mine.staked ? t("you {net}", { net: `${mine.net > 0 ? "+" : ""}${chips(mine.net)}` }) : t("you sat out");
+    $("#t-last-result").textContent = t("Hand {hand}: {result} · {net} · chips {chips}", { hand: event.hand, result: handResult(event), net, chips: chips(mine.chips) });
+  }
+
+  // "Banker wins 9 to 5", "Tie 6": from the coup by side (the shoe order
+  // before a server that sent it).
+  function handResult(event) {
+    const coup = event.coup;
+    if (!coup) return event.winner === "tie" ? t("Tie") : t("{side} wins", { side: WAGER_NAMES[event.winner] || event.winner });
+    return Punto.resultText({ winner: event.winner, player_total: coup.player.total, banker_total: coup.banker.total, natural: coup.natural });
+  }
+
+  // -- the felt: the hand at a table, as the player's page shows a coup ------------------------
+
+  // The table on the felt: the player's own, else the one chosen, else the first.
+  function feltTable() {
+    const board = state.board;
+    if (!board || !board.tables || !board.tables.length) return null;
+    const mine = me();
+    const number = (mine && mine.table) || state.watching || board.tables[0].table;
+    return board.tables.find((x) => x.table === number) || board.tables[0];
+  }
+
+  // The last hand settled at a table as a round for Punto.renderHands: its
+  // cards by side, totals and the winner.
+  function asRound(event) {
+    if (!event || !event.coup) return null;
+    const cards = [];
+    for (const side of ["player", "banker"]) for (const card of event.coup[side].cards) cards.push({ card, hand: side });
+    return {
+      phase: "settled",
+      cards,
+      player: event.coup.player,
+      banker: event.coup.banker,
+      result: { winner: event.winner, player_total: event.coup.player.total, banker_total: event.coup.banker.total, natural: event.coup.natural },
+    };
+  }
+
+  function renderFelt() {
+    const felt = $("#t-felt");
+    const table = feltTable();
+    felt.classList.toggle("hidden", !table);
+    if (!table) return;
+    if (!$("#hands").firstChild) $("#hands").append(Punto.handsMarkup());
+    const board = state.board;
+    const choose = $("#t-felt-choose");
+    const numbers = board.tables.map((x) => String(x.table)).join(",");
+    $("#t-felt-choose-box").classList.toggle("hidden", board.tables.length < 2 || !!(me() && me().table));
+    if (choose.dataset.tables !== numbers) {
+      choose.dataset.tables = numbers;
+      choose.replaceChildren(...board.tables.map((x) => el("option", { value: String(x.table), text: t("Table {table}", { table: x.table }) })));
+    }
+    choose.value = String(table.table);
+    $("#t-felt-table").textContent = String(table.table);
+    const last = state.lastHands[table.table] || null;
+    const betting = table.phase === "betting";
+    const phases = { betting: t("Place your bets"), closed: t("No more bets"), idle: last ? t("Result") : t("Waiting for the first hand"), done: t("Session over") };
+    const phase = $("#t-felt-title");
+    phase.textContent = board.stage === "registration" ? t("Registration is open") : phases[table.phase] || Punto.words(table.phase);
+    phase.dataset.phase = table.phase;
+    $("#t-felt-hand").textContent = table.hands ? t("{hand} of {hands}", { hand: betting || table.phase === "closed" ? table.hand : Math.max(table.settled, 1), hands: table.hands }) : "–";
+    // The cards of the last hand stay on the felt until the next is dealt.
+    $("#t-felt-caption").textContent = last && last.coup ? [t("Hand {hand}", { hand: last.hand }), betting ? t("the next hand is being bet") : ""].filter(Boolean).join(" · ") : "";
+    const round = asRound(last);
+    Punto.renderHands($("#hands"), round);
+    const banner = $("#result");
+    banner.className = "result-banner";
+    banner.replaceChildren();
+    if (round) {
+      banner.classList.add(round.result.winner);
+      banner.append(el("span", { text: Punto.resultText(round.result) }));
+      const e = me();
+      const mine = e && last.results ? last.results.find((r) => r.entrant === e.entrant) : null;
+      if (mine && mine.staked) {
+        const net = `${mine.net > 0 ? "+" : mine.net < 0 ? "−" : ""}${chips(Math.abs(mine.net))}`;
+        banner.append(el("span", { class: "banner-net", testid: "banner-net", text: t("you {net}", { net }) }));
+      }
+    }
+  }
+
+  // Chips to make up a stake: each press adds its value (a tournament's chips
+  // are counted in its unit, between the session's minimum and the most allowed).
+  function buildChips(minimum, most, unit) {
+    const rack = $("#t-chips");
+    const values = [1, 2, 5, 10, 25, 50, 100].map((k) => k * minimum).filter((v) => v <= most && v % unit === 0).slice(0, 6);
+    const key = values.join(",");
+    if (rack.dataset.values === key) return;
+    rack.dataset.values = key;
+    rack.replaceChildren(...values.map((value, i) => el("button", {
+      type: "button", class: `chip c${i}`, testid: `t-chip-${value}`, text: value >= 1000 ? `${chips(value / 1000)}k` : chips(value),
+      "aria-label": t("add {chips} chips", { chips: chips(value) }),
+      onclick: () => {
+        const stake = $("#t-stake");
+        stake.value = String((Number(stake.value) || 0) + value);
+      },
+    })));
   }
 
   // -- actions -------------------------------------------------------------------------------
 
   async function act(method, path, body, headers) {
     if ($("#t-live").dataset.state === "closed") {
-      say("Not connected to the tournament: nothing was sent. Wait until the connection is back.");
+      say(t("Not connected to the tournament: nothing was sent. Wait until the connection is back."));
       return { ok: false, status: 0, data: null };
     }
     const url = `/api/tournaments/${encodeURIComponent(id)}${path}`;
@@ -343,8 +449,9 @@
     Punto.syncClock(snap.server_time);
     state.windows = {};
     for (const w of snap.windows || []) state.windows[w.tiebreak ? "tiebreak" : w.table] = w;
+    for (const table of snap.tables || []) if (table.last_hand && table.last_hand.type === "hand_settled") state.lastHands[table.table] = table.last_hand;
     render(snap);
-    for (const t of snap.tables || []) if (t.last_hand) showResult(t.last_hand);
+    for (const table of snap.tables || []) if (table.last_hand) showResult(table.last_hand);
   }
 
   function bindActions() {
@@ -352,8 +459,7 @@
       say("");
       const result = await act("POST", "/register", undefined, { "Idempotency-Key": newKey() });
       if (result.ok) {
-        const fee = result.data.fee ? ` (entry fee ${money(result.data.fee)} paid)` : "";
-        say(`Registered${fee}`, true);
+        say(result.data.fee ? t("Registered (entry fee {fee} paid)", { fee: money(result.data.fee) }) : t("Registered"), true);
         await refreshUser();
         renderMe();
       }
@@ -412,8 +518,7 @@
       say("");
       const result = await act("DELETE", "/register", undefined, { "Idempotency-Key": newKey() });
       if (result.ok) {
-        const refund = result.data.refund ? ` (entry fee ${money(result.data.refund)} given back)` : "";
-        say(`Entry taken back${refund}`, true);
+        say(result.data.refund ? t("Entry taken back (entry fee {fee} given back)", { fee: money(result.data.refund) }) : t("Entry taken back"), true);
         await refreshUser();
         renderMe();
       }
@@ -421,7 +526,7 @@
     $("#t-reenter").addEventListener("click", async () => {
       const result = await act("POST", "/reenter", undefined, { "Idempotency-Key": newKey() });
       if (result.ok) {
-        say(`Re-entered: ${chips(result.data.chips)} chips`, true);
+        say(t("Re-entered: {chips} chips", { chips: chips(result.data.chips) }), true);
         await refreshUser();
         renderMe();
       }
@@ -430,7 +535,7 @@
       event.preventDefault();
       const chosen = document.querySelector('input[name="wager"]:checked');
       if (!chosen) {
-        say("choose what to bet on");
+        say(t("choose what to bet on"));
         return;
       }
       const stake = Number($("#t-stake").value);
@@ -438,22 +543,35 @@
       const e = me();
       const replace = !!table && !!e && ((table.bets || {})[e.entrant] || []).length > 0;
       const result = await act("POST", "/bets", { bets: [{ wager: chosen.value, stake }], replace });
-      if (result.ok) say("Bet placed", true);
+      if (result.ok) say(t("Bet placed"), true);
     });
     $("#t-withdraw").addEventListener("click", async () => {
       const result = await act("DELETE", "/bets");
-      if (result.ok) say("Bet withdrawn", true);
+      if (result.ok) say(t("Bet withdrawn"), true);
     });
     $("#t-pass").addEventListener("click", async () => {
       const result = await act("POST", "/bets", { pass_hand: true });
-      if (result.ok) say("You sit this hand out", true);
+      if (result.ok) say(t("You sit this hand out"), true);
     });
     for (const side of ["banker", "player"]) {
       $(`#t-side-${side}`).addEventListener("click", async () => {
         const result = await act("POST", "/tiebreak", { side });
-        if (result.ok) say(`You chose ${WAGER_NAMES[side]}`, true);
+        if (result.ok) say(t("You chose {side}", { side: WAGER_NAMES[side] }), true);
       });
     }
+    $("#t-stake-clear").addEventListener("click", () => {
+      $("#t-stake").value = "";
+    });
+    $("#t-felt-choose").addEventListener("change", () => {
+      state.watching = Number($("#t-felt-choose").value);
+      renderFelt();
+    });
+    $("#t-board-link").href = `/tournaments/${encodeURIComponent(id)}/board`;
+    const feltWindow = () => {
+      const table = feltTable();
+      return table ? state.windows[table.table] || null : null;
+    };
+    Punto.countdown($("#t-felt-countdown"), () => (feltWindow() ? feltWindow().deadline : null), () => (feltWindow() ? feltWindow().seconds : 0), $("#t-timer-bar"));
     const myWindow = () => {
       const e = me();
       const w = e && e.table ? state.windows[e.table] : null;
@@ -475,6 +593,7 @@
     } else if (data.type === "leaderboard") {
       state.windows = {};
       for (const w of data.windows || []) state.windows[w.tiebreak ? "tiebreak" : w.table] = w;
+      if (data.event && data.event.type === "hand_settled") state.lastHands[data.event.table] = data.event;
       render(data.leaderboard);
       showResult(data.event);
       if (isPlayer()) refresh(); // the player's bets, seat and chips, fresh
@@ -500,20 +619,22 @@
       seen = seen || up;
       if (!seen) return; // still connecting the first time
       live.dataset.state = up ? "live" : "closed";
-      live.textContent = up ? "live" : "reconnecting…";
+      live.textContent = up ? t("live") : t("reconnecting…");
       if (up && isPlayer()) refreshUser().then(renderMe);
     });
     Punto.connect(null, onMessage, (up, reason, code) => {
       if (!up && code === 4404) {
-        live.textContent = "no such tournament";
-        $("#t-info").textContent = reason || "no such tournament";
+        live.textContent = t("no such tournament");
+        live.dataset.state = "gone";
+        $("#t-info").textContent = t("There is no tournament “{id}” here.", { id });
+        $("#t-felt").classList.add("hidden");
       }
     }, `/ws/tournaments/${encodeURIComponent(id)}`);
   }
 
   async function start() {
     if (!id) {
-      $("#t-info").textContent = "no tournament in the address";
+      $("#t-info").textContent = t("no tournament in the address");
       return;
     }
     bindActions();
@@ -530,5 +651,5 @@
     connect();
   }
 
-  document.addEventListener("DOMContentLoaded", start);
+  Punto.ready.then(start);
 })();

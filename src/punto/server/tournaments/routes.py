@@ -4,6 +4,7 @@
 
 - ``POST /api/tournaments`` (pit manager or admin): ``{"id", "format", "seed",
   "tables", "live", "betting_seconds", "pause_seconds"}``
+- ``GET /api/tournament-formats``: the formats a tournament is created from
 - ``GET /api/tournaments``, ``GET /api/tournaments/{id}`` (the snapshot, with
   the betting windows open now), ``GET /api/tournaments/{id}/leaderboard``,
   ``GET /api/tournaments/{id}/results`` (places, prizes and their payment)
@@ -31,9 +32,12 @@
   ``leaderboard`` message (with the event) after every hand opened, closed and
   settled, seating, sudden-death hand, session end and the finish, and a
   ``window`` message (with its deadline) as each betting window opens
-- ``GET /tournaments/{id}``: the lobby, live leaderboard, login, registration,
-  betting and results page, with the pit's "start the next session" and
-  "cancel the tournament" for a pit manager or higher
+- ``GET /tournaments/{id}``: the tournament's table -- the hand on the felt,
+  the betting window's clock, chips, live leaderboard, login, registration,
+  betting and results -- with the pit's "start the next session" and
+  "cancel the tournament" for a pit manager or higher (the list of
+  tournaments, their big screens and the pit's page of them are
+  :mod:`punto.server.pages`')
 
 What each route does is :class:`punto.server.tournaments.service.Tournaments`'
 (and its money, :class:`punto.server.tournaments.money.Cashier`'s): a route
@@ -66,6 +70,7 @@ from punto.server.tournaments.errors import status_of
 from punto.store.accounts import PermissionDeniedError, User, UserRole
 from punto.store.requests import Answer
 from punto.tournament import RegistrationError, Stage, TournamentError
+from punto.tournament.formats import all_formats
 from punto.tournament.runner import bot_controller
 from punto.tournament.strategies import STRATEGIES
 
@@ -187,6 +192,16 @@ def _player(user: User, action: str) -> None:
 
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], responses=errors.RESPONSES)
+formats_router = APIRouter(
+    prefix="/api/tournament-formats", tags=["tournaments"], responses=errors.RESPONSES
+)
+
+
+@formats_router.get("")
+def list_formats() -> list[dict[str, Any]]:
+    """The formats a tournament is created from: each one's rules as people
+    read them (sessions, registration, entry fee, prizes)."""
+    return [{**f.to_json(), "description": f.description} for f in all_formats()]
 
 
 @router.get("")
@@ -435,8 +450,12 @@ def install(app: FastAPI) -> None:
 
     app.add_exception_handler(TournamentError, tournament_error)
     app.include_router(router)
+    app.include_router(formats_router)
     app.include_router(pit.router)
     app.add_api_websocket_route("/ws/tournaments/{tournament_id}", tournament_socket)
     app.add_api_route(
-        "/tournaments/{tournament_id}", tournament_page, methods=["GET"], include_in_schema=False
+        "/tournaments/{tournament_id}",
+        tournament_page,
+        methods=["GET", "HEAD"],
+        include_in_schema=False,
     )

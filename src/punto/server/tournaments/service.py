@@ -63,9 +63,9 @@ from punto.tournament.events import (
     TournamentCancelled,
     TournamentEvent,
     TournamentFinished,
-    event_to_json,
 )
 from punto.tournament.runner import Runner
+from punto.tournament.views import event_view
 
 log = logging.getLogger("punto.server.tournaments")
 
@@ -191,7 +191,7 @@ class Tournaments:
                 name,
                 {
                     "type": "leaderboard",
-                    "event": event_to_json(event),
+                    "event": event_view(event),
                     "leaderboard": t.leaderboard(),
                     "windows": windows(entry),
                     "server_time": time.time(),

@@ -30,6 +30,13 @@ def summary(t: Tournament) -> dict[str, Any]:
         "live": t.live,
         "entry_fee": None if fee is None else format_money(fee),
         "currency": t.fmt.currency,
+        # what a lobby shows of the format: the prizes all told, the places
+        "prize_pool": format_money(
+            sum((band.amount * (band.last - band.first + 1) for band in t.fmt.prizes), Decimal(0))
+        ),
+        "seats": t.fmt.registration.max_entrants,
+        "min_entrants": t.fmt.registration.min_entrants,
+        "starting_chips": t.fmt.starting_chips,
     }
 
 
