@@ -1,8 +1,8 @@
 // The dealer console: open and close betting, draw from the shoe or key
 // cards in (keyboard or keypad), the Insurance Plus windows, settle, and the
 // irregularities (void, power failure, withdrawal, and every procedure of the
-// rules through /irregularities, its form made from the parameter kinds) with
-// a manager's confirmation.
+// rules through /irregularities, its form made from the parameter kinds),
+// each ruling that moves money filed as a claim for the pit to confirm.
 "use strict";
 
 (() => {
@@ -36,11 +36,20 @@
     return `${name[0].toUpperCase()}${name.slice(1)} to the ${hand}${data.complete ? ": the coup is complete" : ""}.`;
   }
 
-  function manager() {
-    const username = $("#manager-username").value.trim();
-    const password = $("#manager-password").value;
-    return username ? { username, password } : undefined;
+  // A ruling that moves money after "No more bets" is filed (202) and waits
+  // for a second person on the pit page (MBS 6.2).
+  function filed(data) {
+    const c = data.claim;
+    return `Filed: ${words(c.procedure)} under clause ${c.clause} waits for a ${words(c.confirming)}'s confirmation on the pit page (claim ${c.claim_id}). The round waits.`;
   }
+
+  $("#btn-withdraw-claim").addEventListener("click", async () => {
+    const claim = staff && staff.claim;
+    if (!claim) return say("No claim is pending.");
+    if (!window.confirm(`Withdraw claim ${claim.claim_id} (${words(claim.procedure)})? Nothing will have moved.`)) return;
+    await act(`/claims/${encodeURIComponent(claim.claim_id)}/reject`, { reason: "withdrawn at the table" },
+      `Claim ${claim.claim_id} withdrawn: nothing moved, the round goes on.`);
+  });
 
   $("#btn-open").addEventListener("click", () => act("/round/open", undefined, "Place your bets, please."));
   $("#btn-close").addEventListener("click", async () => {
@@ -113,8 +122,8 @@
       return say("Give the reason for the void.");
     }
     // The Gaming Shift Manager's decision (MBS 6.1; RWS 5.19): no clause by hand.
-    const data = await act("/round/void", { reason, manager: manager() }, "The round is void: every bet is returned.");
-    $("#manager-password").value = "";
+    const data = await act("/round/void", { reason }, "The round is void: every bet is returned.");
+    if (data && data.pending) say(filed(data), true);
     if (data) $("#void-reason").value = "";
   });
   $("#btn-replace-shoe").addEventListener("click", async () => {
@@ -124,9 +133,8 @@
     if (data) say(`New shoe ${data.shoe_id}, commitment ${data.commitment.slice(0, 16)}…`, true);
   });
   $("#btn-power-failure").addEventListener("click", async () => {
-    const data = await act("/round/power-failure", { manager: manager() });
-    if (data) say(`Power failure: ${words(data.consequence)}.`, true);
-    $("#manager-password").value = "";
+    const data = await act("/round/power-failure");
+    if (data) say(data.pending ? filed(data) : `Power failure: ${words(data.consequence)}.`, true);
   });
 
   // The procedures of the rules (sections 5 and 6): the list comes from the
@@ -230,11 +238,8 @@
       const value = paramValue(node);
       if (value !== undefined) body[node.dataset.param] = value;
     }
-    const confirming = manager();
-    if (confirming) body.manager = confirming;
     const data = await act(`/irregularities/${encodeURIComponent(name)}`, body);
-    $("#manager-password").value = "";
-    if (data) say(rulingText(name, data), true);
+    if (data) say(data.pending ? filed(data) : rulingText(name, data), true);
   });
 
   // The settlement of a finished round, per bet: what to pay and what to take.
@@ -255,10 +260,8 @@
   }
 
   async function removeBet(b) {
-    const data = await act(`/bets/${encodeURIComponent(b.bet_id)}/remove`, { manager: manager(), idempotency_key: Punto.newKey() },
+    return act(`/bets/${encodeURIComponent(b.bet_id)}/remove`, { idempotency_key: Punto.newKey() },
       `${b.player}'s ${nameOf(b.wager)} ${money(b.stake)} removed (clause 5.18.3): returned to the player.`);
-    $("#manager-password").value = "";
-    return data;
   }
 
   function betRows(bets) {
@@ -322,6 +325,11 @@
     const withdrawal = round && round.withdrawal;
     $("#withdrawal").classList.toggle("hidden", !withdrawal);
     if (withdrawal) $("#withdrawal").textContent = `Withdrawal option open: ${withdrawal.reason} (clause ${withdrawal.clause}).`;
+
+    const claim = staff && staff.claim;
+    $("#claim-pending").hidden = !claim;
+    if (claim) $("#claim-text").textContent = `A ruling is pending: ${words(claim.procedure)} under clause ${claim.clause}, filed by ${claim.filed_by}, waits for a ${words(claim.confirming)}'s confirmation on the pit page (claim ${claim.claim_id}). The round waits.`;
+    $("#btn-withdraw-claim").disabled = !claim || !user || claim.filed_by !== user.username;
 
     const can = (staff && staff.can) || {};
     const allowed = {

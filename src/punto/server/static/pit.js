@@ -177,8 +177,56 @@
       if (chosen && tables.some((t) => t.id === chosen)) select.value = chosen;
     }
     fillEdit(false);
+    await renderClaims(tables.filter((t) => t.round && t.round.claim));
     const ledger = await api("GET", "/api/pit/ledger");
     if (ledger.ok) $("#ledger").textContent = `ledger trial balance ${money(ledger.data.trial_balance)}`;
+  }
+
+  // A ruling filed at a table waits here for a second person: the cards, the
+  // wagers it would return or change with their stakes and their value when
+  // placed, and confirm or reject (the person who filed it cannot confirm it).
+  // An exact edge ("-3859796/10249421") as a percentage to read.
+  function edgePercent(fraction) {
+    const [n, d] = String(fraction).split("/");
+    return `${((Number(n) / Number(d || 1)) * 100).toFixed(2)}%`;
+  }
+
+  async function renderClaims(pending) {
+    $("#claims").classList.toggle("hidden", !pending.length);
+    const cards = [];
+    for (const t of pending) {
+      const c = t.round.claim;
+      const base = `/api/tables/${encodeURIComponent(t.id)}/claims`;
+      const detail = await api("GET", base);
+      const affected = detail.ok ? detail.data.affected : [];
+      const decide = async (how) => {
+        let body;
+        if (how === "reject") {
+          const reason = window.prompt(`Why is claim ${c.claim_id} rejected?`, "");
+          if (!reason) return;
+          body = { reason };
+        } else if (!window.confirm(`Confirm ${words(c.procedure)} at ${t.id} (clause ${c.clause})? The wagers listed are returned or changed.`)) {
+          return;
+        }
+        const done = await Punto.perform("POST", `${base}/${encodeURIComponent(c.claim_id)}/${how}`, body, say, "", { key: Punto.newKey() });
+        if (done) say(how === "confirm" ? `Confirmed at ${t.id}: ${words(c.procedure)}, clause ${c.clause}.` : `Rejected at ${t.id}: nothing moved.`, true);
+        await reload();
+      };
+      const own = user && c.filed_by === user.username;
+      cards.push(el("article", { class: "claim", testid: `claim-${t.id}`, dataset: { table: t.id, claim: c.claim_id } },
+        el("h3", { text: `${t.id} · round ${t.round.id} · ${words(c.procedure)} (clause ${c.clause})` }),
+        el("p", { class: "muted", text: `Filed by ${c.filed_by} (${words(c.filed_role)}); a ${words(c.confirming)} or above confirms it.${detail.ok && detail.data.cards.length ? ` Cards: ${detail.data.cards.join(" ")}.` : ""}${Object.keys(c.parameters).length ? ` As filed: ${JSON.stringify(c.parameters)}.` : ""}` }),
+        affected.length ? el("table", { class: "list", testid: `claim-bets-${t.id}` },
+          el("tr", {}, ...["Player", "Wager", "Stake", "Now", "Would be", "Value when placed"].map((h) => el("th", { scope: "col", text: h }))),
+          ...affected.map((a) => el("tr", {},
+            el("td", { text: a.player }), el("td", { text: words(a.wager) }), el("td", { class: "num", text: money(a.stake) }),
+            el("td", { text: a.now }), el("td", { text: a.then }),
+            el("td", { class: "num", text: a.value ? `${a.value.expected_value_money} (edge ${edgePercent(a.value.house_edge)})` : "–" })))) : el("p", { text: "No wager changes." }),
+        el("div", { class: "actions" },
+          el("button", { type: "button", class: "danger", testid: `confirm-${t.id}`, text: "Confirm", disabled: own, title: own ? "you filed it: another person confirms it" : null, onclick: () => decide("confirm") }),
+          el("button", { type: "button", class: "secondary", testid: `reject-${t.id}`, text: own ? "Withdraw" : "Reject", onclick: () => decide("reject") }))));
+    }
+    $("#claims-list").replaceChildren(...cards);
   }
 
   async function loadAudit() {

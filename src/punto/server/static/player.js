@@ -516,6 +516,10 @@ Punto.ready.then(() => {
     } else if (round && round.void) {
       banner.textContent = t("Round void: {reason} (clause {clause}). Every bet is returned.", { reason: round.void.reason, clause: round.void.clause });
       banner.classList.add("void");
+    } else if (round && round.ruling_pending) {
+      // filed by one person, waiting for a second (MBS 6.2): nothing has moved
+      banner.textContent = t("A ruling is pending (clause {clause}): play waits for the pit's decision.", { clause: round.ruling_pending.clause });
+      banner.classList.add("void");
     } else if (round && round.power_failed) {
       banner.textContent = t("Power failure: play is interrupted.");
       banner.classList.add("void");

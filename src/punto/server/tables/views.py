@@ -117,9 +117,17 @@ class PitRound:
     phase: str
     bets: int
     totals: Mapping[str, str]
+    #: the claim waiting for a second person, if any (:class:`punto.table.claims.ClaimRecord`)
+    claim: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "phase": self.phase, "bets": self.bets, "totals": dict(self.totals)}
+        return {
+            "id": self.id,
+            "phase": self.phase,
+            "bets": self.bets,
+            "totals": dict(self.totals),
+            "claim": None if self.claim is None else dict(self.claim),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,6 +496,9 @@ class TableViews:
                 r.phase.value,
                 len(r.active_bets),
                 public["round"]["totals"],
+                None
+                if r.pending_claim is None
+                else claims.ClaimRecord(r.pending_claim).to_json(),
             ),
             rounds=len(table.rounds),
             alerts=alerts(rt, r),
