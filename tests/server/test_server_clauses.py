@@ -233,7 +233,9 @@ def test_tiger_buffalo_5_19_void_is_the_table_game_shift_managers(client: TestCl
     _bet(client, table, PLAYER, "banker", "300")
     _bet(client, table, PLAYER2, "player", "200")
     assert _post(client, f"/api/tables/{table}/round/close", dealer).status_code == 200
-    claim = _claim(_post(client, f"/api/tables/{table}/round/void", dealer, {"reason": "a dispute"}))
+    claim = _claim(
+        _post(client, f"/api/tables/{table}/round/void", dealer, {"reason": "a dispute"})
+    )
     refused = _decide(client, table, claim, pit)
     assert refused.status_code == 403, refused.text
     assert error_of(refused)["clause"] == "5.19"

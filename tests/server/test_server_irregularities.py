@@ -470,9 +470,10 @@ def settle_a_decided_round(
         if keyed:  # a physical shoe: the dealer keys a Player Natural 9 over Banker 5
             for card in ("9H", "2C", "KD", "3S"):
                 post(client, f"/api/tables/{table}/round/deal", dealer, {"card": card})
-        while not keyed and post(client, f"/api/tables/{table}/round/deal", dealer)[
-            "phase"
-        ] == "dealing":
+        while (
+            not keyed
+            and post(client, f"/api/tables/{table}/round/deal", dealer)["phase"] == "dealing"
+        ):
             pass
         result = post(client, f"/api/tables/{table}/round/settle", dealer)
         if result["winner"] != "tie":

@@ -260,9 +260,7 @@ def deal_cards(client: TestClient, headers: dict[str, str], table: str, cards: s
         assert response.status_code == 200, response.text
 
 
-def confirmed(
-    client: TestClient, table_id: str, filed: Any, headers: dict[str, str]
-) -> Any:
+def confirmed(client: TestClient, table_id: str, filed: Any, headers: dict[str, str]) -> Any:
     """A ruling filed as a claim (``filed``: the 202 answer) confirmed by the
     second person whose ``headers`` are given (MBS 6.2); the confirmation's answer."""
     assert filed.status_code == 202, filed.text

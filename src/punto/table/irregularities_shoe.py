@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from punto.cards import Card, format_cards
 from punto.coup import Deal, cards_needed
 from punto.errors import ActionError, DealError, PhaseError
-from punto.table.events import WithdrawalOffered
+from punto.table.events import RoundVoided, WithdrawalOffered
 from punto.table.facts import check_table_fact
 from punto.table.irregularity_rules import (
     NotCoveredError,
@@ -97,6 +97,8 @@ def insufficient_cards(round_: Round, *, remaining: int, role: Role = Role.DEALE
     is what the device holds; the void stands only if the coup needs more."""
     clause = game_clause(round_, "insufficient_cards", "insufficient cards")
     check_in_play(round_, clause)
+    # the shoe's own count, where the table knows it, before the count claimed
+    round_.consult_record(RoundVoided("insufficient cards", clause, role))
     if remaining < 0:
         raise ActionError(
             f"a device cannot hold {remaining} cards",

@@ -249,6 +249,7 @@ class LiveTable:
     def _attach(self, r: Round) -> None:
         r.on_event = self._writer(r)
         r.check_events = self.cards.check
+        r.check_claim = self.cards.check_claim
 
     def _restore(self, recover: bool) -> None:
         current: Round | None = None

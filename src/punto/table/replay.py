@@ -264,6 +264,7 @@ class Replay:
             check_events=self.cards.check,
             round_id=round_id,
         )
+        r.check_claim = self.cards.check_claim
         if self.cards.started:
             self._shoes[self.cards.shoe_id][1].append(round_id)
         r.open(role)

@@ -410,6 +410,8 @@ class Round(RoundInsurance, RoundIrregular):
                 hint=f"the cards on the table are "
                 f"{format_cards((*self.deal.cards, *drawn)) or 'none'}",
             )
+        # what the record says of the order comes first: it decides wherever it can
+        self.consult_record(CardsReconstructed(tuple(cards), clause, role))
         if self.phase is Phase.RESULT:
             self._check_decided_stand(cards, clause, role)
 

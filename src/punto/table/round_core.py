@@ -98,6 +98,9 @@ class RoundCore:
         self.under_minimum_settled = frozenset(under_minimum_settled)
         self.on_event = on_event
         self.check_events = check_events
+        #: the table's record, asked of each event as it is made, copies included
+        #: (:mod:`punto.table.record`): a claim it contradicts is refused first
+        self.check_claim: Callable[[Self, Event], None] | None = None
         self.events: list[Event] = []
         self._s = RoundState(round_id=round_id)
         self._checked = False
@@ -129,8 +132,16 @@ class RoundCore:
 
     def fork(self) -> Self:
         """A copy of this round that persists nothing: try a procedure on it
-        first, and only if it goes through, on the round itself."""
-        return type(self).replay(self.game, self.events, **self.options)
+        first, and only if it goes through, on the round itself.  The copy asks
+        the table's record of each claim as the round would."""
+        copy = type(self).replay(self.game, self.events, **self.options)
+        copy.check_claim = self.check_claim
+        return copy
+
+    def consult_record(self: Self, event: Event) -> None:
+        """Refuse ``event`` if the table's record contradicts the claim it makes."""
+        if self.check_claim is not None:
+            self.check_claim(self, event)
 
     def vet(self: Self, events: Sequence[Event]) -> None:
         """Refuse ``events`` (about to be written, in order) if the table the
@@ -171,6 +182,7 @@ class RoundCore:
             # Nothing else happens in a round while a ruling waits for its second
             # person, whatever path the act came by (MBS 6.2).
             self.check_no_claim_pending()
+        self.consult_record(event)
         if not self._checked:
             self.vet((event,))
         if self.on_event is not None:

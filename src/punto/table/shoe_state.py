@@ -382,6 +382,12 @@ class ShoeState:
                     hint="the option is given when the cutting card comes out first",
                 )
 
+    def check_claim(self, r: Round, event: Event) -> None:
+        """Refuse ``event``, about to be made in ``r``, if this shoe's record
+        contradicts the claim it makes (:func:`punto.table.record.check_claim`)."""
+        if self.started and self._sorted is None:
+            check_claim(self.game, self.record(r), event, r.deal)
+
     def record(self, r: Round) -> ShoeRecord:
         """What the table knows of round ``r``'s cards and the shoe in use
         (:mod:`punto.table.record`): whether it shuffled that shoe itself,

@@ -496,9 +496,7 @@ class TableViews:
                 r.phase.value,
                 len(r.active_bets),
                 public["round"]["totals"],
-                None
-                if r.pending_claim is None
-                else claims.ClaimRecord(r.pending_claim).to_json(),
+                None if r.pending_claim is None else claims.ClaimRecord(r.pending_claim).to_json(),
             ),
             rounds=len(table.rounds),
             alerts=alerts(rt, r),

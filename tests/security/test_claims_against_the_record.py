@@ -1,0 +1,173 @@
+"""No money moves on one person's word (docs/security.md, "A staff member's
+word"): at a table whose cards the server shuffles and deals, after a
+complete coup in which the player lost, each claim its shoe disproves is
+refused -- by the dealer alone and by the pit manager alone -- naming the
+record; no balance moves, nothing is written, and the round settles on the
+cards dealt.  Where the record cannot decide (cards keyed from a physical
+shoe), the claim waits for a second person and a rejected one moves nothing."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from punto.cards import parse_cards
+from punto.coup import Deal
+from punto.errors import PuntoError
+from tests.server.test_server_support import (
+    DEALER,
+    PIT,
+    PLAYER,
+    balance,
+    check_books,
+    confirmed,
+    error_of,
+    login,
+    new_table,
+    physical_shoe,
+    server_of,
+)
+
+#: Each claim the shoe of a server-dealt table disproves, with its parameters.
+CLAIMS: dict[str, dict[str, Any]] = {
+    "foreign_card": {"card": "AS"},
+    "unshuffled_cards": {},
+    "extra_or_missing_cards": {},
+    "insufficient_cards": {"remaining": 0},
+    "cards_in_wrong_order": {},  # the intended order: the coup's cards otherwise
+    "order_altered": {"reconstructable": False},
+}
+
+
+def _lost_coup(client: TestClient, table: str) -> tuple[dict[str, str], list[str]]:
+    """Rounds at ``table`` (the server's own shoe) with demo on the side the
+    cards then beat, until one is a complete coup demo lost; demo's headers
+    and the coup's cards."""
+    dealer, player = login(client, DEALER), login(client, PLAYER)
+    runtime = server_of(client).tables[table]
+    for _ in range(40):
+        assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+        bet = client.post(
+            f"/api/tables/{table}/bets", headers=player, json={"wager": "player", "stake": "100"}
+        )
+        assert bet.status_code == 201, bet.text
+        assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+        while client.post(f"/api/tables/{table}/round/deal", headers=dealer).json()["phase"] == (
+            "dealing"
+        ):
+            pass
+        r = runtime.round
+        assert r is not None
+        coup = r.deal.to_coup()
+        if coup.winner.value == "banker":
+            return player, [str(c) for c in r.deal.cards]
+        assert client.post(f"/api/tables/{table}/round/settle", headers=dealer).status_code == 200
+    pytest.fail("no coup the Banker won in 40 rounds")
+
+
+def _another_coup(cards: list[str]) -> list[str]:
+    """The same cards in another order the Table of Play accepts: the order a
+    dealer would claim they were meant to come in."""
+    for order in itertools.permutations(cards):
+        if list(order) == cards:
+            continue
+        try:
+            Deal(tuple(parse_cards(" ".join(order))))
+        except PuntoError:
+            continue
+        return list(order)
+    pytest.fail(f"no other coup of {cards}")
+
+
+def _events(client: TestClient, table: str) -> int:
+    return len(list(server_of(client).tables[table].table.log.read(table)))
+
+
+@pytest.mark.parametrize("claimant", [DEALER, PIT], ids=["dealer", "pit-manager"])
+@pytest.mark.parametrize("name", list(CLAIMS))
+def test_a_claim_the_servers_shoe_disproves_is_refused_naming_the_record(
+    client: TestClient, name: str, claimant: tuple[str, str]
+) -> None:
+    table = new_table(client, id="sealed", game="tiger-baccarat")
+    player, cards = _lost_coup(client, table)
+    before, written = balance(client, player), _events(client, table)
+    body = dict(CLAIMS[name])
+    if name == "cards_in_wrong_order":
+        body["intended"] = _another_coup(cards)
+    refused = client.post(
+        f"/api/tables/{table}/irregularities/{name}", headers=login(client, claimant), json=body
+    )
+    assert refused.status_code == 409, refused.text
+    error = error_of(refused)
+    assert error["type"] == "RecordError"
+    assert "shoe s1" in error["message"]
+    if name != "insufficient_cards":  # the others name the round's cards in the shoe
+        assert f"round r{server_of(client).tables[table].round.round_id[1:]}" in error["message"]  # type: ignore[union-attr]
+        assert " ".join(cards) in error["message"]
+    assert balance(client, player) == before
+    assert _events(client, table) == written
+    audit = client.get("/api/pit/audit", headers=login(client, PIT), params={"table_id": table})
+    refusal = audit.json()[0]
+    assert (refusal["action"], refusal["username"]) == ("claim_refused", claimant[0])
+    assert refusal["detail"]["procedure"] == name
+    # the round settles on the cards dealt: the player's Player bet lost
+    settled = client.post(f"/api/tables/{table}/round/settle", headers=login(client, DEALER))
+    assert settled.status_code == 200, settled.text
+    assert settled.json()["winner"] == "banker"
+    assert balance(client, player) == before
+    check_books(client)
+
+
+def test_a_keyed_tables_claim_moves_nothing_until_confirmed_and_nothing_when_rejected(
+    client: TestClient,
+) -> None:
+    """At a physical shoe the record cannot tell a foreign card: the dealer's
+    claim waits; the dealer cannot confirm it; the pit manager rejects it and
+    nothing moves; a second claim, confirmed, voids the round."""
+    table = new_table(client, id="keyed", game="tiger-baccarat")
+    physical_shoe(client, table)
+    dealer, player, pit = login(client, DEALER), login(client, PLAYER), login(client, PIT)
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    placed = client.post(
+        f"/api/tables/{table}/bets", headers=player, json={"wager": "player", "stake": "100"}
+    )
+    assert placed.status_code == 201, placed.text
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    for card in ("2H", "9C", "3D", "KS"):  # Player 5, Banker 9: the player lost
+        dealt = client.post(f"/api/tables/{table}/round/deal", headers=dealer, json={"card": card})
+        assert dealt.status_code == 200, dealt.text
+    lost = balance(client, player)
+    filed = client.post(
+        f"/api/tables/{table}/irregularities/foreign_card", headers=dealer, json={"card": "AS"}
+    )
+    assert filed.status_code == 202, filed.text
+    claim = filed.json()["claim"]
+    assert confirmed(client, table, filed, dealer).status_code in (403, 409)
+    assert balance(client, player) == lost
+    rejected = client.post(
+        f"/api/tables/{table}/claims/{claim['claim_id']}/reject",
+        headers=pit,
+        json={"reason": "the card is the shoe's own"},
+    )
+    assert rejected.status_code == 200, rejected.text
+    assert rejected.json()["claim"]["status"] == "rejected"
+    assert balance(client, player) == lost
+    again = client.post(
+        f"/api/tables/{table}/irregularities/foreign_card", headers=dealer, json={"card": "AS"}
+    )
+    done = confirmed(client, table, again, pit)
+    assert done.status_code == 200, done.text
+    assert done.json()["phase"] == "void"
+    assert balance(client, player) == "10000.00"
+    audit = client.get("/api/pit/audit", headers=pit, params={"table_id": table}).json()
+    actions = [(a["action"], a["username"]) for a in audit[:4]]
+    assert actions == [
+        ("claim_confirmed", "pit"),
+        ("claim_filed", "dealer"),
+        ("claim_rejected", "pit"),
+        ("claim_filed", "dealer"),
+    ]
+    check_books(client)
