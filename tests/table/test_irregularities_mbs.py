@@ -19,6 +19,7 @@ and Dragon Tiger: ann +95 (0.95 to 1), bob -200, cat -50.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
@@ -164,11 +165,12 @@ def test_mbs_5_1_no_foreign_card_in_a_shoe_the_table_shuffled(game_id: str) -> N
     table.draw()
     table.draw()
     before = list(r.events)
-    for claim in (
+    claims: tuple[Callable[[], object], ...] = (
         lambda: irr.foreign_card(r, Card.parse("QH")),
         lambda: irr.extra_or_missing_cards(r),
         lambda: irr.unshuffled_cards(r, role=Role.SHIFT_MANAGER),
-    ):
+    )
+    for claim in claims:
         with pytest.raises(
             RecordError, match="round r1 was dealt by the table from shoe s1, cards 1-2"
         ):
