@@ -1,0 +1,142 @@
+"""Void attempts carrying made-up confirmations against a real ``punto serve``,
+beside a steady bettor.
+
+::
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_void_flood.py
+    PYTHONPATH=/path/to/other/src .venv/bin/python benchmarks/bench_void_flood.py  # a baseline
+
+The server is ``python -m punto.cli serve --demo`` on a fresh SQLite file, in
+its own process (:mod:`bench_login_flood` starts and measures it).  The demo
+dealer logs in; ``--attempts`` threads each send ``POST
+/api/tables/tiger/round/void`` with a reason and a made-up confirming
+manager (a random user name, a 200-character password), the next as soon as
+the last is answered, for ``--seconds``, while one player bets 10 on Banker
+at the automatic ``tiger`` table ``--rate`` times a second over one
+keep-alive connection.  A confirmation used to be a user name and password in
+the body, checked by hashing the password outside the login limits; now a
+confirmation is a second person's own session and the body's is refused
+before anything else is done.
+
+Reported: the bettor's latency (p50, p99, max), the void attempts' answers
+by status, and the server's resident memory before and at its peak
+(``VmHWM``).  The goal (issue 33): p99 under 250 ms, memory growing by
+less than 150 MiB.  Loopback only; every loop ends at the deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from bench_login_flood import HOST, free_port, memory_kib, percentile, start
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    workdir = Path(tempfile.mkdtemp(prefix="punto-voids-"))
+    port = free_port()
+    base = f"http://{HOST}:{port}"
+    process = start(f"sqlite:///{workdir / 'voids.db'}", port)
+    try:
+        idle_kib = memory_kib(process.pid, "VmRSS")
+        bettor = httpx2.Client(base_url=base, timeout=60)
+
+        def token(who: str) -> str:
+            answer = bettor.post(
+                "/api/auth/login", json={"username": who, "password": f"{who}-password"}
+            )
+            answer.raise_for_status()
+            value: str = answer.json()["token"]
+            return value
+
+        player = {"Authorization": f"Bearer {token('demo')}"}
+        dealer = {"Authorization": f"Bearer {token('dealer')}"}
+        stop = time.perf_counter() + args.seconds
+        statuses: Counter[int] = Counter()
+        lock = threading.Lock()
+
+        def attempt() -> None:
+            with httpx2.Client(base_url=base, timeout=120, headers=dealer) as client:
+                while time.perf_counter() < stop:
+                    body = {
+                        "reason": "a misdeal",
+                        "manager": {"username": secrets.token_hex(8), "password": "x" * 200},
+                    }
+                    try:
+                        status = client.post("/api/tables/tiger/round/void", json=body).status_code
+                    except httpx2.HTTPError:
+                        status = 0
+                    with lock:
+                        statuses[status] += 1
+
+        threads = [threading.Thread(target=attempt, daemon=True) for _ in range(args.attempts)]
+        for thread in threads:
+            thread.start()
+        latencies: list[float] = []
+        taken = 0
+        interval = 1 / args.rate
+        while time.perf_counter() < stop:
+            sent = time.perf_counter()
+            answer = bettor.post(
+                "/api/tables/tiger/bets", headers=player, json={"wager": "banker", "stake": "10"}
+            )
+            latencies.append(time.perf_counter() - sent)
+            taken += answer.status_code == 201
+            time.sleep(max(0.0, interval - (time.perf_counter() - sent)))
+        for thread in threads:
+            thread.join(120)
+        peak_kib = memory_kib(process.pid, "VmHWM")
+        bettor.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return {
+        "code": os.environ.get("PYTHONPATH", "(installed)"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}",
+        "load_average": os.getloadavg()[0],
+        "seconds": args.seconds,
+        "attempts_at_once": args.attempts,
+        "bets": len(latencies),
+        "bets_taken": taken,
+        "bet_p50_ms": round(percentile(latencies, 50) * 1000, 1),
+        "bet_p99_ms": round(percentile(latencies, 99) * 1000, 1),
+        "bet_max_ms": round(max(latencies, default=0) * 1000, 1),
+        "voids": dict(sorted(statuses.items())),
+        "rss_idle_mib": round(idle_kib / 1024),
+        "rss_peak_mib": round(peak_kib / 1024),
+        "rss_growth_mib": round((peak_kib - idle_kib) / 1024),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--attempts", type=int, default=48, help="void attempts in flight at once")
+    parser.add_argument("--rate", type=float, default=20.0, help="the bettor's bets a second")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = run(args)
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        print(f"{key:>17}: {value}")
+
+
+if __name__ == "__main__":
+    main()
