@@ -154,6 +154,7 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "sides?": st.sampled_from([{"ann": "player"}, {"ann": "dragon"}, None]),
     "bet_id": st.sampled_from(["b1", "b2", ""]),
     "source": st.sampled_from(["shoe", "keyed", "moon", "held"]),
+    "parameters": st.sampled_from([{"card": "QH"}, {}, {"void": True, "reason": "x"}, [1]]),
 }
 assert set(PLAUSIBLE) >= set(KIND_HELP), "every kind of parameter is fuzzed"
 
