@@ -190,8 +190,9 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
     taken = dict.fromkeys(players, 0)
 
     def flagged() -> set[str]:
+        # the players named by an alert (the table's own tests name no one)
         alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
-        return {a["player"] for a in alerts if a["table_id"] == table_id}
+        return {a["player"] for a in alerts if a["table_id"] == table_id and a["player"]}
 
     for _played in range(8 * 80):  # at most about eight shoes
         rt.open_round()
@@ -218,11 +219,13 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
     who = wait_for(flagged, timeout=30)
     assert who == {"demo"}, (who, _played, taken)
     assert taken["demo2"] > 0
-    (alert,) = [
-        a
-        for a in client.get("/api/pit/alerts", headers=pit).json()["alerts"]
-        if a["player"] == "demo"
-    ][:1]
+    alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
+    # the table offers Tiger Pair read literally (+37.7%): an alert of its own, at once
+    (offered,) = [a for a in alerts if a["test"] == "a wager that favours the player"]
+    assert (offered["table_id"], offered["player"]) == (table_id, "")
+    assert offered["evidence"][0]["wager"] == "tiger_pair"
+    assert Fraction(offered["evidence"][0]["house_edge"]) < 0
+    (alert,) = [a for a in alerts if a["player"] == "demo" and a["test"] == "stake and value"][:1]
     assert Decimal(alert["statistic"]) >= Decimal(alert["threshold"])
     assert alert["false_alarm_rate"]
     evidence = alert["evidence"]

@@ -15,7 +15,10 @@ on the wager so far (1 for a flat bettor).  A wager with an edge off the top
 has a negative mean score (Big Tiger about -1.3 at eight decks), so a bettor
 who ignores the cards drifts to zero; positive value at placement adds up.
 The CUSUM adds ``score - drift``, never falls below zero and raises an alert
-at ``limit``; each wager has its own.
+at ``limit``; each wager has its own.  One alert per run: the statistic goes
+on adding after it, and the test alerts again only once it has stood at zero
+(a flat bettor on a wager that always favours them is one alert, not one
+every few bets).
 
 Until the table has ``warmup`` rounds of a wager its spread is not trusted:
 the bets are held and scored when it is (once per table, not per player).
@@ -26,8 +29,8 @@ the bets are held and scored when it is (once per table, not per player).
 >>> for i in range(4):
 ...     reference.add({"tiger_pair": Fraction(37 + i, 100)})
 >>> test = ValueTest(reference, Thresholds(limit=Decimal(10), warmup=2))
->>> [test.observe(ValuedBet(f"r{i}", "tiger_pair", Fraction(37, 100), 25)) is None for i in range(3)]
-[True, True, False]
+>>> [test.observe(ValuedBet(f"r{i}", "tiger_pair", Fraction(37, 100), 25)) is None for i in range(5)]
+[True, True, False, True, True]
 """
 
 from __future__ import annotations
@@ -135,8 +138,10 @@ class _Run:
     bets: int = 0
     staked: int = 0
     value: Fraction = Fraction(0)
+    alerted: bool = False
 
     def restart(self) -> None:
+        self.alerted = False
         self.statistic = Decimal(0)
         self.scores.clear()
         self.bets = self.staked = 0
@@ -201,8 +206,9 @@ class ValueTest:
         run.staked += bet.stake
         run.value += bet.stake * bet.value
         run.scores.append(ValueScore(bet, mean, spread, mean_stake, score, stat))
-        if stat < t.limit:
+        if stat < t.limit or run.alerted:
             return None
+        run.alerted = True
         alert = ValueAlert(
             bet.wager,
             stat,
@@ -213,6 +219,19 @@ class ValueTest:
             run.staked,
             run.value,
         )
-        run.restart()
         self.alerts += 1
         return alert
+
+
+_MEASURED = "measured (benchmarks/bench_protection_teams.py, through the server's sessions): "
+
+#: The value test's thresholds for each preset of :data:`.detection.THRESHOLD_PRESETS`.
+VALUE_PRESETS: dict[str, Thresholds] = {
+    "sensitive": Thresholds(
+        limit=Decimal(15), false_alarm_rate=_MEASURED + "not yet", name="sensitive"
+    ),
+    "standard": Thresholds(
+        limit=Decimal(20), false_alarm_rate=_MEASURED + "not yet", name="standard"
+    ),
+    "strict": Thresholds(limit=Decimal(30), false_alarm_rate=_MEASURED + "not yet", name="strict"),
+}
