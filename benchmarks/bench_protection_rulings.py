@@ -66,7 +66,12 @@ def run(careers: int, rounds: int, opposite: bool, seed: int) -> dict[str, Any]:
     game = get_game(GAME)
     limits = TableLimits(Decimal(10), Decimal(1000))
     configured = TableConfigured(
-        GAME, None, game.pair_rule.value, RULES.decks, RULES.behind, True,
+        GAME,
+        None,
+        game.pair_rule.value,
+        RULES.decks,
+        RULES.behind,
+        True,
         json.dumps(limits.to_json()),
     )
     firsts: dict[str, list[int | None]] = {"dealer": [], "pair": []}
@@ -81,7 +86,7 @@ def run(careers: int, rounds: int, opposite: bool, seed: int) -> dict[str, Any]:
         dealers: dict[str, str] = {}
         seq = 0
         first: dict[str, int | None] = {"dealer": None, "pair": None}
-        done = {d: 0 for d in DEALERS}
+        done = dict.fromkeys(DEALERS, 0)
         n = shoe = 0
         last = None
         events: list[tuple[str, Event]] = [("", configured)]
@@ -111,7 +116,9 @@ def run(careers: int, rounds: int, opposite: bool, seed: int) -> dict[str, Any]:
                     void = rng.random() < RATE
                 if void and dealer == COLLUDER:
                     saved_total += -ann.net
-                round_events.append(RoundVoided("a card exposed", "5.1") if void else RoundSettled())
+                round_events.append(
+                    RoundVoided("a card exposed", "5.1") if void else RoundSettled()
+                )
                 events += [(rid, e) for e in round_events]
                 if dealer == COLLUDER and done[COLLUDER] % CHECK == 0:
                     stored = []

@@ -57,7 +57,7 @@ from punto.games import get_game
 from punto.protection.detection import THRESHOLD_PRESETS, Detector
 from punto.protection.players import ShoeView, big_tiger_counter
 from punto.protection.sessions import Sessions
-from punto.protection.tablewide import TABLE, TableWatch
+from punto.protection.tablewide import TABLE, TABLE_PRESETS, TableWatch
 from punto.protection.tails import poisson_interval
 from punto.protection.valuation import wager_returns, watched_wagers
 from punto.protection.value import VALUE_PRESETS
@@ -87,7 +87,7 @@ class ServerFeed:
         self.sessions = Sessions()
         self.detectors: dict[tuple[str, str], Detector] = {}
         self.watches = {
-            name: TableWatch(t, VALUE_PRESETS[name]) for name, t in THRESHOLD_PRESETS.items()
+            name: TableWatch(TABLE_PRESETS[name], VALUE_PRESETS[name]) for name in THRESHOLD_PRESETS
         }
 
     def round(self, round_id: str, returns: dict[str, Fraction], bets: Bets) -> list[Raised]:

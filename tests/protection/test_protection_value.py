@@ -181,23 +181,16 @@ def test_flat_bettors_alone_raise_no_table_alert_and_their_stakes_are_added_per_
 
 def test_a_player_betting_twice_on_a_wager_in_a_round_is_one_stake() -> None:
     t = Thresholds(D(2), D(0), D(4), warmup=2)
-    watch = TableWatch(Thresholds(D(1000)), t)
+    watch = TableWatch(t, t)
     watch.round("r0", {"big_tiger": Fraction(-1, 10)}, ["big_tiger"], [("a", "banker", 1)])
-    found = watch.round(
-        "r1",
-        {"big_tiger": Fraction(1, 10)},
-        ["big_tiger"],
-        [("ann", "big_tiger", 100), ("ann", "big_tiger", 50), ("bob", "big_tiger", 25)],
-    )
-    assert not found
-    found = watch.round(
-        "r2",
-        {"big_tiger": Fraction(1, 10)},
-        ["big_tiger"],
-        [("ann", "big_tiger", 100), ("ann", "big_tiger", 50), ("bob", "big_tiger", 25)],
-    )
+    bets = [("ann", "big_tiger", 100), ("ann", "big_tiger", 50), ("bob", "big_tiger", 25)]
+    found = watch.round("r1", {"big_tiger": Fraction(1, 10)}, ["big_tiger"], bets)
+    found += watch.round("r2", {"big_tiger": Fraction(1, 10)}, ["big_tiger"], bets)
     by = {(f.test, f.player): f for f in found}
     table = by[(TABLE_VALUE, TABLE)]
     assert [b.players for b in table.bets] == [(("ann", 150), ("bob", 25))] * 2
     assert [b.stake for b in table.bets] == [175, 175]
+    assert table.value == 2 * 175 * Fraction(1, 10)
     assert (VALUE, "ann") in by
+    stakes = by[(TABLE_STAKES, TABLE)]
+    assert stakes.bets[-1].players == (("ann", 150), ("bob", 25))

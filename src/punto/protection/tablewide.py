@@ -47,6 +47,7 @@ from punto.protection.value import ValueAlert, ValuedBet, ValueReference, ValueT
 
 __all__ = [
     "TABLE",
+    "TABLE_PRESETS",
     "TABLE_STAKES",
     "TABLE_VALUE",
     "VALUE",
@@ -62,6 +63,25 @@ TABLE_VALUE = "the table: value at placement"
 VALUE = "value at placement"
 #: Rounds whose bets are kept per table for the evidence of a table's alert.
 KEEP_ROUNDS = 2000
+
+_MEASURED = (
+    "measured through the server's feed (benchmarks/bench_protection_teams.py): "
+    "a table of 8 flat Big Tiger bettors (4 at 5%, 4 at 25% of rounds) and a Banker bettor, "
+)
+
+#: The thresholds of the table's two tests for each preset of
+#: :data:`.detection.THRESHOLD_PRESETS`: a limit a step above the player's,
+#: since a table's stakes are every player's and it alarms as often as its
+#: busiest card-blind bettor.
+TABLE_PRESETS: dict[str, Thresholds] = {
+    "sensitive": Thresholds(
+        limit=Decimal(20), false_alarm_rate=_MEASURED + "not yet", name="sensitive"
+    ),
+    "standard": Thresholds(
+        limit=Decimal(25), false_alarm_rate=_MEASURED + "not yet", name="standard"
+    ),
+    "strict": Thresholds(limit=Decimal(35), false_alarm_rate=_MEASURED + "not yet", name="strict"),
+}
 
 
 @dataclass(frozen=True)
@@ -84,11 +104,13 @@ class TableWatch:
     """One table's tests over every round somebody bet in."""
 
     def __init__(self, thresholds: Thresholds, value_thresholds: Thresholds) -> None:
+        """``thresholds``: the table's two tests' (:data:`TABLE_PRESETS`);
+        ``value_thresholds``: each player's value test's (:data:`.value.VALUE_PRESETS`)."""
         self.reference = ValueReference()
         self.thresholds = thresholds
         self.value_thresholds = value_thresholds
         self._stakes = Detector(thresholds)
-        self._value = ValueTest(self.reference, value_thresholds)
+        self._value = ValueTest(self.reference, thresholds)
         self._players: dict[str, ValueTest] = {}
         #: the latest rounds' bets on the watched wagers: round -> wager -> (player, stake)
         self._kept: OrderedDict[str, dict[str, tuple[tuple[str, int], ...]]] = OrderedDict()
@@ -97,7 +119,7 @@ class TableWatch:
         """Use other thresholds from now on; the statistics so far are kept."""
         self.thresholds, self.value_thresholds = thresholds, value_thresholds
         self._stakes.thresholds = thresholds
-        self._value.thresholds = value_thresholds
+        self._value.thresholds = thresholds
         for test in self._players.values():
             test.thresholds = value_thresholds
 

@@ -51,7 +51,7 @@ from punto.protection.detection import (
 )
 from punto.protection.edges import favoured, table_edges
 from punto.protection.sessions import Sessions
-from punto.protection.tablewide import TABLE, Finding, TableWatch
+from punto.protection.tablewide import TABLE, TABLE_PRESETS, Finding, TableWatch
 from punto.protection.valuation import wager_returns, watched_wagers
 from punto.protection.value import VALUE_PRESETS
 from punto.server.hub import STAFF, Hub
@@ -153,7 +153,7 @@ class AdvantageWatch:
                     detector.thresholds = thresholds
             watch = self._tables.get(table_id)
             if watch is not None:
-                watch.set_thresholds(thresholds, VALUE_PRESETS[preset])
+                watch.set_thresholds(TABLE_PRESETS[preset], VALUE_PRESETS[preset])
         return thresholds
 
     def offered(self, ov: OfferValues) -> None:
@@ -187,9 +187,11 @@ class AdvantageWatch:
     def _watch(self, table_id: str) -> TableWatch:
         watch = self._tables.get(table_id)
         if watch is None:
-            thresholds = self.thresholds(table_id)
-            value = VALUE_PRESETS.get(thresholds.name, VALUE_PRESETS["standard"])
-            watch = self._tables[table_id] = TableWatch(thresholds, value)
+            name = self.thresholds(table_id).name
+            watch = self._tables[table_id] = TableWatch(
+                TABLE_PRESETS.get(name, TABLE_PRESETS["standard"]),
+                VALUE_PRESETS.get(name, VALUE_PRESETS["standard"]),
+            )
         return watch
 
     def _detector(self, table_id: str, player: str) -> Detector:
