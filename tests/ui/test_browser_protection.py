@@ -189,7 +189,9 @@ def test_pit_shows_the_ratings_and_alerts_the_api_gives(browser: Browser, site: 
         pit.wait_text(f"alert-player-{oid}", "prot")
         pit.wait_text(f"alert-test-{oid}", "a wager that favours the player")
         pit.testid(f"alert-{oid}").locator("summary").click()
-        assert "tiger_pair returns the player 37.6587%" in pit.testid(f"evidence-{oid}-0").inner_text()
+        assert (
+            "tiger_pair returns the player 37.6587%" in pit.testid(f"evidence-{oid}-0").inner_text()
+        )
         pit.screenshot("browser-pit-protection")
         pit.check()
     finally:
