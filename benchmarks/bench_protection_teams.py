@@ -234,8 +234,8 @@ def run(careers: int, shoes: int, seed: int) -> dict[str, Any]:
                 _first(positive_first, raised, positive_count, lambda r: r.player == "pair")
                 view.show(coup.cards)
         big_entries += entries
-        for key, d in delays.items():
-            d.add(first[key])
+        for kind, d in delays.items():
+            d.add(first[kind])
         positive_bets.add(positive_first)
         print(
             f"career {career + 1}/{careers}: {time.perf_counter() - started:.0f} s",
