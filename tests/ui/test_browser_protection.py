@@ -122,6 +122,7 @@ def test_pit_shows_the_ratings_and_alerts_the_api_gives(browser: Browser, site: 
                 **e,
                 "test": "the table: stakes and value",
                 "players": [{"player": f"big-{i}", "stake": e["stake"]}],
+                "expected_net": "7.60",
             }
             for i, e in enumerate(evidence)
         )
@@ -181,6 +182,7 @@ def test_pit_shows_the_ratings_and_alerts_the_api_gives(browser: Browser, site: 
         tid = table_alert["id"]
         pit.wait_text(f"alert-player-{tid}", "the table")
         pit.wait_text(f"alert-test-{tid}", "the table: stakes and value")
+        pit.wait_text(f"alert-expected-{tid}", "; worth 15.20 to the bettors at placement")
         pit.testid(f"alert-{tid}").locator("summary").click()
         for i, e in enumerate(table_alert["evidence"]):
             placed = pit.testid(f"evidence-players-{tid}-{i}").inner_text()

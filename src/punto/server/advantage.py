@@ -40,6 +40,7 @@ from sqlalchemy.engine import Engine
 
 from punto.analysis.composition import Composition
 from punto.game import Game
+from punto.money import CENT
 from punto.protection.detection import (
     DEFAULT_THRESHOLDS,
     THRESHOLD_PRESETS,
@@ -281,6 +282,8 @@ class AdvantageWatch:
                 "wager": b.wager,
                 "stake": money(b.stake),
                 "value": str(b.value),
+                # the bet's expected net to its bettors then (stake x value, to the cent)
+                "expected_net": money(to_decimal(b.stake * b.value) * CENT),
                 "players": [{"player": p, "stake": money(s)} for p, s in b.players],
                 "composition": list(kept.get(b.round_id, ())),
             }

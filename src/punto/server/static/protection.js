@@ -79,11 +79,15 @@
     }
     const players = new Set(a.evidence.flatMap((e) => (e.players || []).map((p) => p.player)));
     const named = a.player ? "" : ` by ${players.size} player${players.size === 1 ? "" : "s"} (${Array.from(players).join(", ")})`;
+    // the value tests' bets carry their expected net to the bettors: the run's, added in cents
+    const nets = a.evidence.filter((e) => e.expected_net !== undefined);
+    const cents = nets.reduce((sum, e) => sum + Math.round(Number(e.expected_net) * 100), 0);
+    const worth = nets.length ? el("span", { testid: `alert-expected-${a.id}`, text: `; worth ${money((cents / 100).toFixed(2))} to the bettor${a.player ? "" : "s"} at placement` }) : "";
     return el("summary", {},
       who, ` at ${a.table_id}, `, test, `: statistic `,
       el("span", { testid: `alert-statistic-${a.id}`, text: Number(a.statistic).toFixed(2) }),
-      ` reached ${a.threshold} over ${a.evidence.length} bet${a.evidence.length === 1 ? "" : "s"}${named} `,
-      when);
+      ` reached ${a.threshold} over ${a.evidence.length} bet${a.evidence.length === 1 ? "" : "s"}${named}`,
+      worth, " ", when);
   }
 
   async function loadAlerts() {
