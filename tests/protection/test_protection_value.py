@@ -9,8 +9,15 @@ from fractions import Fraction
 
 import pytest
 
-from punto.protection.detection import DetectionError, Thresholds
-from punto.protection.tablewide import TABLE, TABLE_STAKES, TABLE_VALUE, VALUE, TableWatch
+from punto.protection.detection import THRESHOLD_PRESETS, DetectionError, Thresholds
+from punto.protection.tablewide import (
+    TABLE,
+    TABLE_PRESETS,
+    TABLE_STAKES,
+    TABLE_VALUE,
+    VALUE,
+    TableWatch,
+)
 from punto.protection.value import VALUE_PRESETS, ValuedBet, ValueReference, ValueTest
 
 D = Decimal
@@ -107,10 +114,15 @@ def test_a_bet_without_a_stake_is_refused() -> None:
 
 
 def test_each_preset_has_value_thresholds_that_state_their_false_alarm_rate() -> None:
-    assert set(VALUE_PRESETS) == {"sensitive", "standard", "strict"}
-    for name, t in VALUE_PRESETS.items():
-        assert t.name == name
-        assert "per 100 shoes" in t.false_alarm_rate
+    assert set(VALUE_PRESETS) == set(TABLE_PRESETS) == set(THRESHOLD_PRESETS)
+    for name in THRESHOLD_PRESETS:
+        for presets in (VALUE_PRESETS, TABLE_PRESETS):
+            t = presets[name]
+            assert t.name == name
+            assert "measured through the server's feed" in t.false_alarm_rate
+            assert "per 100 shoes" in t.false_alarm_rate
+        # a table's stakes are every player's: its limit a step above the player's
+        assert TABLE_PRESETS[name].limit > VALUE_PRESETS[name].limit
 
 
 # -- the table's tests --------------------------------------------------------------------------
