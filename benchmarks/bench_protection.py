@@ -42,7 +42,6 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -63,6 +62,7 @@ from punto.protection.players import (
     dragon_tiger_counter,
     insurance_offers,
 )
+from punto.protection.tails import poisson_interval
 from punto.sim.reference import deal_shoe
 from punto.sim.run import ShoeRules
 
@@ -110,32 +110,6 @@ class Tally:
         for name in THRESHOLD_PRESETS:
             self.firsts.setdefault(name, []).append(career.first_alert[name])
             self.alerts[name] = self.alerts.get(name, 0) + career.alerts[name]
-
-
-def poisson_interval(k: int, confidence: float = 0.95) -> tuple[float, float]:
-    """The exact (Garwood) interval for a Poisson mean after ``k`` events."""
-
-    def cdf(x: int, mu: float) -> float:
-        term = math.exp(-mu)
-        total = term
-        for i in range(1, x + 1):
-            term *= mu / i
-            total += term
-        return total
-
-    def solve(f: Callable[[float], float], lo: float, hi: float) -> float:
-        for _ in range(200):
-            mid = (lo + hi) / 2
-            if f(mid) > 0:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
-
-    a = (1 - confidence) / 2
-    lower = 0.0 if k == 0 else solve(lambda mu: a - (1 - cdf(k - 1, mu)), 0, 10 * k + 10)
-    upper = solve(lambda mu: cdf(k, mu) - a, 0, 10 * k + 50)
-    return lower, upper
 
 
 def percentile(firsts: list[int | None], q: float, shoes: int) -> str:

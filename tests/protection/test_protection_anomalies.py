@@ -26,7 +26,6 @@ from punto.protection.anomalies import (
     AnomalyTestError,
     LogFolder,
     TableSetting,
-    binomial_upper_tail,
     off_the_top,
     report,
     report_csv,
@@ -34,6 +33,7 @@ from punto.protection.anomalies import (
     round_facts,
 )
 from punto.protection.edges import WagerEdge, edge_of
+from punto.protection.tails import binomial_upper_tail
 from punto.table.events import (
     BetPlaced,
     BetsClosed,

@@ -3,7 +3,6 @@ counter flagged where a flat bettor is not."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -31,6 +30,7 @@ from punto.protection.detection import (
     Thresholds,
 )
 from punto.protection.players import Counter, FlatBettor, ShoeView, big_tiger_counter
+from punto.protection.tails import poisson_interval
 from punto.sim.reference import deal_shoe
 
 HAND = Thresholds(limit=Decimal(2), drift=Decimal("0.5"), cap=Decimal(3), warmup=2)
@@ -151,21 +151,36 @@ def test_detector_flags_the_big_tiger_counter_and_not_flat_bettors() -> None:
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_protection.py"
 
 
-def test_benchmark_poisson_interval_is_garwoods() -> None:
-    spec = importlib.util.spec_from_file_location("bench_protection", BENCHMARK)
-    assert spec is not None
-    assert spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(bench)
-    finally:
-        del sys.modules[spec.name]
-    # chi-square quantiles / 2: k = 0 -> (0, 3.689); k = 10 -> (4.795, 18.390)
-    low, high = bench.poisson_interval(0)
-    assert (low, round(high, 3)) == (0.0, 3.689)
-    low, high = bench.poisson_interval(10)
-    assert (round(low, 3), round(high, 3)) == (4.795, 18.390)
+def test_the_poisson_interval_is_garwoods_and_holds_above_745_events() -> None:
+    # chi-square quantiles / 2 (R's poisson.test): k = 0 -> (0, 3.689); k = 10 ->
+    # (4.795, 18.390); k = 800 -> (745.517, 857.412), where exp(-mu) underflowed
+    assert [round(x, 3) for x in poisson_interval(0)] == [0.0, 3.689]
+    assert [round(x, 3) for x in poisson_interval(10)] == [4.795, 18.390]
+    assert [round(x, 3) for x in poisson_interval(800)] == [745.517, 857.412]
+    for k in (744, 745, 746, 5000):
+        low, high = poisson_interval(k)
+        assert low < k < high
+
+
+def test_one_off_bets_on_other_wagers_leave_the_counted_wagers_statistic_alone() -> None:
+    """Each wager has its own statistic: a bet of 25 once on four other side
+    bets made them scored (and charged the drift) every round after it."""
+    rng = random.Random(35)
+    others = ("tiger", "small_tiger", "tiger_pair", "tiger_tie")
+    plain, diluted = Detector(), Detector()
+    for i in range(600):
+        value = Fraction(rng.randint(-20, 10), 100)
+        stake = 100 if value > Fraction(5, 100) else 0
+        obs = [Observation(f"r{i}", "big_tiger", value, stake)]
+        plain.observe(obs)
+        extra = [
+            Observation(f"r{i}", w, Fraction(rng.randint(-30, 0), 100), 25 if i == 0 else 0)
+            for w in others
+        ]
+        diluted.observe(obs + extra)
+        assert diluted.statistic_of("big_tiger") == plain.statistic_of("big_tiger")
+    assert plain.alerts > 0
+    assert diluted.alerts >= plain.alerts
 
 
 def test_benchmark_runs_every_player_at_every_preset() -> None:

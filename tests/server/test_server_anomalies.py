@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 from fractions import Fraction
 
 from fastapi.testclient import TestClient
@@ -220,6 +221,26 @@ def test_anomalies_count_the_dealers_rounds_from_the_logs_and_export_them(
         assert found["hold"]["bets"] == 2
         assert found["hold"]["staked"] == "200.00"
         assert found["hold"]["house_win"] == "-190.00"
+    # the void returned the player's Banker 100 before the coup was dealt: a
+    # ruling recorded for them, with the stake's value on the cards shown then
+    assert "rulings" in data["tests"]
+    (pair,) = data["players"]
+    assert pair["dealer"] == "dealer"
+    assert pair["stakes_ruled"] == 1
+    (ruled,) = pair["ruled"]
+    assert (ruled["ruling"], ruled["wager"], ruled["as_dealt"], ruled["saved"]) == (
+        "void",
+        "banker",
+        None,
+        None,
+    )
+    assert Decimal(ruled["stake"]) == 100
+    assert -1 < Fraction(ruled["value"]) < 0
+    assert Fraction(pair["value_at_placement"]) == 100 * Fraction(ruled["value"])
+    assert [t["statistic"] for t in dealer["rulings"]["tests"]] == [
+        "rulings that saved",
+        "saved, of the rulings",
+    ]
     # the ledger says the same: the house's win at the table is the hold's
     figures = {t["id"]: t for t in client.get("/api/pit", headers=pit).json()}["dragon"]["figures"]
     assert table["hold"]["house_win"] == figures["win"]

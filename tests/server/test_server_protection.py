@@ -189,9 +189,11 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
     shoe, view = "", ShoeView(8)
     taken = dict.fromkeys(players, 0)
 
-    def flagged() -> set[str]:
+    def flagged(test: str = "stake and value") -> set[str]:
         alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
-        return {a["player"] for a in alerts if a["table_id"] == table_id}
+        return {a["player"] for a in alerts if a["table_id"] == table_id and a["test"] == test}
+
+    seen = 0  # alerts raised so far (the table's first round raises the favoured wager's)
 
     for _played in range(8 * 80):  # at most about eight shoes
         rt.open_round()
@@ -210,19 +212,25 @@ def test_a_big_tiger_counter_is_flagged_and_a_flat_bettor_is_not(client: TestCli
             rt.deal()
         rt.settle()
         view.show(rt.round.deal.cards)  # type: ignore[union-attr]
-        if server.advantage.raised:
+        if server.advantage.raised > seen:
+            seen = server.advantage.raised
             server.valuation.drain()  # type: ignore[union-attr]
-            if "demo" in wait_for(flagged, timeout=30):
+            server.journal.barrier()
+            if "demo" in flagged():
                 break
     server.valuation.drain()  # type: ignore[union-attr]
     who = wait_for(flagged, timeout=30)
     assert who == {"demo"}, (who, _played, taken)
+    # the value test names the counter or no one: never the flat bettor
+    assert flagged("value at placement") <= {"demo"}
     assert taken["demo2"] > 0
-    (alert,) = [
-        a
-        for a in client.get("/api/pit/alerts", headers=pit).json()["alerts"]
-        if a["player"] == "demo"
-    ][:1]
+    alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
+    # the table offers Tiger Pair read literally (+37.7%): an alert of its own, at once
+    (offered,) = [a for a in alerts if a["test"] == "a wager that favours the player"]
+    assert (offered["table_id"], offered["player"]) == (table_id, "")
+    assert offered["evidence"][0]["wager"] == "tiger_pair"
+    assert Fraction(offered["evidence"][0]["house_edge"]) < 0
+    (alert,) = [a for a in alerts if a["player"] == "demo" and a["test"] == "stake and value"][:1]
     assert Decimal(alert["statistic"]) >= Decimal(alert["threshold"])
     assert alert["false_alarm_rate"]
     evidence = alert["evidence"]

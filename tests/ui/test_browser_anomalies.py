@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
+from tests.server.test_server_support import ADMIN, SHIFT
 from tests.ui.test_browser_support import DEALER, PIT, PLAYER, Site, browser, open_page, site
 
 __all__ = ["browser", "site"]
@@ -49,6 +50,18 @@ def test_pit_page_shows_the_player_favoured_wagers_and_the_anomalies_the_api_giv
         site.call("POST", "/api/tables/fav/round/close", DEALER)
         site.deal("fav", "8S 6H 9D 3S")
         site.call("POST", "/api/tables/fav/round/settle", DEALER)
+        # a second round voided by the Gaming Shift Manager before its cards:
+        # the Banker 100 it returned is a ruled stake, with its value at placement
+        site.call(
+            "POST",
+            "/api/users",
+            ADMIN,
+            {"username": SHIFT[0], "password": SHIFT[1], "role": "shift_manager"},
+        )
+        site.call("POST", "/api/tables/fav/round/open", DEALER)
+        site.call("POST", "/api/tables/fav/bets", PLAYER, {"wager": "banker", "stake": "100"})
+        site.call("POST", "/api/tables/fav/round/close", DEALER)
+        site.call("POST", "/api/tables/fav/round/void", SHIFT, {"reason": "a card seen"})
 
         warnings: list[dict[str, Any]] = site.call("GET", "/api/pit/warnings", PIT)
         assert {(w["table_id"], w["wager"]) for w in warnings} == {
@@ -78,6 +91,22 @@ def test_pit_page_shows_the_player_favoured_wagers_and_the_anomalies_the_api_giv
         keyed = dealer["counts"]["keyed_cards"]["per_hundred_rounds"]
         assert pit.testid("anomaly-dealer-dealer-keyed_cards").inner_text() == f"{keyed:.2f}"
         assert report["tests"]["counts"] in pit.testid("anomalies-tests").inner_text()
+        (pair,) = report["players"]
+        key = f"{pair['dealer']}-{pair['player']}"
+        pit.testid(f"rulings-{key}").locator("summary").click()
+        cells = pit.testid(f"ruled-{key}-0").locator("td")
+        (ruled,) = pair["ruled"]
+        assert [cells.nth(i).inner_text() for i in range(8)] == [
+            ruled["round_id"],
+            "void",
+            ruled["clause"],
+            "banker",
+            "100.00",
+            "not dealt",
+            "0.00",
+            "–",
+        ]
+        assert cells.nth(8).get_attribute("title") == f"exact return per unit: {ruled['value']}"
         pit.screenshot("browser-pit-protection")
         pit.assert_labelled()
         # the one refusal asked for above is the only error the browser logged

@@ -115,23 +115,39 @@ def test_pit_shows_the_ratings_and_alerts_the_api_gives(browser: Browser, site: 
             }
             for v in stored
         )
+        # and one of the table's own tests: the same bets, each with who placed it
+        # (a big player under a fresh name, and a cover bettor)
+        team = tuple(
+            {
+                **e,
+                "test": "the table: stakes and value",
+                "players": [{"player": f"big-{i}", "stake": e["stake"]}],
+                "expected_net": "7.60",
+            }
+            for i, e in enumerate(evidence)
+        )
         with write_transaction(engine) as conn:
-            write_alert(
-                conn,
-                StoredAlert(
-                    None,
-                    "prot",
-                    "demo",
-                    datetime.now(UTC),
-                    "5.25",
-                    "5",
-                    "measured: see docs",
-                    evidence,
-                ),
-            )
+            for player, statistic, proof in (("demo", "5.25", evidence), ("", "21.5", team)):
+                write_alert(
+                    conn,
+                    StoredAlert(
+                        None,
+                        "prot",
+                        player,
+                        datetime.now(UTC),
+                        statistic,
+                        "5",
+                        "measured: see docs",
+                        proof,
+                    ),
+                )
     finally:
         engine.dispose()
-    (alert,) = site.call("GET", "/api/pit/alerts", PIT)["alerts"]
+    alerts = site.call("GET", "/api/pit/alerts", PIT)["alerts"]
+    (alert,) = [a for a in alerts if a["player"] == "demo"]
+    (table_alert,) = [a for a in alerts if a["test"] == "the table: stakes and value"]
+    # the table offers Tiger Pair read literally: an alert of its own once a round is valued
+    (offered,) = [a for a in alerts if a["test"] == "a wager that favours the player"]
 
     pit = open_page(browser, site, "/pit", "pit-protection")
     try:
@@ -159,9 +175,25 @@ def test_pit_shows_the_ratings_and_alerts_the_api_gives(browser: Browser, site: 
             assert row.nth(0).inner_text() == e["round_id"]
             assert row.nth(1).inner_text() == "big_tiger"
             assert row.nth(2).inner_text() == money(e["stake"])
-            assert row.nth(3).inner_text() == percent(e["value"])
-            assert row.nth(4).inner_text() == " ".join(map(str, e["composition"]))
+            assert row.nth(3).inner_text() == "demo"
+            assert row.nth(4).inner_text() == percent(e["value"])
+            assert row.nth(5).inner_text() == " ".join(map(str, e["composition"]))
         assert len(alert["evidence"]) == 2
+        tid = table_alert["id"]
+        pit.wait_text(f"alert-player-{tid}", "the table")
+        pit.wait_text(f"alert-test-{tid}", "the table: stakes and value")
+        pit.wait_text(f"alert-expected-{tid}", "; worth 15.20 to the bettors at placement")
+        pit.testid(f"alert-{tid}").locator("summary").click()
+        for i, e in enumerate(table_alert["evidence"]):
+            placed = pit.testid(f"evidence-players-{tid}-{i}").inner_text()
+            assert placed == f"big-{i} {money(e['stake'])}"
+        oid = offered["id"]
+        pit.wait_text(f"alert-player-{oid}", "prot")
+        pit.wait_text(f"alert-test-{oid}", "a wager that favours the player")
+        pit.testid(f"alert-{oid}").locator("summary").click()
+        assert (
+            "tiger_pair returns the player 37.6587%" in pit.testid(f"evidence-{oid}-0").inner_text()
+        )
         pit.screenshot("browser-pit-protection")
         pit.check()
     finally:

@@ -13,6 +13,8 @@ alert that states its test:
   rounds rather than cards keeps one round keyed card by card from looking
   like six independent events.  Under the hypothesis that the dealer or table
   has the pit's rate, the chance of an alert is at most ``alpha``.
+* money rulings: per dealer and per (dealer, player), whether the rulings
+  saved a player more often than the pit's rulings do (:mod:`.rulings`).
 * hold: ``z = (house win - theoretical win) / sd``, the standard deviation
   from each wager's exact variance (stakes on one wager in one round added
   first: they win or lose together; different wagers of a round taken as
@@ -32,17 +34,30 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
+from punto.cards import Card
 from punto.errors import PuntoError
 from punto.eventlog import Stored
 from punto.games import get_game
 from punto.money import format_money
 from punto.protection.edges import WagerEdge, edge_of
+from punto.protection.rulings import (
+    PlayerRound,
+    PlayerRulings,
+    RuledStake,
+    Rulings,
+    by_dealer_and_player,
+    pit_rates,
+    ruled_stakes,
+    rulings_of,
+)
+from punto.protection.tails import binomial_upper_tail
+from punto.protection.valuation import ValuationError, unseen, wager_returns
 from punto.table.events import (
     BetReturned,
     BettingReopened,
@@ -90,6 +105,9 @@ RESETTLING = (RoundVoided, BetReturned, CardsReconstructed)
 OUTSIDE = frozenset({"keyed", "device"})
 #: The outcomes of a bet that was played (won, lost or pushed).
 PLAYED = frozenset({"win", "lose", "push"})
+#: Cards dealt again rather than out of the shoe (set aside or on the table
+#: before: MBS 5.11): already counted when they first came out.
+REUSED = frozenset({"set_aside", "table"})
 #: The counted statistics, in the order shown.
 COUNTS = ("keyed_cards", "voids", "resettlements", "irregularities")
 
@@ -138,6 +156,9 @@ class RoundFacts:
     theoretical_win: Fraction
     #: the variance of the house's result on the bets with a known edge
     variance: Fraction
+    #: who had a bet in the round, and the bets a ruling returned or changed
+    players: tuple[str, ...] = ()
+    ruled: tuple[RuledStake, ...] = ()
 
 
 def _setting(event: TableConfigured) -> tuple[TableSetting, dict[str, Any]]:
@@ -174,6 +195,10 @@ class LogFolder:
         self._under_minimum: set[str] = set()
         self._current: list[Event] = []
         self._current_id = ""
+        #: the cards shown from the shoe in play, and how many of them before
+        #: the current round opened (its bets' composition at placement)
+        self._shown: list[Card] = []
+        self._shown_before = 0
 
     def feed(self, stored: Iterable[Stored[Event]], dealers: Mapping[str, str]) -> None:
         """The next events of the log, in order."""
@@ -183,9 +208,10 @@ class LogFolder:
             if isinstance(event, TableConfigured):
                 self._configured = _setting(event)
                 continue
-            if isinstance(event, ShoeStarted) or (
-                isinstance(event, HandlingEvent) and not item.round_id
-            ):
+            if isinstance(event, ShoeStarted):
+                self._shown.clear()
+                continue
+            if isinstance(event, HandlingEvent) and not item.round_id:
                 continue
             if isinstance(event, RoundOpened):
                 done = self._fold(dealers)
@@ -193,6 +219,9 @@ class LogFolder:
                     self._done.append(done)
                 self._current, self._current_id = [], item.round_id
                 self._opened_under = self._configured
+                self._shown_before = len(self._shown)
+            if isinstance(event, CardDealt) and event.source not in REUSED:
+                self._shown.append(event.card)
             if self._current_id:
                 self._current.append(event)
 
@@ -218,7 +247,30 @@ class LogFolder:
         elif r.phase is not Phase.VOID:
             return None  # not finished: nothing to count yet
         dealer = dealers.get(self._current_id, AUTOMATIC)
-        return _facts(self.table_id, self._current_id, dealer, r, setting, self.edge)
+        facts = _facts(self.table_id, self._current_id, dealer, r, setting, self.edge)
+        ruled = ruled_stakes(
+            r,
+            get_game(setting.game),
+            {**options, "round_id": self._current_id},
+            self._valuer(setting, self._shown[: self._shown_before]),
+        )
+        return replace(facts, ruled=ruled) if ruled else facts
+
+    @staticmethod
+    def _valuer(setting: TableSetting, shown: list[Card]) -> Callable[[str], Fraction | None]:
+        """A wager's return per unit for the round's bets (the cards shown before it)."""
+
+        def value_of(wager: str) -> Fraction | None:
+            try:
+                composition = unseen(setting.decks, shown)
+                returns = wager_returns(
+                    get_game(setting.game), setting.layout, setting.pair_rule, composition
+                )
+            except ValuationError:
+                return None  # a shoe the log does not show whole: not valued
+            return returns.get(wager)
+
+        return value_of
 
 
 def round_facts(
@@ -274,33 +326,11 @@ def _facts(
         house_win=house,
         theoretical_win=theoretical,
         variance=variance,
+        players=tuple(dict.fromkeys(b.player for b in r.bets)),
     )
 
 
 # -- the statistics and their tests ---------------------------------------------------------
-
-
-def binomial_upper_tail(k: int, n: int, p: Fraction) -> float:
-    """P(X >= k) for X ~ Binomial(n, p), summed in logarithms (no overflow).
-
-    >>> round(binomial_upper_tail(3, 10, Fraction(1, 10)), 6)
-    0.070191
-    >>> binomial_upper_tail(0, 10, Fraction(1, 2)), binomial_upper_tail(11, 10, Fraction(1, 2))
-    (1.0, 0.0)
-    """
-    if k <= 0:
-        return 1.0
-    if k > n or p == 0:
-        return 0.0
-    if p == 1:
-        return 1.0
-    lp, lq = math.log(p), math.log(1 - p)
-    terms = [
-        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq
-        for i in range(k, n + 1)
-    ]
-    top = max(terms)
-    return min(1.0, math.exp(top) * math.fsum(math.exp(t - top) for t in terms))
 
 
 @dataclass(frozen=True)
@@ -351,6 +381,9 @@ class Anomalies:
     rounds: int
     counts: tuple[CountTest, ...]
     hold: HoldTest
+    #: a dealer's: what the money rulings gave the players of their rounds
+    rulings: Rulings | None = None
+    alpha: float = ALPHA
 
     @property
     def alerts(self) -> list[str]:
@@ -363,6 +396,8 @@ class Anomalies:
         ]
         if self.hold.alert and self.hold.z is not None:
             out.append(f"hold: z = {self.hold.z:+.2f}, beyond ±{self.hold.bound:.2f}")
+        if self.rulings is not None:
+            out += self.rulings.words(self.alpha)
         return out
 
 
@@ -376,6 +411,8 @@ class AnomalyReport:
     alpha: float = ALPHA
     min_bets: int = MIN_BETS
     tests: Mapping[str, str] = field(default_factory=dict)
+    #: every (dealer, player) a money ruling touched, tested
+    players: tuple[PlayerRulings, ...] = ()
 
 
 def _count_of(facts: RoundFacts, statistic: str) -> int:
@@ -436,7 +473,7 @@ def _anomalies(
         bound,
         z is not None and bets >= min_bets and abs(z) >= bound,
     )
-    return Anomalies(kind, name, len(rounds), tuple(counts), hold)
+    return Anomalies(kind, name, len(rounds), tuple(counts), hold, alpha=alpha)
 
 
 def report(
@@ -462,9 +499,22 @@ def report(
         by_dealer[f.dealer].append(f)
         by_table[f.table_id].append(f)
     bound = NormalDist().inv_cdf(1 - alpha / 2)
+    player_rounds = [
+        PlayerRound(f.round_id, f.dealer, p, tuple(s for s in f.ruled if s.player == p))
+        for f in every
+        for p in f.players
+    ]
+    rates = pit_rates(player_rounds)
+    by_dealer_rounds: dict[str, list[PlayerRound]] = defaultdict(list)
+    for pr in player_rounds:
+        by_dealer_rounds[pr.dealer].append(pr)
     return AnomalyReport(
         dealers=tuple(
-            _anomalies("dealer", d, rs, pit, alpha, min_bets) for d, rs in sorted(by_dealer.items())
+            replace(
+                _anomalies("dealer", d, rs, pit, alpha, min_bets),
+                rulings=rulings_of(by_dealer_rounds[d], rates, alpha),
+            )
+            for d, rs in sorted(by_dealer.items())
         ),
         tables=tuple(
             _anomalies("table", t, rs, pit, alpha, min_bets) for t, rs in sorted(by_table.items())
@@ -479,7 +529,13 @@ def report(
             "hold": f"z of the house win against the theoretical win, sd from each wager's "
             f"exact variance; alert when |z| >= {bound:.2f} with at least {min_bets} bets "
             f"(two-sided normal approximation: false-alarm rate about {alpha})",
+            "rulings": "per dealer and per (dealer, player): the player-rounds in which a "
+            "void, a bet returned, a withdrawal or a reconstruction left the player more than "
+            "the cards gave, against the pit's pooled proportion; and of the rulings that "
+            "moved a player's money, the share that saved it, against the pit's share; exact "
+            f"binomial upper tails, alert when p < {alpha}",
         },
+        players=by_dealer_and_player(player_rounds, rates, alpha),
     )
 
 
@@ -520,6 +576,7 @@ def anomalies_json(a: Anomalies) -> dict[str, Any]:
             "bound": h.bound,
             "alert": h.alert,
         },
+        "rulings": None if a.rulings is None else a.rulings.to_json(),
         "alerts": a.alerts,
     }
 
@@ -532,6 +589,7 @@ def report_json(r: AnomalyReport) -> dict[str, Any]:
         "tests": dict(r.tests),
         "dealers": [anomalies_json(a) for a in r.dealers],
         "tables": [anomalies_json(a) for a in r.tables],
+        "players": [p.to_json(r.alpha) for p in r.players],
     }
 
 

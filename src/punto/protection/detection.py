@@ -9,7 +9,10 @@ over the rounds observed.  Each observation scores standardized stake times
 standardized value, clipped to ``[-cap, cap]``; the mean score is the
 correlation of stake and value, zero for a player who ignores the cards,
 however the values drift within a shoe.  The CUSUM adds ``score - drift``,
-never falls below zero, and raises an alert at ``limit``.
+never falls below zero, and raises an alert at ``limit``.  Each wager has its
+own CUSUM: a wager bet once (a one-off bet of 25 on four other side bets)
+would otherwise be scored every round after it and charge the drift four
+times a round more, diluting the evidence of the wager counted.
 
 The false-alarm rate of each preset is measured by
 ``benchmarks/bench_protection.py`` on flat bettors (docs/protection.md).
@@ -116,6 +119,21 @@ class Alert:
     evidence: tuple[Observation, ...]
     scores: tuple[Score, ...] = field(default=())
     observations: int = 0  # observations scored since the statistic last stood at 0
+    wager: str = ""  # the wager whose statistic reached the threshold
+
+
+@dataclass
+class _Cusum:
+    """One wager's statistic and the run of bets since it last stood at 0."""
+
+    statistic: Decimal = Decimal(0)
+    run: deque[Score] = field(default_factory=lambda: deque(maxlen=EVIDENCE_LIMIT))
+    rounds: int = 0
+
+    def restart(self) -> None:
+        self.statistic = Decimal(0)
+        self.run.clear()
+        self.rounds = 0
 
 
 @dataclass
@@ -157,16 +175,20 @@ class Detector:
         self.thresholds = thresholds if thresholds is not None else DEFAULT_THRESHOLDS
         self._refs: dict[str, _Reference] = {}
         self._pending: dict[str, list[Observation]] = {}
-        self._statistic = Decimal(0)
-        self._run: deque[Score] = deque(maxlen=EVIDENCE_LIMIT)
-        self._run_rounds = 0
+        self._cusums: dict[str, _Cusum] = {}
         self.scored = 0
         self.alerts = 0
 
     @property
     def statistic(self) -> Decimal:
-        """The CUSUM now (0 after an alert: a new alert needs new evidence)."""
-        return self._statistic
+        """The highest of the wagers' CUSUMs now (0 after an alert: a new
+        alert needs new evidence)."""
+        return max((c.statistic for c in self._cusums.values()), default=Decimal(0))
+
+    def statistic_of(self, wager: str) -> Decimal:
+        """One wager's CUSUM now."""
+        found = self._cusums.get(wager)
+        return Decimal(0) if found is None else found.statistic
 
     def observe(self, round_observations: Sequence[Observation]) -> Alert | None:
         """Take one round's observations; an alert when the statistic reaches
@@ -211,23 +233,21 @@ class Detector:
             _CONTEXT.divide(_CONTEXT.subtract(to_decimal(o.value), mean), spread),
         )
         score = max(-t.cap, min(t.cap, raw))
-        stat = max(Decimal(0), _CONTEXT.add(self._statistic, _CONTEXT.subtract(score, t.drift)))
+        cusum = self._cusums.setdefault(o.wager, _Cusum())
+        stat = max(Decimal(0), _CONTEXT.add(cusum.statistic, _CONTEXT.subtract(score, t.drift)))
         self.scored += 1
-        self._statistic = stat
         if stat == 0:
-            self._run.clear()
-            self._run_rounds = 0
+            cusum.restart()
             return None
-        self._run_rounds += 1
+        cusum.statistic = stat
+        cusum.rounds += 1
         if o.taken:
-            self._run.append(Score(o, mean, spread, mean_stake, stake_spread, score, stat))
+            cusum.run.append(Score(o, mean, spread, mean_stake, stake_spread, score, stat))
         if stat < t.limit:
             return None
-        run = tuple(self._run)
-        rounds = self._run_rounds
-        self._run.clear()
-        self._run_rounds = 0
-        self._statistic = Decimal(0)
+        run = tuple(cusum.run)
+        rounds = cusum.rounds
+        cusum.restart()
         self.alerts += 1
         return Alert(
             statistic=stat,
@@ -236,6 +256,7 @@ class Detector:
             evidence=tuple(s.observation for s in run),
             scores=run,
             observations=rounds,
+            wager=o.wager,
         )
 
 

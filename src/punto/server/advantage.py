@@ -5,9 +5,14 @@ fed, per player who played it, into that player's
 :class:`~punto.protection.detection.Detector` at that table: every watched
 wager on offer (the side bets) with its exact value then, and the player's
 stake on it (0 when not taken) -- after the rounds of the player's session
-they sat out, with no stake (:mod:`punto.protection.sessions`).  An alert is stored through the journal
-(``protection_alerts``, with the evidence: the bets, their values and the
-shoe's composition unseen at placement) and told to the table's staff.
+they sat out, with no stake (:mod:`punto.protection.sessions`).  Every such
+round also goes to the table's tests, whoever bet (:mod:`punto.protection.tablewide`:
+the table's stakes and value, the table's and each player's value at
+placement).  An alert is stored through the journal (``protection_alerts``,
+with the evidence: the test, the bets, who placed them, their values and the
+shoe's composition unseen at placement) and told to the table's staff.  A
+table offering a wager that favours the player is an alert the first time
+one of its rounds is valued.
 
 Insurance Plus: once an offer's moment has passed, every player it was open
 to (an Original Bet on the insured hand) is observed on it: its exact value
@@ -35,6 +40,7 @@ from sqlalchemy.engine import Engine
 
 from punto.analysis.composition import Composition
 from punto.game import Game
+from punto.money import CENT
 from punto.protection.detection import (
     DEFAULT_THRESHOLDS,
     THRESHOLD_PRESETS,
@@ -42,9 +48,13 @@ from punto.protection.detection import (
     DetectionError,
     Detector,
     Thresholds,
+    to_decimal,
 )
+from punto.protection.edges import favoured, table_edges
 from punto.protection.sessions import Sessions
+from punto.protection.tablewide import TABLE, TABLE_PRESETS, Finding, TableWatch
 from punto.protection.valuation import wager_returns, watched_wagers
+from punto.protection.value import VALUE_PRESETS
 from punto.server.hub import STAFF, Hub
 from punto.server.journal import Journal
 from punto.server.tables.forms import money
@@ -65,6 +75,9 @@ __all__ = ["AdvantageWatch"]
 
 #: Rounds per table whose composition is kept for the evidence of an alert.
 KEEP_ROUNDS = 2000
+#: The tests' names, as the alerts state them (the table's: :mod:`punto.protection.tablewide`).
+STAKE_AND_VALUE = "stake and value"
+FAVOURED = "a wager that favours the player"
 
 
 class AdvantageWatch:
@@ -85,6 +98,8 @@ class AdvantageWatch:
         self._compositions: dict[str, OrderedDict[str, tuple[int, ...]]] = {}
         #: each table's rounds and its players' sessions in them
         self._sessions: dict[str, Sessions] = {}
+        #: each table's own tests (whoever bets)
+        self._tables: dict[str, TableWatch] = {}
         self._rebuilt: set[str] = set()
         self._lock = threading.Lock()
         #: alerts raised in this process, Insurance Plus offers observed (for the tests)
@@ -97,8 +112,10 @@ class AdvantageWatch:
         if job.insurance:
             return  # a take: observed with its offers once the moment passes (offered)
         with self._lock:
-            if job.table_id not in self._rebuilt:
-                self._rebuild(job.table_id, job.game, job.layout, job.pair_rule, job.round_id)
+            if job.table_id not in self._rebuilt and not self._rebuild(
+                job.table_id, job.game, job.layout, job.pair_rule, job.round_id
+            ):
+                self._favoured(job.table_id, job.game, job.layout, job.pair_rule, job.decks)
             self._keep(job.table_id, job.round_id, rv.composition)
             watched = watched_wagers(job.game, job.layout)
             bets = [(p, w, s) for _, p, w, s, m in job.bets if m is None]
@@ -135,6 +152,9 @@ class AdvantageWatch:
             for (table, _), detector in self._detectors.items():
                 if table == table_id:
                     detector.thresholds = thresholds
+            watch = self._tables.get(table_id)
+            if watch is not None:
+                watch.set_thresholds(TABLE_PRESETS[preset], VALUE_PRESETS[preset])
         return thresholds
 
     def offered(self, ov: OfferValues) -> None:
@@ -165,6 +185,16 @@ class AdvantageWatch:
             detector = self._detectors.get((table_id, player))
             return None if detector is None else detector.statistic
 
+    def _watch(self, table_id: str) -> TableWatch:
+        watch = self._tables.get(table_id)
+        if watch is None:
+            name = self.thresholds(table_id).name
+            watch = self._tables[table_id] = TableWatch(
+                TABLE_PRESETS.get(name, TABLE_PRESETS["standard"]),
+                VALUE_PRESETS.get(name, VALUE_PRESETS["standard"]),
+            )
+        return watch
+
     def _detector(self, table_id: str, player: str) -> Detector:
         key = (table_id, player)
         detector = self._detectors.get(key)
@@ -191,6 +221,9 @@ class AdvantageWatch:
                 alert = detector.observe(observations)
                 if alert is not None and not rebuilding:
                     self._raise(table_id, player, alert)
+        for finding in self._watch(table_id).round(round_id, returns, watched, bets):
+            if not rebuilding:
+                self._raise_finding(table_id, finding)
 
     def _keep(self, table_id: str, round_id: str, composition: tuple[int, ...]) -> None:
         kept = self._compositions.setdefault(table_id, OrderedDict())
@@ -200,8 +233,9 @@ class AdvantageWatch:
 
     def _rebuild(
         self, table_id: str, game: Game, layout: str | None, rule: PairRule, now: str
-    ) -> None:
-        """Feed the detectors the table's rounds valued before (a restart)."""
+    ) -> bool:
+        """Feed the detectors the table's rounds valued before (a restart);
+        whether there were any."""
         self._rebuilt.add(table_id)
         rounds: OrderedDict[str, list[StoredValue]] = OrderedDict()
         for value in table_values(self.engine, table_id):
@@ -216,11 +250,59 @@ class AdvantageWatch:
             self._feed(table_id, round_id, returns, watched, bets, rebuilding=True)
         if rounds:
             log.info("table %s: detectors rebuilt from %d rounds", table_id, len(rounds))
+        return bool(rounds)
+
+    def _favoured(
+        self, table_id: str, game: Game, layout: str | None, rule: PairRule, decks: int
+    ) -> None:
+        """An alert for each wager the table offers that favours the player
+        (raised at its first valued round; a restart finds its rounds and
+        does not raise it again)."""
+        for edge in favoured(table_edges(game.id, layout, decks, rule)):
+            evidence = (
+                {
+                    "test": FAVOURED,
+                    "wager": edge.wager,
+                    "house_edge": str(edge.edge),
+                    "clause": edge.clause,
+                    "decks": decks,
+                    "pair_rule": rule.value,
+                },
+            )
+            # the statistic is the player's return per unit off the top; any above 0 alerts
+            statistic = str(to_decimal(-edge.edge))
+            self._store(table_id, TABLE, statistic, "0", "none: exact, off the top", evidence)
+
+    def _raise_finding(self, table_id: str, finding: Finding) -> None:
+        kept = self._compositions.get(table_id, OrderedDict())
+        evidence = tuple(
+            {
+                "test": finding.test,
+                "round_id": b.round_id,
+                "wager": b.wager,
+                "stake": money(b.stake),
+                "value": str(b.value),
+                # the bet's expected net to its bettors then (stake x value, to the cent)
+                "expected_net": money(to_decimal(b.stake * b.value) * CENT),
+                "players": [{"player": p, "stake": money(s)} for p, s in b.players],
+                "composition": list(kept.get(b.round_id, ())),
+            }
+            for b in finding.bets
+        )
+        self._store(
+            table_id,
+            finding.player,
+            str(finding.statistic),
+            str(finding.threshold),
+            finding.false_alarm_rate,
+            evidence,
+        )
 
     def _raise(self, table_id: str, player: str, alert: Alert) -> None:
         kept = self._compositions.get(table_id, OrderedDict())
         evidence = tuple(
             {
+                "test": STAKE_AND_VALUE,
                 "round_id": o.round_id,
                 "wager": o.wager,
                 "stake": money(o.stake),
@@ -229,14 +311,32 @@ class AdvantageWatch:
             }
             for o in alert.evidence
         )
+        self._store(
+            table_id,
+            player,
+            str(alert.statistic),
+            str(alert.threshold),
+            alert.false_alarm_rate,
+            evidence,
+        )
+
+    def _store(
+        self,
+        table_id: str,
+        player: str,
+        statistic: str,
+        threshold: str,
+        false_alarm_rate: str,
+        evidence: tuple[dict[str, Any], ...],
+    ) -> None:
         stored = StoredAlert(
             None,
             table_id,
             player,
             datetime.now(UTC),
-            str(alert.statistic),
-            str(alert.threshold),
-            alert.false_alarm_rate,
+            statistic,
+            threshold,
+            false_alarm_rate,
             evidence,
         )
         self.raised += 1
@@ -254,5 +354,13 @@ def alert_message(alert: StoredAlert) -> dict[str, Any]:
         "statistic": alert.statistic,
         "threshold": alert.threshold,
         "false_alarm_rate": alert.false_alarm_rate,
+        "test": alert_test(alert),
         "bets": len(alert.evidence),
     }
+
+
+def alert_test(alert: StoredAlert) -> str:
+    """The test that raised a stored alert (alerts stored before the table's
+    tests were the stake-and-value test's)."""
+    found = alert.evidence[0].get("test") if alert.evidence else None
+    return found if isinstance(found, str) else STAKE_AND_VALUE

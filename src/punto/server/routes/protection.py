@@ -12,7 +12,7 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 from punto.errors import ActionError
 from punto.protection.detection import DEFAULT_THRESHOLDS, THRESHOLD_PRESETS, Thresholds
 from punto.protection.ratings import Play, Shifts, ratings, ratings_csv
-from punto.server.advantage import AdvantageWatch
+from punto.server.advantage import AdvantageWatch, alert_test
 from punto.server.auth import table_role
 from punto.server.config import ConfigError
 from punto.server.routes.common import pit_or_admin, server_of, user_of
@@ -89,6 +89,7 @@ def pit_alerts(
             {
                 "id": a.id,
                 "player": a.player,
+                "test": alert_test(a),
                 "table_id": a.table_id,
                 "raised_at": a.raised_at.isoformat(),
                 "statistic": a.statistic,

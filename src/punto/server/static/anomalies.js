@@ -58,6 +58,31 @@ const PuntoProtection = (() => {
       el("td", { testid: `anomaly-${a.kind}-${a.name}-alerts` }, ...a.alerts.map((t) => el("div", { class: "notice", role: "alert", text: t })))));
   }
 
+  // Each (dealer, player) a money ruling touched: the two exact tests, the
+  // money the rulings left the player beyond what the cards gave, and the
+  // ruled stakes with their value at placement.
+  function rulingRows(list) {
+    if (!list.length) return [el("p", { class: "muted", testid: "rulings-none", text: "No money ruling yet." })];
+    return list.map((p) => el("details", { testid: `rulings-${p.dealer}-${p.player}`, dataset: { dealer: p.dealer, player: p.player }, open: p.alerts.length > 0 },
+      el("summary", {},
+        el("strong", { text: `dealer ${p.dealer}, player ${p.player}` }),
+        `: ${p.rounds} rounds, ${p.stakes_ruled} stakes ruled, saved ${money(p.saved)} against the cards; `,
+        ...p.tests.map((t) => el("span", { class: t.alert ? "neg" : "muted", text: `${t.statistic} ${t.count} of ${t.out_of} (pit ${t.pit_rate}, p = ${t.p_value.toPrecision(2)}) ` })),
+        ...p.alerts.map((t) => el("div", { class: "notice", role: "alert", text: t }))),
+      el("table", { class: "list" },
+        el("thead", {}, el("tr", {}, ["Round", "Ruling", "Clause", "Wager", "Stake", "As dealt", "After", "Saved", "Value at placement"].map((h) => el("th", { scope: "col", text: h })))),
+        el("tbody", {}, p.ruled.map((r, i) => el("tr", { testid: `ruled-${p.dealer}-${p.player}-${i}` },
+          el("td", { text: r.round_id }),
+          el("td", { text: r.ruling }),
+          el("td", { text: r.clause || "–" }),
+          el("td", { text: r.wager }),
+          el("td", { class: "num", text: money(r.stake) }),
+          el("td", { class: "num", text: r.as_dealt === null ? "not dealt" : money(r.as_dealt) }),
+          el("td", { class: "num", text: money(r.net) }),
+          el("td", { class: "num", text: r.saved === null ? "–" : money(r.saved) }),
+          el("td", { class: "num", title: r.value === null ? "" : `exact return per unit: ${r.value}`, text: r.value === null ? "–" : pct(Number(r.value.split("/")[0]) / Number(r.value.split("/")[1] || 1)) })))))));
+  }
+
   async function loadAnomalies() {
     const result = await api("GET", "/api/pit/anomalies");
     if (!result.ok) return;
@@ -67,6 +92,11 @@ const PuntoProtection = (() => {
     const head = el("tr", {}, ...["Who", "Rounds", "Keyed cards /100", "Voids /100", "Resettlements /100", "Irregularities /100", "Staked", "Hold", "Theoretical", "z", "Alerts"]
       .map((h, i) => el("th", { scope: "col", class: i > 0 && i < 10 ? "num" : "", text: h })));
     $("#anomalies-table").replaceChildren(head, ...rows(data.dealers), ...rows(data.tables));
+    const open = new Set(Array.from(document.querySelectorAll("#anomalies-rulings details[open]")).map((d) => `${d.dataset.dealer}/${d.dataset.player}`));
+    const found = rulingRows(data.players || []);
+    found.forEach((d) => { if (d.dataset && open.has(`${d.dataset.dealer}/${d.dataset.player}`)) d.open = true; });
+    $("#anomalies-rulings").replaceChildren(...found);
+    $("#anomalies-tests").textContent += ` Rulings: ${data.tests.rulings}.`;
   }
 
   async function load() {

@@ -1,0 +1,215 @@
+"""Who a ruling saved (issue 35, item 3): :mod:`punto.protection.rulings`
+through the event logs of :mod:`punto.protection.anomalies`.
+
+The cards: "8S 6H 9D 3S" is Player 7, Banker 9 (Banker wins, naturals);
+"6H 8S 3S 9D" is Player 9, Banker 7 (Player wins).  At Tiger No Commission
+a winning Banker 9 that is not a Tiger pays 1 to 1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from punto.cards import parse_cards
+from punto.eventlog import Stored
+from punto.protection.anomalies import report, report_json, round_facts
+from punto.protection.rulings import RulingTest
+from punto.protection.tails import binomial_upper_tail
+from punto.protection.valuation import unseen, wager_returns
+from punto.table.events import (
+    BetPlaced,
+    BetReturned,
+    BetsClosed,
+    CardDealt,
+    CardsReconstructed,
+    Event,
+    PlayerWithdrew,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+    WithdrawalOffered,
+)
+from tests.protection.test_protection_anomalies import GAME, log_of
+
+D = Decimal
+BANKER_WINS = "8S 6H 9D 3S"
+PLAYER_WINS = "6H 8S 3S 9D"
+BETS = (("ann", "banker"), ("bob", "player"))
+
+
+def a_round(
+    rid: str,
+    cards: str = BANKER_WINS,
+    *,
+    dealt: int = 4,
+    before_cards: Sequence[Event] = (),
+    after_cards: Sequence[Event] = (),
+    end: Event | None = None,
+    bets: Sequence[tuple[str, str]] = BETS,
+) -> list[Event]:
+    events: list[Event] = [RoundOpened(rid)]
+    events += [BetPlaced(f"{rid}-{p}", p, i + 1, w, D(100)) for i, (p, w) in enumerate(bets)]
+    events.append(BetsClosed())
+    events += before_cards
+    events += [CardDealt(c) for c in parse_cards(cards)[:dealt]]
+    events += after_cards
+    events.append(end if end is not None else RoundSettled())
+    return events
+
+
+def ruled_of(events: list[Event]) -> dict[str, tuple[str, D | None, D, D | None]]:
+    (facts,) = round_facts("t", log_of(("r1", events)))
+    return {s.player: (s.ruling, s.as_dealt, s.net, s.saved) for s in facts.ruled}
+
+
+def test_a_void_after_the_coup_saved_the_loser_and_cost_the_winner() -> None:
+    ruled = ruled_of(a_round("r1", end=RoundVoided("a card exposed", "5.1")))
+    assert ruled == {
+        "ann": ("void", D(100), D(0), D(-100)),
+        "bob": ("void", D(-100), D(0), D(100)),
+    }
+
+
+def test_a_void_before_the_coup_is_complete_saved_nobody_known() -> None:
+    ruled = ruled_of(a_round("r1", dealt=3, end=RoundVoided("a card exposed", "5.1")))
+    assert {p: (r, a, s) for p, (r, a, _, s) in ruled.items()} == {
+        "ann": ("void", None, None),
+        "bob": ("void", None, None),
+    }
+
+
+def test_a_ruled_stake_carries_its_value_at_placement_on_the_cards_shown() -> None:
+    log = log_of(
+        ("r0", a_round("r0")),
+        ("r1", a_round("r1", end=RoundVoided("a card exposed", "5.1"))),
+    )
+    facts = round_facts("t", log)
+    from punto.games import get_game
+
+    game = get_game(GAME)
+    expected = wager_returns(game, None, game.pair_rule, unseen(8, parse_cards(BANKER_WINS)))
+    values = {s.player: s.value for s in facts[1].ruled}
+    assert values == {"ann": expected["banker"], "bob": expected["player"]}
+    assert facts[1].ruled[0].value_at_placement == 100 * expected["banker"]
+
+
+def test_a_bet_returned_is_weighed_against_the_coup_the_round_settled_on() -> None:
+    ruled = ruled_of(
+        a_round("r1", before_cards=[BetReturned("r1-bob", "5.14.2", "meant to insure")])
+    )
+    assert ruled == {"bob": ("bet returned", D(-100), D(0), D(100))}
+
+
+def test_a_withdrawal_returns_the_undecided_wagers_and_is_weighed_on_the_final_coup() -> None:
+    ruled = ruled_of(
+        a_round(
+            "r1",
+            before_cards=[WithdrawalOffered("3.22.1", "cut card first"), PlayerWithdrew("bob")],
+        )
+    )
+    assert ruled == {"bob": ("withdrawal", D(-100), D(0), D(100))}
+
+
+def test_a_reconstruction_that_turned_the_coup_is_weighed_against_the_deal_it_replaced() -> None:
+    ruled = ruled_of(
+        a_round("r1", after_cards=[CardsReconstructed(tuple(parse_cards(PLAYER_WINS)), "5.7")])
+    )
+    assert ruled == {
+        "ann": ("reconstruction", D(100), D(-100), D(-200)),
+        "bob": ("reconstruction", D(-100), D(100), D(200)),
+    }
+    same = a_round("r1", after_cards=[CardsReconstructed(tuple(parse_cards(BANKER_WINS)), "5.7")])
+    assert ruled_of(same) == {}  # nobody's money moved
+
+
+def test_a_round_without_a_ruling_has_no_ruled_stakes() -> None:
+    assert ruled_of(a_round("r1")) == {}
+
+
+# -- the tests per dealer and per (dealer, player) ----------------------------------------------
+
+
+def pit(colluder_voids: int, rounds: int = 400, seed: int = 35) -> list[Stored[Event]]:
+    """Three dealers of ``rounds`` rounds each: two void every 50th round
+    whatever the cards, ``gus`` voids ``colluder_voids`` rounds, each one
+    that ann's Banker bet lost.  ann bets Banker, bob Player, every round."""
+    rng = random.Random(seed)
+    out: list[tuple[str, list[Event]]] = []
+    dealers: dict[str, str] = {}
+    void = RoundVoided("a card exposed", "5.1")
+    for d, dealer in enumerate(("dana", "eli", "gus")):
+        spent = 0
+        for i in range(rounds):
+            rid = f"{dealer}-{i}"
+            dealers[rid] = dealer
+            cards = BANKER_WINS if rng.random() < 0.5 else PLAYER_WINS
+            if dealer == "gus":
+                voided = cards == PLAYER_WINS and spent < colluder_voids
+                spent += voided
+            else:
+                voided = i % 50 == d
+            out.append((rid, a_round(rid, cards, end=void if voided else None)))
+    pit.dealers = dealers  # type: ignore[attr-defined]
+    return log_of(*out)
+
+
+def test_a_dealer_spending_voids_on_one_players_losses_is_flagged_with_the_evidence() -> None:
+    log = pit(colluder_voids=12)
+    r = report(round_facts("t", log, pit.dealers))  # type: ignore[attr-defined]
+    by = {d.name: d for d in r.dealers}
+    assert all(by[d].rulings is not None for d in by)
+    gus = by["gus"].rulings
+    assert gus is not None
+    # per dealer, ann's 12 saved rounds are bob's 12 costly ones: the share
+    # test at the dealer's level sees half saved, like the pit's
+    assert [t.alert for t in gus.tests] == [False, False]
+    pairs = {(p.dealer, p.player): p for p in r.players}
+    ann = pairs[("gus", "ann")].rulings
+    assert ann.alert
+    saved = next(t for t in ann.tests if t.statistic == "saved, of the rulings")
+    assert (saved.count, saved.out_of) == (12, 12)
+    assert ann.saved == D(1200)
+    assert len(ann.ruled) == 12
+    assert all(s.ruling == "void" and s.saved == D(100) for s in ann.ruled)
+    assert not pairs[("gus", "bob")].rulings.alert
+    assert not any(p.rulings.alert for (d, _), p in pairs.items() if d != "gus")
+    words = report_json(r)["players"]
+    (flagged,) = [p for p in words if p["alerts"]]
+    assert (flagged["dealer"], flagged["player"]) == ("gus", "ann")
+    assert flagged["saved"] == "1200"
+    assert "saved, of the rulings: 12 of 12" in flagged["alerts"][0]
+
+
+def test_a_ruling_test_alerts_below_alpha_and_not_at_it() -> None:
+    facts = round_facts("t", pit(colluder_voids=12), pit.dealers)  # type: ignore[attr-defined]
+
+    def share(alpha: float) -> RulingTest:
+        pairs = {(p.dealer, p.player): p for p in report(facts, alpha=alpha).players}
+        tests = pairs[("gus", "ann")].rulings.tests
+        return next(t for t in tests if t.statistic == "saved, of the rulings")
+
+    found = share(0.001)
+    assert (found.count, found.out_of, found.pit_rate) == (12, 12, Fraction(1, 2))
+    assert found.p_value == binomial_upper_tail(12, 12, Fraction(1, 2))
+    assert found.p_value == pytest.approx(2**-12, rel=1e-12)
+    assert not share(found.p_value).alert  # p < alpha: at alpha, no alert
+    assert share(found.p_value * 1.000001).alert
+
+
+@pytest.mark.parametrize("voids", [0, 2])
+def test_a_dealer_voiding_like_the_pit_is_not_flagged(voids: int) -> None:
+    r = report(round_facts("t", pit(colluder_voids=voids), pit.dealers))  # type: ignore[attr-defined]
+    assert not any(p.rulings.alert for p in r.players)
+    assert not any(d.rulings is not None and d.rulings.alert for d in r.dealers)
+
+
+def test_the_pit_rates_pool_every_player_round() -> None:
+    r = report(round_facts("t", pit(colluder_voids=12), pit.dealers))  # type: ignore[attr-defined]
+    (test,) = [t for t in r.dealers[0].rulings.tests if t.statistic == "rulings that saved"]  # type: ignore[union-attr]
+    # 2 x 8 honest voids and gus's 12 each save one of the two players: 28 of 2,400 player-rounds
+    assert test.pit_rate == Fraction(28, 2400)
