@@ -218,6 +218,11 @@ def test_anomalies_count_the_dealers_rounds_from_the_logs_and_export_them(
         assert counts["voids"]["count"] == 1
         assert counts["voids"]["per_hundred_rounds"] == 33.3333
         assert counts["resettlements"]["count"] == 0
+        # the void was filed by the dealer and confirmed by the shift manager
+        assert counts["claims_filed"]["count"] == 1
+        assert counts["claims_confirmed"]["count"] == 1
+        assert counts["claims_rejected"]["count"] == 0
+        assert counts["claims_refused"]["count"] == 0
         assert found["hold"]["bets"] == 2
         assert found["hold"]["staked"] == "200.00"
         assert found["hold"]["house_win"] == "-190.00"
@@ -250,3 +255,51 @@ def test_anomalies_count_the_dealers_rounds_from_the_logs_and_export_them(
     assert [(r["kind"], r["name"]) for r in rows] == [("dealer", "dealer"), ("table", "dragon")]
     assert rows[1]["house_win"] == table["hold"]["house_win"]
     assert rows[1]["keyed_cards"] == "10"
+
+
+def test_anomalies_count_the_claims_a_dealer_filed_and_the_record_refused(
+    client: TestClient,
+) -> None:
+    """Per dealer and per table: claims filed, confirmed, rejected, and the
+    claims the table's own record refused (the audit log's: a refused claim
+    writes nothing to the round)."""
+    dealer, player, pit = login(client, DEALER), login(client, PLAYER), login(client, PIT)
+    # the demo's dragon table: the server's own shoe
+    for claim in ("foreign_card", "unshuffled_cards"):
+        assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
+        bet = client.post(
+            "/api/tables/dragon/bets", headers=player, json={"wager": "banker", "stake": "100"}
+        )
+        assert bet.status_code == 201, bet.text
+        assert client.post("/api/tables/dragon/round/close", headers=dealer).status_code == 200
+        assert client.post("/api/tables/dragon/round/deal", headers=dealer).status_code == 200
+        refused = client.post(f"/api/tables/dragon/irregularities/{claim}", headers=dealer, json={})
+        assert refused.status_code == 409, refused.text
+        filed = client.post(
+            "/api/tables/dragon/round/void", headers=dealer, json={"reason": "a dispute"}
+        )
+        assert filed.status_code == 202, filed.text
+        claim_id = filed.json()["claim"]["claim_id"]
+        rejected = client.post(
+            f"/api/tables/dragon/claims/{claim_id}/reject", headers=pit, json={"reason": "no"}
+        )
+        # a void the rules do not cover is the shift manager's to reject; the
+        # dealer who filed it withdraws it
+        assert rejected.status_code == 403, rejected.text
+        withdrawn = client.post(
+            f"/api/tables/dragon/claims/{claim_id}/reject", headers=dealer, json={"reason": "x"}
+        )
+        assert withdrawn.status_code == 200, withdrawn.text
+        while client.post("/api/tables/dragon/round/deal", headers=dealer).status_code == 200:
+            pass
+        assert client.post("/api/tables/dragon/round/settle", headers=dealer).status_code == 200
+    data = client.get("/api/pit/anomalies", headers=pit).json()
+    (by_dealer,) = data["dealers"]
+    (by_table,) = data["tables"]
+    for found in (by_dealer, by_table):
+        counts = found["counts"]
+        assert counts["claims_filed"]["count"] == 2
+        assert counts["claims_confirmed"]["count"] == 0
+        assert counts["claims_rejected"]["count"] == 2
+        assert counts["claims_refused"]["count"] == 2
+        assert counts["claims_refused"]["rounds_with"] == 2

@@ -64,6 +64,8 @@ from punto.table.events import (
     CardDealt,
     CardsHeld,
     CardsReconstructed,
+    ClaimConfirmed,
+    ClaimRejected,
     Event,
     HandlingEvent,
     InsuranceReoffered,
@@ -72,6 +74,7 @@ from punto.table.events import (
     RoundOpened,
     RoundSettled,
     RoundVoided,
+    RulingClaimed,
     ShoeStarted,
     TableConfigured,
 )
@@ -109,7 +112,16 @@ PLAYED = frozenset({"win", "lose", "push"})
 #: before: MBS 5.11): already counted when they first came out.
 REUSED = frozenset({"set_aside", "table"})
 #: The counted statistics, in the order shown.
-COUNTS = ("keyed_cards", "voids", "resettlements", "irregularities")
+COUNTS = (
+    "keyed_cards",
+    "voids",
+    "resettlements",
+    "irregularities",
+    "claims_filed",
+    "claims_confirmed",
+    "claims_rejected",
+    "claims_refused",
+)
 
 
 class AnomalyTestError(PuntoError, ValueError):
@@ -159,6 +171,13 @@ class RoundFacts:
     #: who had a bet in the round, and the bets a ruling returned or changed
     players: tuple[str, ...] = ()
     ruled: tuple[RuledStake, ...] = ()
+    #: rulings filed for a second person's confirmation, confirmed, rejected
+    #: (or withdrawn) -- the round's own log (punto.table.claims) -- and
+    #: claims its table's record refused (the audit log's, given by the server)
+    claims_filed: int = 0
+    claims_confirmed: int = 0
+    claims_rejected: int = 0
+    claims_refused: int = 0
 
 
 def _setting(event: TableConfigured) -> tuple[TableSetting, dict[str, Any]]:
@@ -327,6 +346,9 @@ def _facts(
         theoretical_win=theoretical,
         variance=variance,
         players=tuple(dict.fromkeys(b.player for b in r.bets)),
+        claims_filed=sum(1 for e in events if isinstance(e, RulingClaimed)),
+        claims_confirmed=sum(1 for e in events if isinstance(e, ClaimConfirmed)),
+        claims_rejected=sum(1 for e in events if isinstance(e, ClaimRejected)),
     )
 
 
@@ -416,13 +438,12 @@ class AnomalyReport:
 
 
 def _count_of(facts: RoundFacts, statistic: str) -> int:
-    if statistic == "keyed_cards":
-        return facts.keyed_cards
     if statistic == "voids":
         return int(facts.voided)
     if statistic == "resettlements":
         return int(facts.resettled)
-    return facts.irregularities
+    count: int = getattr(facts, statistic)
+    return count
 
 
 def _eligible(facts: RoundFacts, statistic: str) -> bool:

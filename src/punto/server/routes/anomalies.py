@@ -4,6 +4,8 @@ anomalies (issue 15, items 4 and 5), as JSON and CSV."""
 from __future__ import annotations
 
 import threading
+from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -54,6 +56,16 @@ def dealers(server: Server) -> dict[str, dict[str, str]]:
     return out
 
 
+def refusals(server: Server) -> Counter[tuple[str, str]]:
+    """(table id, round id) -> the claims the table's record refused in that
+    round, from the audit log (a refused claim writes nothing to the round)."""
+    query = select(server_audit.c.table_id, server_audit.c.round_id).where(
+        server_audit.c.action == "claim_refused", server_audit.c.round_id.is_not(None)
+    )
+    with server.engine.connect() as conn:
+        return Counter((t, r) for t, r in conn.execute(query) if t)
+
+
 def _new_events(server: Server, table_id: str, after: int) -> list[Stored[Event]]:
     """A table's events after sequence number ``after``, in order."""
     return read_stream(server.engine, TABLE_STREAM, table_id, after=after)
@@ -78,6 +90,12 @@ def pit_report(request: Request, alpha: float, min_bets: int) -> AnomalyReport:
             by_round = dealt.get(config.id, {})
             folder.feed(_new_events(server, config.id, folder.seq), by_round)
             facts += folder.facts(by_round)
+    refused = refusals(server)
+    if refused:
+        facts = [
+            replace(f, claims_refused=n) if (n := refused[(f.table_id, f.round_id)]) else f
+            for f in facts
+        ]
     return report(facts, alpha=alpha, min_bets=min_bets)
 
 

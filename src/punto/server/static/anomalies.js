@@ -41,6 +41,9 @@ const PuntoProtection = (() => {
     }));
   }
 
+  // The counts of each dealer and table, in the order of the columns.
+  const STATISTICS = ["keyed_cards", "voids", "resettlements", "irregularities", "claims_filed", "claims_confirmed", "claims_rejected", "claims_refused"];
+
   function countCell(a, statistic) {
     const c = a.counts[statistic];
     return el("td", { class: `num${c.alert ? " neg" : ""}`, testid: `anomaly-${a.kind}-${a.name}-${statistic}`, title: `${c.rounds_with} of ${c.rounds} rounds; pit ${c.pit_rate}; p = ${c.p_value.toPrecision(2)}`, text: c.per_hundred_rounds.toFixed(2) });
@@ -50,7 +53,7 @@ const PuntoProtection = (() => {
     return list.map((a) => el("tr", { testid: `anomaly-${a.kind}-${a.name}`, dataset: { kind: a.kind, name: a.name } },
       el("td", { text: `${a.kind === "dealer" ? "dealer" : "table"} ${a.name}` }),
       el("td", { class: "num", text: a.rounds }),
-      ...["keyed_cards", "voids", "resettlements", "irregularities"].map((s) => countCell(a, s)),
+      ...STATISTICS.map((s) => countCell(a, s)),
       el("td", { class: "num", text: money(a.hold.staked) }),
       el("td", { class: "num", testid: `anomaly-${a.kind}-${a.name}-hold`, text: pct(a.hold.actual_hold) }),
       el("td", { class: "num", testid: `anomaly-${a.kind}-${a.name}-theoretical`, text: pct(a.hold.theoretical_hold) }),
@@ -89,7 +92,7 @@ const PuntoProtection = (() => {
     const data = result.data;
     $("#anomalies").classList.remove("hidden");
     $("#anomalies-tests").textContent = `${data.rounds} finished rounds. Counts: ${data.tests.counts}. Hold: ${data.tests.hold}.`;
-    const head = el("tr", {}, ...["Who", "Rounds", "Keyed cards /100", "Voids /100", "Resettlements /100", "Irregularities /100", "Staked", "Hold", "Theoretical", "z", "Alerts"]
+    const head = el("tr", {}, ...["Who", "Rounds", "Keyed cards /100", "Voids /100", "Resettlements /100", "Irregularities /100", "Claims filed /100", "Confirmed /100", "Rejected /100", "Refused by the record /100", "Staked", "Hold", "Theoretical", "z", "Alerts"]
       .map((h, i) => el("th", { scope: "col", class: i > 0 && i < 10 ? "num" : "", text: h })));
     $("#anomalies-table").replaceChildren(head, ...rows(data.dealers), ...rows(data.tables));
     const open = new Set(Array.from(document.querySelectorAll("#anomalies-rulings details[open]")).map((d) => `${d.dataset.dealer}/${d.dataset.player}`));
