@@ -61,7 +61,10 @@ def test_pit_page_shows_the_player_favoured_wagers_and_the_anomalies_the_api_giv
         site.call("POST", "/api/tables/fav/round/open", DEALER)
         site.call("POST", "/api/tables/fav/bets", PLAYER, {"wager": "banker", "stake": "100"})
         site.call("POST", "/api/tables/fav/round/close", DEALER)
-        site.call("POST", "/api/tables/fav/round/void", SHIFT, {"reason": "a card seen"})
+        # filed by the dealer, confirmed by the shift manager (MBS 6.1, 6.2)
+        filed = site.call("POST", "/api/tables/fav/round/void", DEALER, {"reason": "a card seen"})
+        claim = filed["claim"]["claim_id"]
+        site.call("POST", f"/api/tables/fav/claims/{claim}/confirm", SHIFT)
 
         warnings: list[dict[str, Any]] = site.call("GET", "/api/pit/warnings", PIT)
         assert {(w["table_id"], w["wager"]) for w in warnings} == {
