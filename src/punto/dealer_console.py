@@ -65,7 +65,7 @@ from punto.inputs import InputFn, quoted
 from punto.money import format_money
 from punto.roads import Scoreboard
 from punto.table import handling
-from punto.table.events import Event, HandlingEvent
+from punto.table.events import ClaimRejected, Event, HandlingEvent, RulingClaimed
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
@@ -239,10 +239,14 @@ class DealerConsole:
         """The action's JSON form from the words typed after its name."""
         data: dict[str, Any] = {"action": spec.name}
         loose: list[str] = []
+        claimed: dict[str, str] = {}  # a claim's procedure's own parameters, as typed
         for word in words:
             key, eq, text = word.partition("=")
             if eq and key:
                 param = spec.param(command_name(key))
+                if param is None and spec.name == "claim":
+                    claimed[command_name(key)] = text
+                    continue
                 if param is None:
                     raise ActionInputError(
                         f"{spec.name} takes no {key}",
@@ -268,7 +272,31 @@ class DealerConsole:
             param = spec.param(name)
             assert param is not None
             data[name] = value_from_text(param, text)
+        if claimed:
+            data["parameters"] = self._claimed(data.get("procedure"), claimed)
         return data
+
+    @staticmethod
+    def _claimed(procedure: Any, typed: dict[str, str]) -> dict[str, Any]:
+        """``claim foreign_card card=9S by=dan``: the procedure's parameters
+        typed after its name, read by the procedure's own kinds."""
+        spec = IRREGULARITIES.get(procedure) if isinstance(procedure, str) else None
+        if spec is None:
+            raise ActionInputError(
+                "claim PROCEDURE first, then its parameters",
+                hint=f"procedures: {', '.join(IRREGULARITIES)}",
+            )
+        out: dict[str, Any] = {}
+        for key, text in typed.items():
+            param = spec.param(key)
+            if param is None or param.name == "role":
+                raise ActionInputError(
+                    f"{spec.name} takes no {key}",
+                    hint=f"{spec.name} takes "
+                    f"{', '.join(p.name for p in spec.params if p.name != 'role') or 'nothing'}",
+                )
+            out[param.name] = value_from_text(param, text)
+        return out
 
     def _prompt_parameters(self, spec: ActionSpec, data: dict[str, Any]) -> None:
         """Ask for the acting role and each parameter not given on the command line."""
@@ -408,6 +436,18 @@ class DealerConsole:
             self.console.print("  The withdrawal option is closed; play continues.")
         elif spec.name == "settle":
             self.view.show_settlement(r)
+        elif isinstance(result, RulingClaimed):
+            self.console.print(
+                f"  Claim {escape(result.claim_id)} filed by {escape(result.by)}: "
+                f"{escape(result.procedure.replace('_', ' '))} (clause {escape(result.clause)}) "
+                f"waits for a {result.confirming.words}'s [cyan]confirm BY role=…[/] "
+                "or [cyan]reject_claim BY REASON role=…[/]; the round waits."
+            )
+        elif isinstance(result, ClaimRejected):
+            self.console.print(
+                f"  Claim {escape(result.claim_id)} rejected by {escape(result.by)}: nothing "
+                "moved; the round goes on."
+            )
         elif isinstance(result, Ruling):
             self.view.show_ruling(result)
         elif spec.name in HANDLING and isinstance(r.events[-1], HandlingEvent):

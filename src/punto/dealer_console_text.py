@@ -57,6 +57,8 @@ HELP = """\
 [bold]Irregularities[/]
   [cyan]irregularities[/]                    the procedures of sections 5 and 6
   [cyan]irr NAME [key=value ...][/]          run one: asks for the acting role and each parameter
+  [cyan]claim NAME by=WHO [key=value ...][/]  file a ruling that moves money for a second person (MBS 6.2)
+  [cyan]confirm WHO role=ROLE[/] · [cyan]reject_claim WHO REASON role=ROLE[/]  another person decides it
   [cyan]take PLAYER[/] / [cyan]close_withdrawal[/]      a player takes an open withdrawal option / it closes
   [cyan]replace_shoe CLAUSE[/]               the cards replaced where the rules allow (e.g. 5.11.5, RWS 5.11.2)
   [cyan]new_shoe[/]                          a new shoe, once the cut card has ended the one in use

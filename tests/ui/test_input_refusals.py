@@ -515,3 +515,48 @@ def test_tiger_baccarat_5_11_a_shoe_written_out_card_by_card_is_read_whole() -> 
     assert shoe.read(text) == DECK * 10
     with pytest.raises(ActionInputError, match="521 cards are more than any shoe holds"):
         shoe.read(text + ", QH")
+
+
+def test_tiger_baccarat_6_2_console_files_a_claim_and_another_person_confirms_it() -> None:
+    """The console expresses the two steps: ``claim`` files a ruling that
+    moves money, the round waits, the person who filed it cannot confirm it,
+    a dealer cannot either, a pit supervisor can."""
+    desk, text = console(
+        "open",
+        "bet ann 1 banker 100",
+        "close",
+        "card QH 2C",
+        "claim foreign_card card=9S by=dan",
+        "card 3D",
+        "confirm dan role=pit_supervisor",
+        "confirm pat role=dealer",
+        "confirm pat role=pit_supervisor",
+    )
+    assert "Claim c1 filed by dan: foreign card (clause 5.1) waits" in text
+    assert "a ruling is pending: claim c1 (foreign card, filed by dan)" in text
+    assert "claim c1 was filed by dan: another person confirms it (clause 5.1)" in text
+    assert "a dealer may not confirm claim c1 (clause 5.1)" in text
+    r = desk.table.round
+    assert r is not None
+    assert r.void is not None
+    assert r.void.clause == "5.1"
+    assert r.nets() == {"ann": Decimal("0")}
+
+
+def test_tiger_baccarat_6_2_console_rejected_claim_moves_nothing() -> None:
+    desk, text = console(
+        "open",
+        "bet ann 1 banker 100",
+        "close",
+        "card QH 2C",
+        "claim foreign_card card=9S by=dan",
+        "reject_claim pat 'the card is ours' role=pit_supervisor",
+        "card 3D",
+        "claim foreign_card colour=red by=dan",
+    )
+    assert "Claim c1 rejected by pat: nothing moved" in text
+    assert "foreign_card takes no colour" in text
+    r = desk.table.round
+    assert r is not None
+    assert r.void is None
+    assert [str(c) for c in r.deal.cards] == ["QH", "2C", "3D"]

@@ -388,7 +388,7 @@ CLAIMS: dict[str, ActionSpec] = {
             positional=("by",),
         ),
         ActionSpec(
-            "reject",
+            "reject_claim",
             "the pending claim rejected by a person who may confirm it, or withdrawn by the "
             "person who filed it: nothing moves",
             (
