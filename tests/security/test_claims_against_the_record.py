@@ -171,3 +171,37 @@ def test_a_keyed_tables_claim_moves_nothing_until_confirmed_and_nothing_when_rej
         ("claim_filed", "dealer"),
     ]
     check_books(client)
+
+
+def test_mbs_5_17_a_power_failure_declared_by_a_dealer_opens_nothing_until_confirmed(
+    client: TestClient,
+) -> None:
+    """MBS 5.17.1: with no outcome established, a power failure gives each
+    player the option to withdraw -- once a Pit Supervisor or above other than
+    the dealer who declared it confirms it."""
+    table = new_table(client, id="power", game="tiger-baccarat")
+    dealer, player, pit = login(client, DEALER), login(client, PLAYER), login(client, PIT)
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    placed = client.post(
+        f"/api/tables/{table}/bets", headers=player, json={"wager": "banker", "stake": "100"}
+    )
+    assert placed.status_code == 201, placed.text
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    assert client.post(f"/api/tables/{table}/round/deal", headers=dealer).status_code == 200
+    declared = client.post(f"/api/tables/{table}/round/power-failure", headers=dealer)
+    assert declared.status_code == 202, declared.text
+    assert declared.json()["consequence"] == "pending"
+    state = client.get(f"/api/tables/{table}", headers=player).json()
+    assert state["round"]["withdrawal"] is None
+    assert state["round"]["ruling_pending"]["clause"] in ("5.17", "5.17.1")
+    taken = client.post(f"/api/tables/{table}/withdrawal", headers=player)
+    assert taken.status_code == 409, taken.text  # no option is open on the dealer's word
+    assert balance(client, player) == "9900.00"
+    done = confirmed(client, table, declared, pit)
+    assert done.status_code == 200, done.text
+    assert done.json()["ruling"]["consequence"] == "withdrawal"
+    assert done.json()["ruling"]["clause"] == "5.17.1"
+    taken = client.post(f"/api/tables/{table}/withdrawal", headers=player)
+    assert taken.status_code == 200, taken.text
+    assert balance(client, player) == "10000.00"
+    check_books(client)
