@@ -128,6 +128,8 @@ def create_app(
     on_ready: Callable[[Server], None] | None = None,
     trusted_origins: Iterable[str] = (),
     ws_per_client: int = limits.WS_PER_CLIENT,
+    requests_per_address: int = limits.share(limits.MAX_CONNECTIONS),
+    allowed_hosts: Iterable[str] = (),
     money_bounds: MoneyBounds | None = None,
     leases: LeaseSettings | bool | None = None,
     valuation: bool = True,
@@ -138,9 +140,10 @@ def create_app(
     Argon2 parameters (tests pass cheap ones).  ``auto_dealers=False`` leaves
     self-running tables still (tests drive them with ``TableRuntime.step``).
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
-    ``trusted_origins`` (besides the server's own) and ``ws_per_client``:
+    ``trusted_origins`` (besides the server's own), ``ws_per_client``,
+    ``requests_per_address`` and ``allowed_hosts`` (none: any):
     :class:`punto.server.guard.Guard`'s settings (the connection deadlines
-    are the protocol's: :mod:`punto.server.connections`).
+    and caps are the protocol's: :mod:`punto.server.connections`).
     ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
     ``leases``: run only the tables this process holds the lease of
     (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
@@ -237,6 +240,8 @@ def create_app(
         guard.Guard,
         trusted_origins=trusted_origins,
         ws_per_client=ws_per_client,
+        requests_per_address=requests_per_address,
+        allowed_hosts=allowed_hosts,
     )  # other sites and socket floods are turned away before anything reads a body
     app.add_middleware(errors.CatchAll)  # outermost
     app.include_router(logins.router)
