@@ -116,10 +116,10 @@ def test_security_a_forwarded_request_leaves_no_token_or_cookie_in_the_database(
         bet = client.post(
             "/api/tables/dragon/bets",
             headers={**player, "Idempotency-Key": "forwarded-1"},
-            json={"wager": "dragon", "stake": "10"},
+            json={"wager": "banker", "stake": "10"},
         )
         assert bet.status_code == 201, bet.text  # answered by the first, as this player
-        assert bet.json()["bet"]["wager"] == "dragon"
+        assert bet.json()["bet"]["wager"] == "banker"
         shown = client.get("/api/tables/dragon", headers=player)
         assert shown.status_code == 200, shown.text
         assert [b["bet_id"] for b in shown.json()["me"]["bets"]] == [bet.json()["bet"]["bet_id"]]
