@@ -106,12 +106,12 @@ def test_security_idle_sockets_do_not_starve_a_server_with_few_descriptors(
 
 
 @contextlib.contextmanager
-def guarded(app: FastAPI, limits: Limits) -> Iterator[int]:
+def guarded(app: FastAPI, limits: Limits, log_level: str = "warning") -> Iterator[int]:
     """``app`` under uvicorn with ``punto serve``'s settings for ``limits``; its port."""
     from punto.server.connections import uvicorn_config
 
     port = free_port()
-    config = uvicorn_config(app, "127.0.0.1", port, limits, log_level="warning")
+    config = uvicorn_config(app, "127.0.0.1", port, limits, log_level=log_level)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

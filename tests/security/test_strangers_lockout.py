@@ -124,12 +124,15 @@ def test_security_strangers_are_backed_off_exponentially_not_locked_flat(engine:
     for n in range(9):
         assert stranger_fails(n) is None
     locked = stranger_fails(9)
-    assert locked is not None and locked.new and locked.client == STRANGERS
+    assert locked is not None
+    assert locked.new
+    assert locked.client == STRANGERS
     lengths = [locked.until - clock.now]
     for _ in range(3):  # each failure just after a lock ends locks again, twice as long
         clock.now = locked.until + timedelta(seconds=1)
         locked = stranger_fails(50)
-        assert locked is not None and locked.new
+        assert locked is not None
+        assert locked.new
         lengths.append(locked.until - clock.now)
     assert lengths == [timedelta(minutes=m) for m in (1, 2, 4, 8)]
     # held all the while: a stranger's right password too; not the user's trusted address
