@@ -56,6 +56,7 @@ from punto.errors import PuntoError
 from punto.store import db
 from punto.store.db import accounts as accounts_table
 from punto.store.db import session_invalidations, sessions
+from punto.store.account_names import UsernameError, account_name, normalize_username
 from punto.store.lockout import STRANGERS, FailedLogins, device_cookie, device_ok
 from punto.store.passwords import (
     MAX_PASSWORD_LENGTH,
@@ -91,7 +92,6 @@ __all__ = [
 
 #: The longest client description kept with failed logins.
 MAX_CLIENT = 80
-_USERNAME = re.compile(r"[a-z0-9][a-z0-9._@-]{0,63}")
 #: A session token's digest as ``sessions`` keeps it (SHA-256, hex).
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
@@ -144,10 +144,6 @@ class SessionInvalidError(AuthError):
 
 class PermissionDeniedError(AuthError):
     """A user whose role may not do what was asked."""
-
-
-class UsernameError(AccountsError, ValueError):
-    """A user name that is not allowed."""
 
 
 class PasswordPolicyError(AccountsError, ValueError):
@@ -230,11 +226,6 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def normalize_username(username: str) -> str:
-    """User names are case-insensitive: ``" Ann "`` is ``"ann"``."""
-    return username.strip().casefold()
-
-
 def _user_from_row(row: RowMapping) -> User:
     return User(
         id=int(row["id"]),
@@ -305,13 +296,10 @@ class Accounts:
 
     def create_user(self, username: str, password: str, role: UserRole) -> User:
         """A new user; :class:`UserExistsError` if the name is taken."""
-        name = normalize_username(username)
-        if not _USERNAME.fullmatch(name):
-            raise UsernameError(
-                f"user name {username!r} is not allowed",
-                hint="use 1 to 64 letters, digits and . _ @ -, starting with a letter or digit",
-            )
         role = UserRole(role)
+        with self._engine.connect() as conn:
+            taken = [str(n) for n in conn.execute(select(accounts_table.c.username)).scalars()]
+        name = account_name(username, player=role is UserRole.PLAYER, taken=taken)
         password_hash = self._hasher.hash(_check_password(password, role, name))
         now = self._clock()
         try:
