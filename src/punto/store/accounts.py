@@ -54,9 +54,9 @@ from sqlalchemy.exc import IntegrityError
 
 from punto.errors import PuntoError
 from punto.store import db
+from punto.store.account_names import UsernameError, account_name, normalize_username
 from punto.store.db import accounts as accounts_table
 from punto.store.db import session_invalidations, sessions
-from punto.store.account_names import UsernameError, account_name, normalize_username
 from punto.store.lockout import STRANGERS, FailedLogins, device_cookie, device_ok
 from punto.store.passwords import (
     MAX_PASSWORD_LENGTH,
@@ -88,6 +88,7 @@ __all__ = [
     "UserExistsError",
     "UserRole",
     "UsernameError",
+    "normalize_username",
 ]
 
 #: The longest client description kept with failed logins.
