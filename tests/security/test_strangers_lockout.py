@@ -146,3 +146,16 @@ def test_security_strangers_are_backed_off_exponentially_not_locked_flat(engine:
         with pytest.raises(LoginFailedError):
             accounts.login("pit", "wrong", client="x", trusted=True)
     assert accounts.locks("pit") == []
+
+
+def test_security_failures_from_an_address_the_name_used_do_not_count_against_it(
+    client: TestClient,
+) -> None:
+    """The review's item 13, through the server: the pit manager's own typing
+    errors at the desk (an address the name logged in from lately) do not
+    count toward the strangers' limit on the name."""
+    assert login_as(client, PIT).status_code == 200
+    for _ in range(4):  # under the desk's own lock (five in a row)
+        assert login_as(client, WRONG).status_code == 401
+    statuses = guess_from_twelve_strangers(client)
+    assert statuses == [401] * 9 + [429] * 3  # the tenth stranger, not the sixth, locks it
