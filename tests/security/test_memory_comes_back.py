@@ -32,7 +32,7 @@ def test_security_cyclic_garbage_frozen_before_it_died_is_reclaimed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(server_app, "FREEZE_SECONDS", 0.01)
-    monkeypatch.setattr(server_app, "RECLAIM_SECONDS", 0.2)
+    monkeypatch.setattr(server_app, "RECLAIM_SECONDS", 1000.0)  # not yet
     trimmed: list[bool] = []
     monkeypatch.setattr(server_app, "_give_back", lambda: trimmed.append(True))
 
@@ -43,9 +43,10 @@ def test_security_cyclic_garbage_frozen_before_it_died_is_reclaimed(
         await asyncio.sleep(0.05)  # frozen with the connection alive
         assert gc.get_freeze_count() > 0
         del connection  # the connection closes: its cycle is garbage, frozen
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # many young passes and freezes
         assert gone() is not None  # the young passes do not see it
-        for _ in range(100):
+        monkeypatch.setattr(server_app, "RECLAIM_SECONDS", 0.0)  # the minute is up
+        for _ in range(250):
             if gone() is None:
                 break
             await asyncio.sleep(0.02)
