@@ -7,14 +7,27 @@ trimmed and runs of them made one; it is refused if it holds a control,
 format, bidi, zero-width or private-use character (a right-to-left override
 can make ``Ann`` read as ``nnA`` after it, a zero-width space makes a second
 ``Ann`` that looks like the first), or if it is longer than
-:data:`MAX_NAME` characters.  Two names are the same name when their
-:func:`name_key` -- the NFKC case-fold -- is: ``ANN`` and ``ann`` cannot
-both enter.
+:data:`MAX_NAME` characters.
+
+Two names are the same name when their :func:`name_key` is: the Unicode
+TR39 confusable skeleton (``disarm``'s, with TR39's digits: ``1`` is ``l``,
+``0`` is ``O``), case-folded -- ``ANN`` and ``ann`` cannot both enter, nor
+``Ann`` and a Greek ``ΑΝΝ``.  And a name may not impersonate the staff: one
+whose words read, skeleton for skeleton, as a role or a staff title
+(:data:`STAFF_WORDS`: "dealer", "Admin", "pit boss", ...) is refused
+(:func:`check_not_staff`), so "dеaler" with a Cyrillic е is refused as
+"dealer" is.  The same rules hold for account names
+(:mod:`punto.store.accounts`) and tournament entrants.
 
 >>> display_name("  Ａｎｎ   Lee ")
 'Ann Lee'
->>> name_key("ANN LEE") == name_key("ann lee")
+>>> name_key("ANN LEE") == name_key("ann lee") == name_key("\u0391NN LEE")
 True
+>>> check_not_staff("Pit  Boss")
+Traceback (most recent call last):
+...
+punto.names.DisplayNameError: the name 'Pit  Boss' reads as 'pit boss', a staff role or title; choose a name that is not one
+>>> check_not_staff("Anne Dealerson")
 >>> display_name("Ann\\u202e")
 Traceback (most recent call last):
 ...
@@ -23,7 +36,10 @@ punto.names.DisplayNameError: a name may not hold the invisible or control chara
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+from disarm import skeleton_key
 
 from punto.errors import PuntoError
 
@@ -63,5 +79,60 @@ def display_name(text: str, *, clause: str | None = None) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: equal keys are the same name."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    """What two names are compared by: equal keys are the same name (the
+    confusable skeleton of the module's docstring)."""
+    return skeleton_key(unicodedata.normalize("NFKC", name), digit_policy="tr39")
+
+
+#: The roles and staff titles no player or entrant may be called, alone or as
+#: words of a longer name (compared by skeleton, spaces and punctuation aside).
+STAFF_WORDS = (
+    "dealer",
+    "croupier",
+    "admin",
+    "administrator",
+    "pit",
+    "pit boss",
+    "pit manager",
+    "pit supervisor",
+    "floor manager",
+    "floor supervisor",
+    "shift manager",
+    "gaming shift manager",
+    "casino manager",
+    "assistant casino manager",
+    "manager",
+    "supervisor",
+    "cashier",
+    "house",
+    "staff",
+    "surveillance",
+    "operator",
+    "moderator",
+)
+#: What separates the words of a name (for the staff check).
+_SEPARATORS = re.compile(r"[\s._@\-'’]+")
+
+
+def _words(name: str) -> list[str]:
+    return [w for w in _SEPARATORS.split(name_key(name)) if w]
+
+
+_STAFF = {"".join(_words(w)): w for w in STAFF_WORDS}
+_LONGEST = max(len(_words(w)) for w in STAFF_WORDS)
+
+
+def check_not_staff(name: str, *, clause: str | None = None) -> None:
+    """Refuse (:class:`DisplayNameError`) a name that reads as a staff role or
+    title, by any run of its words (``Dealer``, ``pit-boss``, ``Admin 2``,
+    ``dеaler`` with a Cyrillic е)."""
+    words = _words(name)
+    for start in range(len(words)):
+        for end in range(min(len(words), start + _LONGEST), start, -1):  # the longest first
+            staff = _STAFF.get("".join(words[start:end]))
+            if staff is not None:
+                raise DisplayNameError(
+                    f"the name {name!r} reads as {staff!r}, a staff role or title",
+                    clause=clause,
+                    hint="choose a name that is not one",
+                )

@@ -36,10 +36,15 @@ IDLE = 300
 WAIT = 25
 
 
-def idle_sockets(port: int, count: int) -> list[socket.socket]:
+def idle_sockets(
+    port: int, count: int, sources: tuple[str, ...] = ("127.0.0.1",)
+) -> list[socket.socket]:
+    """``count`` connections that send nothing, from ``sources`` in turn (loopback
+    addresses: Linux answers all of 127.0.0.0/8)."""
     sockets = []
-    for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    for n in range(count):
+        source = sources[n % len(sources)]
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
         sockets.append(sock)
     return sockets
 
@@ -101,12 +106,12 @@ def test_security_idle_sockets_do_not_starve_a_server_with_few_descriptors(
 
 
 @contextlib.contextmanager
-def guarded(app: FastAPI, limits: Limits) -> Iterator[int]:
+def guarded(app: FastAPI, limits: Limits, log_level: str = "warning") -> Iterator[int]:
     """``app`` under uvicorn with ``punto serve``'s settings for ``limits``; its port."""
     from punto.server.connections import uvicorn_config
 
     port = free_port()
-    config = uvicorn_config(app, "127.0.0.1", port, limits, log_level="warning")
+    config = uvicorn_config(app, "127.0.0.1", port, limits, log_level=log_level)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -202,7 +207,8 @@ def test_security_idle_keep_alive_connections_are_closed(quick: int) -> None:
 
 
 def test_security_connections_over_the_cap_are_refused_503(quick: int) -> None:
-    sockets = idle_sockets(quick, 45)  # the cap is 40
+    # the cap is 40; from five addresses, each under its share (10)
+    sockets = idle_sockets(quick, 45, tuple(f"127.0.0.{n}" for n in range(1, 6)))
     try:
         refused = [sock for sock in sockets[-5:] if answer(sock, 5).startswith(b"HTTP/1.1 503")]
         assert len(refused) == 5

@@ -25,7 +25,7 @@ from punto.commands.common import (
 from punto.errors import PuntoError
 from punto.money import CENT, format_units, parse_stake
 from punto.server.lease_settings import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
-from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits
+from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits, proxy_networks
 from punto.store.bounds import MAX_BALANCE, MAX_CAGE_AMOUNT, MoneyBounds
 
 DEFAULT_HOST = "127.0.0.1"
@@ -40,6 +40,8 @@ _LIMIT_FLAGS = frozenset(
         "max_connections",
         "concurrency",
         "ws_per_client",
+        "connections_per_address",
+        "requests_per_address",
     }
 )
 
@@ -132,6 +134,41 @@ def register(sub: Any) -> None:
         default=defaults.ws_per_client,
         help=f"WebSockets one client address may hold open (default {defaults.ws_per_client})",
     )
+    limits.add_argument(
+        "--connections-per-address",
+        type=int,
+        metavar="N",
+        default=None,
+        help="open connections one client address may hold before a new one is answered "
+        f"429 (default a quarter of --max-connections, at least 8; here "
+        f"{defaults.address_connections}); a trusted proxy is not held to it",
+    )
+    limits.add_argument(
+        "--requests-per-address",
+        type=int,
+        metavar="N",
+        default=None,
+        help="requests one client address may have in progress before a new one is answered "
+        f"429 (default a quarter of --concurrency; here {defaults.address_requests})",
+    )
+    limits.add_argument(
+        "--trusted-proxy",
+        action="append",
+        metavar="ADDRESS",
+        default=[],
+        help="a proxy (address or network, e.g. 10.0.0.5 or 10.0.0.0/24) whose "
+        "X-Forwarded-For names the client; repeatable; none by default, when the "
+        "client is always the socket's peer",
+    )
+    limits.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="NAME",
+        default=[],
+        help="a host name this server answers for (e.g. tables.example, or "
+        "*.casino.example); repeatable; requests for any other Host are refused (400); "
+        "by default every Host is answered",
+    )
     money = parser.add_argument_group(
         "money bounds", "the cage's bounds (docs/security.md, punto.store.bounds)"
     )
@@ -204,9 +241,18 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         concurrency=args.concurrency,
         ws_per_client=args.ws_per_client,
+        connections_per_address=args.connections_per_address,
+        requests_per_address=args.requests_per_address,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
+    try:
+        proxy_networks(limits.trusted_proxies)
+    except ValueError as bad:
+        raise ServeError(
+            f"--trusted-proxy: {bad}", hint="give an address (10.0.0.5) or a network (10.0.0.0/24)"
+        ) from None
     for name, value in vars(args).items():
-        if name in _LIMIT_FLAGS and value <= 0:
+        if name in _LIMIT_FLAGS and value is not None and value <= 0:
             flag = "--" + name.replace("_", "-")
             raise ServeError(
                 f"{flag} {value} is not a limit", hint=f"give {flag} a positive number"
@@ -261,6 +307,8 @@ def serve(
         demo=args.demo,
         trusted_origins=args.trusted_origin,
         ws_per_client=limits.ws_per_client,
+        requests_per_address=limits.address_requests,
+        allowed_hosts=args.allowed_host,
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}"

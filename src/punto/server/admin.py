@@ -35,6 +35,7 @@ from punto.server.auth import authenticate
 from punto.server.idempotency import IdempotencyKey, after_acting, respond
 from punto.server.pages import HEADERS, STATIC
 from punto.store.accounts import PermissionDeniedError, UnknownUserError, User, UserRole
+from punto.store.lockout import STRANGERS
 from punto.store.passwords import MAX_PASSWORD_LENGTH
 from punto.store.requests import Answer
 
@@ -91,10 +92,25 @@ def _account_json(server: Server, user: User) -> dict[str, Any]:
         "role": user.role.value,
         "disabled": user.disabled,
         "locked": [
-            {"client": client, "until": until.isoformat()}
-            for client, until in server.accounts.locks(user.username)
+            {
+                "client": client,
+                "reason": _lock_reason(client, locks),
+                "until": until.isoformat(),
+            }
+            for client, until, locks in server.accounts.locks(user.username)
         ],
     }
+
+
+def _lock_reason(client: str, locks: int) -> str:
+    """Why a lock holds, in words for the admin's list."""
+    again = "" if locks <= 1 else f" (lock {locks} in a row, each twice as long)"
+    if client == STRANGERS:
+        return (
+            "too many failed logins from addresses the account has not logged in from: "
+            "every such address is held; the account's own addresses and browsers are not" + again
+        )
+    return f"too many failed logins in a row from {client}: that address is held" + again
 
 
 def _act(

@@ -31,6 +31,8 @@ measures all this: well over 1,000 bets a second on two cores.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import logging
 import sys
@@ -74,11 +76,33 @@ WORKER_THREADS = 64
 SWITCH_INTERVAL = 0.001
 #: How often what has lived a while is moved out of the garbage collector's sight.
 FREEZE_SECONDS = 1.0
+#: How often what was frozen is thawed and its cyclic garbage reclaimed (seconds).
+RECLAIM_SECONDS = 60.0
 #: The garbage collector's young-generation threshold while the server runs
 #: (Python's is 700 container objects).
 YOUNG_THRESHOLD = 20_000
 #: How often the statistics of tables that have grown are made (PostgreSQL).
 STATISTICS_SECONDS = 5.0
+
+
+def _trimmer() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)``, or None elsewhere."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim: Callable[[int], object] = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return lambda: trim(0)
+
+
+_TRIM = _trimmer()
+
+
+def _give_back() -> None:
+    """Return the C library's free heap memory to the system (glibc keeps what
+    Python freed for reuse, and a flood's worth stays resident otherwise)."""
+    if _TRIM is not None:
+        _TRIM()
 
 
 async def _keep_collections_short() -> None:
@@ -95,14 +119,29 @@ async def _keep_collections_short() -> None:
     Python's 700: a bet's objects live as long as its request (milliseconds),
     and at 700 they were walked two and three times before they died (in a
     20 s load run, 2.3 s of collecting; 0.7 s at 20,000).  Before each
-    freeze the young cyclic garbage is collected; a cycle that becomes
-    garbage after it was frozen is not reclaimed, and the server makes
-    little of that.
+    freeze the young cyclic garbage is collected.  A cycle that becomes
+    garbage after it was frozen is not reclaimed by those passes -- every
+    connection that lived past a freeze is one (a WebSocket's protocol, with
+    its compressor: 300 sockets opened and closed kept 14 MiB each time, and
+    memory grew flood after flood) -- so every :data:`RECLAIM_SECONDS` what
+    was frozen is thawed and collected in one full pass, then frozen again:
+    one pause a minute instead of one a second; and the C library is asked to
+    give its free memory back to the system (:func:`_give_back`), so that
+    after a flood the process's memory comes back down, not only stops
+    growing.
     """
     gc.freeze()
+    loop = asyncio.get_running_loop()
+    reclaimed = loop.time()
     while True:
         await asyncio.sleep(FREEZE_SECONDS)
-        gc.collect(1)  # the young cyclic garbage goes first, not into the freeze
+        if loop.time() - reclaimed >= RECLAIM_SECONDS:
+            reclaimed = loop.time()
+            gc.unfreeze()
+            gc.collect()
+            _give_back()
+        else:
+            gc.collect(1)  # the young cyclic garbage goes first, not into the freeze
         gc.freeze()
 
 
@@ -129,6 +168,8 @@ def create_app(
     on_ready: Callable[[Server], None] | None = None,
     trusted_origins: Iterable[str] = (),
     ws_per_client: int = limits.WS_PER_CLIENT,
+    requests_per_address: int = limits.share(limits.MAX_CONNECTIONS),
+    allowed_hosts: Iterable[str] = (),
     money_bounds: MoneyBounds | None = None,
     leases: LeaseSettings | bool | None = None,
     valuation: bool = True,
@@ -140,9 +181,10 @@ def create_app(
     Argon2 parameters (tests pass cheap ones).  ``auto_dealers=False`` leaves
     self-running tables still (tests drive them with ``TableRuntime.step``).
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
-    ``trusted_origins`` (besides the server's own) and ``ws_per_client``:
+    ``trusted_origins`` (besides the server's own), ``ws_per_client``,
+    ``requests_per_address`` and ``allowed_hosts`` (none: any):
     :class:`punto.server.guard.Guard`'s settings (the connection deadlines
-    are the protocol's: :mod:`punto.server.connections`).
+    and caps are the protocol's: :mod:`punto.server.connections`).
     ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
     ``leases``: run only the tables this process holds the lease of
     (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
@@ -245,6 +287,8 @@ def create_app(
         guard.Guard,
         trusted_origins=trusted_origins,
         ws_per_client=ws_per_client,
+        requests_per_address=requests_per_address,
+        allowed_hosts=allowed_hosts,
     )  # other sites and socket floods are turned away before anything reads a body
     app.add_middleware(errors.CatchAll)  # outermost
     app.include_router(logins.router)

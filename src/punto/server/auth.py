@@ -14,6 +14,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from fastapi import Request, WebSocket
@@ -36,6 +37,57 @@ COOKIE = "punto_session"
 MAX_TOKEN = 200
 
 
+#: The ASGI scope key a forwarded request's :class:`Identity` rides in: set
+#: only by :mod:`punto.server.forwarding` on the process that runs the table
+#: (no header, cookie or body can set a scope key).
+FORWARDED_IDENTITY = "punto.identity"
+
+
+def token_digest(token: str) -> str:
+    """What a session token is kept and looked up by (its SHA-256): the
+    ``sessions`` table holds this, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a forwarded request comes from, as the process that took it from
+    the client found: the session's digest -- never the bearer token or the
+    cookie's value, so that the request at rest in ``table_requests`` grants
+    nothing to whoever reads it (the digest is no token: a client that sends
+    it is hashed again) -- and the account and role it authenticated, which
+    the process that answers checks the session against.  ``device``: the
+    table whose device token the first process checked, for a card read by
+    that table's shoe."""
+
+    session: str | None = None
+    account: int | None = None
+    role: str | None = None
+    device: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "session": self.session,
+            "account": self.account,
+            "role": self.role,
+            "device": self.device,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Identity:
+        account = data.get("account")
+        return cls(
+            session=_text(data.get("session")),
+            account=account if isinstance(account, int) else None,
+            role=_text(data.get("role")),
+            device=_text(data.get("device")),
+        )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def token_in(authorization: str, cookies: Mapping[str, str]) -> str | None:
     """The session token of an ``Authorization: Bearer`` header, else of the cookie."""
     scheme, _, value = authorization.partition(" ")
@@ -54,6 +106,16 @@ def token_from(request: Request | WebSocket) -> str | None:
     (:mod:`punto.server.ws`).
     """
     return token_in(request.headers.get("authorization", ""), request.cookies)
+
+
+def session_digest(request: Request | WebSocket) -> str | None:
+    """The digest of the request's session: of its token (:func:`token_from`),
+    or, for a request forwarded from another process, the one it carries."""
+    identity = request.scope.get(FORWARDED_IDENTITY)
+    if isinstance(identity, Identity):
+        return identity.session
+    token = token_from(request)
+    return token_digest(token) if token else None
 
 
 class SessionCache:
@@ -151,21 +213,23 @@ class SessionCache:
                 del self._entries[digest]
 
     def authenticate(self, accounts: Accounts, token: str) -> User:
-        digest = hashlib.sha256(token.encode()).hexdigest()
+        return self.authenticate_digest(accounts, token_digest(token))
+
+    def authenticate_digest(self, accounts: Accounts, digest: str) -> User:
+        """The user of the session whose token's digest is ``digest``."""
         now = self._clock()
         entry = self._entries.get(digest)
         if entry is not None and self._trusted(entry, now):
             return entry[0]
         seen = self._seen
-        user, expires = accounts.session_of(token)  # one query: the user and the expiry
+        user, expires = accounts.session_of_digest(digest)  # one query: the user and the expiry
         if self._seen == seen:  # else it may have ended since it was read: not kept
             self._keep(digest, user, expires)
         return user
 
     def remember(self, session: Session) -> None:
         """A session just opened (a login): its first request need not ask the database."""
-        digest = hashlib.sha256(session.token.encode()).hexdigest()
-        self._keep(digest, session.user, session.expires_at)
+        self._keep(token_digest(session.token), session.user, session.expires_at)
 
     def warm(self, accounts: Accounts) -> list[User]:
         """Fill the cache with the sessions open now (at start-up: after a restart
@@ -187,7 +251,11 @@ class SessionCache:
 
     def peek(self, token: str) -> User | None:
         """The user of ``token`` if its entry stands (no database), else None."""
-        entry = self._entries.get(hashlib.sha256(token.encode()).hexdigest())
+        return self.peek_digest(token_digest(token))
+
+    def peek_digest(self, digest: str) -> User | None:
+        """:meth:`peek` by the token's digest."""
+        entry = self._entries.get(digest)
         if entry is not None and self._trusted(entry, self._clock()):
             return entry[0]
         return None
@@ -202,7 +270,7 @@ class SessionCache:
 
     def forget(self, token: str) -> None:
         with self._lock:
-            self._entries.pop(hashlib.sha256(token.encode()).hexdigest(), None)
+            self._entries.pop(token_digest(token), None)
 
     def clear(self) -> None:
         with self._lock:
@@ -212,20 +280,34 @@ class SessionCache:
 def authenticate(
     accounts: Accounts, request: Request | WebSocket, cache: SessionCache | None = None
 ) -> User:
-    token = token_from(request)
-    if not token:
+    digest = session_digest(request)
+    if not digest:
         raise SessionInvalidError(
             "you are not logged in", hint="log in: POST /api/auth/login, then send the token"
         )
     if cache is not None:
-        return cache.authenticate(accounts, token)
-    return accounts.authenticate(token)
+        user = cache.authenticate_digest(accounts, digest)
+    else:
+        user = accounts.session_of_digest(digest)[0]
+    identity = request.scope.get(FORWARDED_IDENTITY)
+    if isinstance(identity, Identity) and identity.account is not None:
+        check_identity(identity, user)
+    return user
+
+
+def check_identity(identity: Identity, user: User) -> None:
+    """A forwarded request acts as the account and role it was sent as, or not at all."""
+    if identity.account != user.id or identity.role != user.role.value:
+        raise SessionInvalidError(
+            "this session's account changed while the request was on its way",
+            hint="log in again and retry",
+        )
 
 
 def optional_user(
     accounts: Accounts, request: Request | WebSocket, cache: SessionCache | None = None
 ) -> User | None:
-    if not token_from(request):
+    if not session_digest(request):
         return None
     try:
         return authenticate(accounts, request, cache)

@@ -22,6 +22,7 @@ import hashlib
 import json
 import re
 import secrets
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -347,6 +348,9 @@ class TableStore:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        #: one-time device tokens of forwarded cards (see :meth:`vouch_device`), by token
+        self._vouched: dict[str, str] = {}
+        self._vouched_lock = threading.Lock()
 
     def all(self) -> list[TableConfig]:
         with self._engine.connect() as conn:
@@ -455,7 +459,26 @@ class TableStore:
                 raise UnknownTableError(f"there is no table {table_id!r}")
         return token
 
+    def vouch_device(self, table_id: str) -> str:
+        """A one-time device token for ``table_id``, in this process's memory only:
+        a card forwarded from another process (:mod:`punto.server.forwarding`)
+        carries no device token -- it would lie in ``table_requests`` -- only
+        that the first process checked it; this token stands in for it while
+        the request is answered here (:meth:`unvouch` after)."""
+        token = secrets.token_urlsafe(32)
+        with self._vouched_lock:
+            self._vouched[token] = table_id
+        return token
+
+    def unvouch(self, token: str) -> None:
+        with self._vouched_lock:
+            self._vouched.pop(token, None)
+
     def check_device_token(self, table_id: str, token: str) -> bool:
+        with self._vouched_lock:
+            vouched = self._vouched.pop(token, None)
+        if vouched is not None:
+            return vouched == table_id
         with self._engine.connect() as conn:
             stored = conn.execute(
                 select(server_tables.c.device_token_hash).where(server_tables.c.id == table_id)

@@ -18,8 +18,18 @@ fail (issue 12).  :class:`Limits` is what ``punto serve`` sets, with flags:
   included) and a new one is answered 503 and closed at once, so the
   process keeps file descriptors for its database and its own files; by
   default well under the process's descriptor limit;
+- ``address_connections``: open connections one client address may hold
+  (a WebSocket counts against ``ws_per_client`` instead, once upgraded): past
+  it a new connection from that address is answered 429 and closed at once,
+  before any byte of it is read, so that one address cannot take every slot
+  and starve the rest (4,300 slow sockets from one address once did);
+  a trusted proxy's connections are not held to it (they are its clients');
 - ``concurrency``: requests in progress at once before uvicorn answers 503
-  (``limit_concurrency``);
+  (``limit_concurrency``); ``address_requests``, one client address's share
+  of them (:class:`punto.server.guard.Guard`);
+- ``trusted_proxies``: the only peers whose ``X-Forwarded-For`` is read
+  (uvicorn's ``proxy_headers``, which by default believes any loopback
+  peer: off unless proxies are given); ``Forwarded`` is never read;
 - ``ws_per_client``: WebSockets one client address may hold
   (:class:`punto.server.guard.Guard`);
 - the largest WebSocket message (``ws_max_size``) and request headers
@@ -31,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from typing import Any
 
 import uvicorn
@@ -38,7 +49,15 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from punto.errors import PuntoError
 from punto.server.errors import MAX_HEADERS, error_bytes
-from punto.server.limits import BODY_SECONDS, HEADER_SECONDS, MAX_CONNECTIONS, Limits
+from punto.server.limits import (
+    BODY_SECONDS,
+    HEADER_SECONDS,
+    MAX_CONNECTIONS,
+    Limits,
+    is_proxy,
+    proxy_networks,
+    share,
+)
 
 #: The largest WebSocket message a page may send (bytes).
 WS_MAX_SIZE = 64 * 1024
@@ -46,6 +65,10 @@ WS_MAX_SIZE = 64 * 1024
 _408 = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
+)
+_429 = (
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+    b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
 )
 _503 = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
@@ -70,16 +93,42 @@ class GuardedHttpTools(HttpToolsProtocol):
     header_seconds: float = HEADER_SECONDS
     body_seconds: float = BODY_SECONDS
     max_connections: int = MAX_CONNECTIONS
+    per_address: int = share(MAX_CONNECTIONS)
+    proxies: tuple[Any, ...] = ()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
+        self._address: str | None = None  # counted against its address's share
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
             transport.write(_answer(_503, "the server holds as many connections as it may"))
             transport.close()
             return
+        address = self.client[0] if self.client else None
+        if address is not None and not is_proxy(address, self.proxies):
+            held = _held(self.server_state)
+            if held[address] >= self.per_address:
+                message = f"{address} holds {self.per_address} connections to this server already"
+                transport.write(_answer(_429, message))
+                transport.close()
+                return
+            held[address] += 1
+            self._address = address
         self._arm()
+
+    def handle_websocket_upgrade(self) -> None:
+        # A WebSocket is held to the Guard's cap per address from here on.
+        self._release()
+        super().handle_websocket_upgrade()
+
+    def _release(self) -> None:
+        address, self._address = self._address, None
+        if address is not None:
+            held = _held(self.server_state)
+            held[address] -= 1
+            if held[address] <= 0:
+                del held[address]
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -100,6 +149,7 @@ class GuardedHttpTools(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         self._disarm_body()
+        self._release()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -144,8 +194,18 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.transport.close()
 
 
+def _held(state: Any) -> Counter[str]:
+    """The connections open from each client address, kept with the server's
+    own state (its set of connections), so that each server counts its own."""
+    held: Counter[str] | None = getattr(state, "punto_per_address", None)
+    if held is None:
+        held = Counter()
+        state.punto_per_address = held
+    return held
+
+
 def protocol(limits: Limits) -> type[GuardedHttpTools]:
-    """:class:`GuardedHttpTools` with ``limits``' deadlines and cap."""
+    """:class:`GuardedHttpTools` with ``limits``' deadlines and caps."""
     return type(
         "GuardedHttpTools",
         (GuardedHttpTools,),
@@ -153,6 +213,8 @@ def protocol(limits: Limits) -> type[GuardedHttpTools]:
             "header_seconds": limits.header_seconds,
             "body_seconds": limits.body_seconds,
             "max_connections": limits.max_connections,
+            "per_address": limits.address_connections,
+            "proxies": proxy_networks(limits.trusted_proxies),
         },
     )
 
@@ -171,5 +233,9 @@ def uvicorn_config(
         h11_max_incomplete_event_size=MAX_HEADERS,
         ws_max_size=WS_MAX_SIZE,
         timeout_graceful_shutdown=5,
+        # uvicorn believes X-Forwarded-For from loopback by default: from nobody
+        # here unless proxies are given (docs/security.md, "Client address").
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies),
         **options,
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
@@ -23,11 +24,11 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from punto.errors import PuntoError
-from punto.server.auth import token_in
+from punto.server.auth import FORWARDED_IDENTITY, Identity, token_in
 from punto.server.errors import punto_error_response, replaying
 from punto.server.routes.bets import take_bet
 from punto.server.routes.common import BetIn
-from punto.store.accounts import UserRole
+from punto.store.accounts import User, UserRole
 
 _BETS = re.compile(r"/api/tables/([^/]+)/bets")
 
@@ -64,8 +65,7 @@ class FastLane:
         content_type = headers.get("content-type", "")
         if not content_type.startswith("application/json"):
             return None
-        token = _token(headers)
-        user = server.sessions.peek(token) if token else None
+        user = _user(server, scope, headers)
         if user is None or user.role is not UserRole.PLAYER:
             return None
         runtime = server.tables.get(table_id)
@@ -105,6 +105,15 @@ def _headers(scope: Scope) -> dict[str, str]:
     return out
 
 
-def _token(headers: dict[str, str]) -> str | None:
-    """As :func:`punto.server.auth.token_from`, from the raw headers."""
-    return token_in(headers.get("authorization", ""), cookie_parser(headers.get("cookie", "")))
+def _user(server: Any, scope: Scope, headers: dict[str, str]) -> User | None:
+    """The user of the request's session if it was checked lately, else None
+    (the route then asks): by the token in its headers, or by the identity a
+    forwarded request carries (:func:`punto.server.auth.session_digest`)."""
+    identity = scope.get(FORWARDED_IDENTITY)
+    if isinstance(identity, Identity):
+        user = server.sessions.peek_digest(identity.session) if identity.session else None
+        if user is not None and (identity.account != user.id or identity.role != user.role.value):
+            return None  # the route refuses it, saying why
+        return user
+    token = token_in(headers.get("authorization", ""), cookie_parser(headers.get("cookie", "")))
+    return server.sessions.peek(token) if token else None

@@ -4,7 +4,10 @@ On PostgreSQL several server processes share the tables (each runs those
 whose lease it holds: :mod:`punto.server.ownership`), and a client need not
 know which: a request under ``/api/tables/{id}`` for a table another live
 process runs is written to ``table_requests`` (method, path, the headers that
-matter, the body) and announced with ``NOTIFY`` (its id and table: never
+matter, the body, and who is asking: an :class:`punto.server.auth.Identity`,
+the session's digest with the account and role the first process
+authenticated -- never the bearer token, the cookie or a device token, so
+that nothing in the table grants access to whoever reads it) and announced with ``NOTIFY`` (its id and table: never
 its content, which any session of the database could hear); the process
 that runs the table reads it at once on the notice (or takes it from the
 table, ``FOR UPDATE SKIP LOCKED``), answers it with its own application --
@@ -52,9 +55,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from starlette.requests import cookie_parser
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from punto.server.auth import FORWARDED_IDENTITY, Identity, token_digest, token_in
 from punto.server.batching import Batcher, next_batch
 from punto.server.errors import error_body, replaying
 from punto.server.fastlane import FastLane
@@ -62,6 +67,7 @@ from punto.server.forwarded import ANSWERING, ANSWERS, Answering, notice, pack, 
 from punto.server.notices import UNHURRIED_TOO, Notices, notifying
 from punto.server.ownership import Ownership
 from punto.store import db
+from punto.store.accounts import AuthError
 from punto.store.kept import KeptConnection
 from punto.store.leases import Lease, db_now, table_requests
 from punto.store.listed import listed
@@ -139,8 +145,13 @@ _ANSWER = select(
 )
 #: What is forwarded: a table's own resources (not the list of tables, nor a new one).
 _TABLE_PATH = re.compile(r"/api/tables/([^/]+)(?:/.*)?")
-#: The request headers the owner needs to answer as the first process would.
-_HEADERS = {"authorization", "cookie", "content-type", "idempotency-key", "accept"}
+#: A table's resources answered by any process, never forwarded: a new device
+#: token (only the database is written) would otherwise lie in its answer's row.
+_ANSWERED_HERE = re.compile(r"/api/tables/[^/]+/device-token")
+#: The request headers the owner needs to answer as the first process would:
+#: not the credentials (Authorization, Cookie, X-Device-Token), which stay
+#: here; who is asking travels as an Identity instead.
+_HEADERS = {"content-type", "idempotency-key", "accept"}
 _ANSWER_HEADERS = {"content-type", "retry-after", "www-authenticate"}
 
 
@@ -228,13 +239,14 @@ class Forwarding:
         return lease is not None and lease.owner != self.ownership.owner and lease.expires_at > 0
 
     async def forward(
-        self, table_id: str, scope: Scope, body: bytes
+        self, table_id: str, scope: Scope, body: bytes, identity: Identity | None = None
     ) -> tuple[int, list[Any], bytes]:
-        """Send the request to the process that runs ``table_id``; its answer
-        (status, headers, body), or 503 if none comes in time."""
+        """Send the request to the process that runs ``table_id`` as ``identity``;
+        its answer (status, headers, body), or 503 if none comes in time."""
         assert self.engine is not None
         assert self._loop is not None
         request = {
+            "identity": None if identity is None else identity.as_json(),
             "method": scope["method"],
             "path": scope["path"],
             "query": scope.get("query_string", b"").decode("latin-1"),
@@ -499,6 +511,16 @@ class Forwarding:
         # journal's), not after it: the first process answers its client sooner.
         ANSWERING.set(answering)
         body = base64.b64decode(request["body"])
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request["headers"]]
+        identity = request.get("identity")
+        who = Identity.from_json(identity) if isinstance(identity, dict) else None
+        vouched = None
+        server = getattr(getattr(self.fastapi, "state", None), "server", None)
+        if who is not None and who.device is not None and server is not None:
+            match = _TABLE_PATH.fullmatch(request["path"])
+            if match is not None and unquote(match.group(1)) == who.device:
+                vouched = server.store.vouch_device(who.device)
+                headers.append((b"x-device-token", vouched.encode("ascii")))
         scope: Scope = {
             "type": "http",
             "asgi": {"version": "3.0"},
@@ -509,14 +531,16 @@ class Forwarding:
             "raw_path": request["path"].encode(),
             "query_string": request["query"].encode("latin-1"),
             "root_path": "",
-            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request["headers"]],
+            "headers": headers,
             "client": ("forwarded", 0),
             "server": ("punto", 0),
             "app": self.fastapi,
             "punto.body": body,
         }
+        if who is not None:
+            scope[FORWARDED_IDENTITY] = who
         status = 500
-        headers: list[list[str]] = []
+        answer_headers: list[list[str]] = []
         chunks: list[bytes] = []
 
         async def receive() -> Message:
@@ -529,12 +553,16 @@ class Forwarding:
                 for k, v in message.get("headers", ()):
                     name = k.decode("latin-1").lower()
                     if name in _ANSWER_HEADERS:
-                        headers.append([name, v.decode("latin-1")])
+                        answer_headers.append([name, v.decode("latin-1")])
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
-        await self.app(scope, replaying(body, receive), send)
-        return status, headers, b"".join(chunks)
+        try:
+            await self.app(scope, replaying(body, receive), send)
+        finally:
+            if vouched is not None and server is not None:
+                server.store.unvouch(vouched)
+        return status, answer_headers, b"".join(chunks)
 
 
 def _not_answered(table_id: str, why: str) -> tuple[int, list[Any], bytes]:
@@ -553,6 +581,38 @@ def _not_answered(table_id: str, why: str) -> tuple[int, list[Any], bytes]:
     )
 
 
+async def identity_of(server: Any, table_id: str, scope: Scope) -> Identity | None:
+    """Who is asking, as this process finds it, to go with a request forwarded
+    for ``table_id`` instead of its credentials (None: nobody logged in, no
+    device).  A session not valid here is still sent by its digest, so that
+    the process answering refuses it as it would its own."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    authorization = headers.get("authorization", "")
+    scheme, _, value = authorization.partition(" ")
+    device_token = headers.get("x-device-token")
+    if device_token is None and scheme.lower() == "device":
+        device_token = value.strip()
+    device = None
+    if device_token:
+        checked = await asyncio.to_thread(
+            server.store.check_device_token, table_id, device_token[:200]
+        )
+        device = table_id if checked else None
+    token = token_in(authorization, cookie_parser(headers.get("cookie", "")))
+    if token is None:
+        return None if device is None else Identity(device=device)
+    digest = token_digest(token)
+    user = server.sessions.peek_digest(digest)
+    if user is None:
+        with contextlib.suppress(AuthError):
+            user = await asyncio.to_thread(
+                server.sessions.authenticate_digest, server.accounts, digest
+            )
+    if user is None:
+        return Identity(session=digest, device=device)
+    return Identity(session=digest, account=user.id, role=user.role.value, device=device)
+
+
 class Forward:
     """Pure ASGI, behind the fast lane and the body limit: a request under a
     table another process runs is forwarded to it (see the module); everything
@@ -567,6 +627,8 @@ class Forward:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         match = _TABLE_PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+        if match is not None and _ANSWERED_HERE.fullmatch(scope["path"]):
+            match = None
         server = getattr(getattr(scope.get("app"), "state", None), "server", None)
         if match is None or server is None or not self.forwarding.on:
             await self.app(scope, receive, send)
@@ -579,6 +641,7 @@ class Forward:
             await self.app(scope, receive, send)
             return
         body = scope.get("punto.body", b"")  # read by errors.BodyLimit, in front
-        status, headers, answer = await self.forwarding.forward(table_id, scope, body)
+        identity = await identity_of(server, table_id, scope)
+        status, headers, answer = await self.forwarding.forward(table_id, scope, body, identity)
         response = Response(answer, status_code=status, headers=dict(headers))
         await response(scope, receive, send)

@@ -24,6 +24,14 @@
   a player's balance or the staff stream with the victim's cookie.
 - **WebSockets per client address** are capped: the next one is refused
   with 429 and ``Retry-After``.
+- **Requests in progress per client address** are capped (a share of the
+  server's ``--concurrency``): the next one is refused with 429 and
+  ``Retry-After`` before anything reads it.
+- **Hosts**: with ``--allowed-host`` given, a request or WebSocket whose
+  ``Host`` is none of them is refused (400) before anything else: a page
+  reached under another name (DNS rebinding, a made-up ``Host`` matching a
+  made-up ``Origin``) gets nothing.  Without the option every ``Host`` is
+  answered, as a server reached by its address must.
 
 Idle connections, slow headers and slow bodies are timed out below the
 application, by :mod:`punto.server.connections`.
@@ -40,7 +48,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from punto.errors import PuntoError
 from punto.server.auth import COOKIE
 from punto.server.errors import error_bytes
-from punto.server.limits import WS_PER_CLIENT
+from punto.server.limits import MAX_CONNECTIONS, WS_PER_CLIENT, share
 from punto.store.accounts import PermissionDeniedError
 
 #: Methods that change nothing (RFC 9110 safe methods).
@@ -62,6 +70,42 @@ class ContentTypeError(PuntoError):
 
 class TooManySocketsError(PuntoError):
     """More WebSockets from one client address than the server allows."""
+
+
+class TooManyRequestsError(PuntoError):
+    """More requests in progress from one client address than the server allows."""
+
+
+class HostNotAllowedError(PuntoError):
+    """A request sent to a host name this server does not answer for."""
+
+
+def host_name(host: str) -> str:
+    """A ``Host`` header's name, lower-cased, without its port.
+
+    >>> host_name("Tables.Example:8443"), host_name("[::1]:8000"), host_name("127.0.0.1")
+    ('tables.example', '[::1]', '127.0.0.1')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host.partition("]")[0] + "]"
+    return host.partition(":")[0]
+
+
+def host_allowed(host: str, allowed: frozenset[str]) -> bool:
+    """Whether ``host`` (a ``Host`` header) is one of ``allowed`` (names, or
+    ``*.domain`` for any name under it); every host when none is given.
+
+    >>> hosts = frozenset({"tables.example", "*.casino.example"})
+    >>> [host_allowed(h, hosts) for h in ("tables.example:80", "pit.casino.example", "evil.example")]
+    [True, True, False]
+    """
+    if not allowed:
+        return True
+    name = host_name(host)
+    if name in allowed:
+        return True
+    return any(a.startswith("*.") and name.endswith(a[1:]) for a in allowed)
 
 
 def origin_of(url: str) -> str | None:
@@ -169,9 +213,13 @@ def check_socket(scope: Scope, trusted: frozenset[str] = frozenset()) -> PuntoEr
     )
 
 
-async def _answer(send: Send, status: int, error: PuntoError) -> None:
+async def _answer(
+    send: Send, status: int, error: PuntoError, *, retry_after: bytes | None = None
+) -> None:
     body = error_bytes(status, error)
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", retry_after))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -204,19 +252,39 @@ class Guard:
         *,
         trusted_origins: Iterable[str] = (),
         ws_per_client: int = WS_PER_CLIENT,
+        requests_per_address: int = share(MAX_CONNECTIONS),
+        allowed_hosts: Iterable[str] = (),
     ) -> None:
         self.app = app
         self.trusted = frozenset(o for o in (origin_of(t) for t in trusted_origins) if o)
         self.ws_per_client = ws_per_client
+        self.requests_per_address = requests_per_address
+        self.allowed_hosts = frozenset(host_name(h) for h in allowed_hosts if h.strip())
         self.sockets: Counter[str] = Counter()
+        self.requests: Counter[str] = Counter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
+        if scope["type"] in ("http", "websocket") and not self._host_allowed(scope):
+            error = HostNotAllowedError(
+                "this server does not answer for that host name",
+                hint="use the server's own address (punto serve --allowed-host)",
+            )
+            if scope["type"] == "http":
+                await _answer(send, 400, error)
+            else:
+                await _deny_socket(scope, receive, send, 400, error)
+        elif scope["type"] == "websocket":
             await self._socket(scope, receive, send)
         elif scope["type"] == "http":
             await self._request(scope, receive, send)
         else:
             await self.app(scope, receive, send)
+
+    def _host_allowed(self, scope: Scope) -> bool:
+        if not self.allowed_hosts:
+            return True
+        host = _headers(scope).get(b"host", b"").decode("latin-1")
+        return host_allowed(host, self.allowed_hosts)
 
     async def _request(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = check_request(scope, self.trusted)
@@ -224,7 +292,22 @@ class Guard:
             status = 415 if isinstance(refusal, ContentTypeError) else 403
             await _answer(send, status, refusal)
             return
-        await self.app(scope, receive, send)
+        client = scope.get("client")
+        address = str(client[0]) if client else "?"
+        if self.requests[address] >= self.requests_per_address:
+            error = TooManyRequestsError(
+                f"{address} has {self.requests_per_address} requests in progress already",
+                hint="wait for the answers before sending more",
+            )
+            await _answer(send, 429, error, retry_after=b"1")
+            return
+        self.requests[address] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.requests[address] -= 1
+            if self.requests[address] <= 0:
+                del self.requests[address]
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = check_socket(scope, self.trusted)

@@ -14,10 +14,13 @@ the server from 92 MiB to 1.7 GiB and made bets wait 13 s.  So, in front of
   from an address lately is not held by either limit there (only by its
   lockout), so a flood from a shared address keeps out only the names
   nobody has logged in under from it.
-- **Failed logins per user name**: at most :data:`PER_ACCOUNT` a minute from
-  all addresses together -- except from an address the account logged in
-  from successfully lately, so that a stranger guessing from elsewhere
-  cannot keep the user out.
+- **Failed logins per user name** from strangers (addresses the name has
+  not logged in from lately, without its device cookie) are bounded in the
+  database, with an exponential back-off (:mod:`punto.store.lockout`): in
+  every process, lifted by the admin's unlock; an address the name logged in
+  from lately (:meth:`LoginGuard.known`, this process's memory) or the
+  browser's device cookie is never held by it, so a stranger guessing from
+  elsewhere cannot keep the user out.
 - **Password hashing**: at most :data:`HASH_SLOTS` at a time, in threads of
   their own (never the event loop's, nor the worker threads the tables'
   handlers wait in) and at a lower priority (:data:`HASH_NICE`), and at
@@ -59,8 +62,6 @@ T = TypeVar("T")
 
 #: Failed logins a client address may make a minute.
 PER_ADDRESS = "30/minute"
-#: Failed logins a user name may take a minute from addresses it has not logged in from.
-PER_ACCOUNT = "10/minute"
 #: Password hashes at a time: half the cores (the other half serve the tables).
 HASH_SLOTS = max(1, (os.cpu_count() or 2) // 2)
 #: Logins waiting for a hash slot before more are refused.
@@ -80,14 +81,12 @@ class LoginGuard:
         self,
         *,
         per_address: str = PER_ADDRESS,
-        per_account: str = PER_ACCOUNT,
         slots: int = HASH_SLOTS,
         queue: int = HASH_QUEUE,
         tarpit: float = TARPIT,
     ) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._per_address: RateLimitItem = parse(per_address)
-        self._per_account: RateLimitItem = parse(per_account)
         self.slots = slots
         self.queue = queue
         self.tarpit = tarpit
@@ -100,17 +99,13 @@ class LoginGuard:
 
     def admit(self, name: str, client: str) -> None:
         """Refuse (:class:`LoginThrottledError`) a login the limits do not let through."""
-        if self._is_known(name, client):
+        if self.known(name, client):
             return  # this name logged in from here lately: only its lockout holds it
         if not self._limiter.test(self._per_address, "address", client):
             self._refuse(self._per_address, ("address", client), "from this address")
-        if not self._limiter.test(self._per_account, "account", name):
-            self._refuse(self._per_account, ("account", name), "under this name")
 
     def failed(self, name: str, client: str) -> None:
         self._limiter.hit(self._per_address, "address", client)
-        if not self._is_known(name, client):
-            self._limiter.hit(self._per_account, "account", name)
 
     def succeeded(self, name: str, client: str) -> None:
         now = time.monotonic()
@@ -138,7 +133,8 @@ class LoginGuard:
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
-    def _is_known(self, name: str, client: str) -> bool:
+    def known(self, name: str, client: str) -> bool:
+        """Whether ``name`` logged in from ``client`` lately (see :data:`KNOWN_FOR`)."""
         until = self._known.get((name, client))
         return until is not None and until > time.monotonic()
 

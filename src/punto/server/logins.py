@@ -45,8 +45,15 @@ class LoginIn(BaseModel):
     password: Annotated[str, Field(min_length=1, max_length=LONGEST_SENT)]
 
 
+#: The device cookie set at login (OWASP's device cookies: :mod:`punto.store.lockout`).
+DEVICE_COOKIE = "punto_device"
+#: How long a browser stays known by its device cookie (seconds).
+DEVICE_SECONDS = 90 * 24 * 3600
+
+
 def client_of(request: Request) -> str:
-    """The address a request comes from (the socket's peer: no proxy header is trusted)."""
+    """The address a request comes from: the socket's peer, or the client a
+    trusted proxy names (``punto serve --trusted-proxy``; uvicorn sets it)."""
     return request.client.host if request.client is not None else ""
 
 
@@ -59,9 +66,11 @@ def retry_after(error: LoginLockedError) -> str:
 async def login(body: LoginIn, request: Request) -> Response:
     """A password login; returns a session token (also set as an HttpOnly cookie).
     Five wrong passwords in a row from one address lock the name there for a
-    while, longer each time (429); too many failures from one address or under
-    one name, or too many logins at once, are refused with 429 and
-    ``Retry-After`` before the password is checked."""
+    while, longer each time (429); ten from addresses the name has not logged
+    in from lock out every such address for a while, longer each time, but
+    not the user's own address or browser (its device cookie, set here); too
+    many failures from one address, or too many logins at once, are refused
+    with 429 and ``Retry-After`` before the password is checked."""
     server: Server = request.app.state.server
     guard = server.logins
     name = normalize_username(body.username)
@@ -75,15 +84,28 @@ async def login(body: LoginIn, request: Request) -> Response:
                 hint=f"passwords have at most {MAX_PASSWORD_LENGTH} characters",
             )
 
+        trusted = guard.known(name, client)
+        device = request.cookies.get(DEVICE_COOKIE)
+
         def work() -> Session:
             try:
-                return server.accounts.login(body.username, body.password, client=client)
+                return server.accounts.login(
+                    body.username, body.password, client=client, trusted=trusted, device=device
+                )
             except (LoginFailedError, LoginLockedError):
                 guard.failed(name, client)
                 raise
 
         session = await guard.hash(work)
     except LoginLockedError as error:
+        if error.new:  # every lock in the audit log: who, whom, until when
+            await asyncio.to_thread(
+                server.audit.record,
+                "login_locked",
+                account=name,
+                client=error.client,
+                until=error.until.isoformat(),
+            )
         if isinstance(error, LoginThrottledError):
             # held back (see login_guard.TARPIT), each for its own while: refusals sent together
             # come back together, and a burst of them would stall the loop at once
@@ -117,4 +139,14 @@ async def login(body: LoginIn, request: Request) -> Response:
         max_age=int(server.accounts.session_ttl.total_seconds()),
         path="/",
     )
+    if session.device is not None:
+        answer.set_cookie(
+            DEVICE_COOKIE,
+            session.device,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            max_age=DEVICE_SECONDS,
+            path="/api/auth/login",
+        )
     return answer

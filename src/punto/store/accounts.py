@@ -54,9 +54,10 @@ from sqlalchemy.exc import IntegrityError
 
 from punto.errors import PuntoError
 from punto.store import db
+from punto.store.account_names import UsernameError, account_name, normalize_username
 from punto.store.db import accounts as accounts_table
 from punto.store.db import session_invalidations, sessions
-from punto.store.lockout import FailedLogins
+from punto.store.lockout import STRANGERS, FailedLogins, device_cookie, device_ok
 from punto.store.passwords import (
     MAX_PASSWORD_LENGTH,
     MIN_PASSWORD_LENGTH,
@@ -87,11 +88,13 @@ __all__ = [
     "UserExistsError",
     "UserRole",
     "UsernameError",
+    "normalize_username",
 ]
 
 #: The longest client description kept with failed logins.
 MAX_CLIENT = 80
-_USERNAME = re.compile(r"[a-z0-9][a-z0-9._@-]{0,63}")
+#: A session token's digest as ``sessions`` keeps it (SHA-256, hex).
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 class AccountsError(PuntoError):
@@ -107,10 +110,22 @@ class LoginFailedError(AuthError):
 
 
 class LoginLockedError(AuthError):
-    """Too many failed logins under this name; refused until ``until``."""
+    """Too many failed logins under this name; refused until ``until``.
+    ``client``: who is locked out (an address, or :data:`STRANGERS`); ``new``:
+    this failure made the lock (the server audits it)."""
 
-    def __init__(self, message: str, *, until: datetime, hint: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        until: datetime,
+        hint: str | None = None,
+        client: str = "",
+        new: bool = False,
+    ) -> None:
         self.until = until
+        self.client = client
+        self.new = new
         super().__init__(message, hint=hint)
 
 
@@ -130,10 +145,6 @@ class SessionInvalidError(AuthError):
 
 class PermissionDeniedError(AuthError):
     """A user whose role may not do what was asked."""
-
-
-class UsernameError(AccountsError, ValueError):
-    """A user name that is not allowed."""
 
 
 class PasswordPolicyError(AccountsError, ValueError):
@@ -208,15 +219,12 @@ class Session:
     token: str = field(repr=False)
     user: User
     expires_at: datetime
+    #: the device cookie for this browser (see :mod:`punto.store.lockout`)
+    device: str | None = field(default=None, repr=False)
 
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def normalize_username(username: str) -> str:
-    """User names are case-insensitive: ``" Ann "`` is ``"ann"``."""
-    return username.strip().casefold()
 
 
 def _user_from_row(row: RowMapping) -> User:
@@ -251,6 +259,9 @@ class Accounts:
         max_failures: int = 5,
         lockout: timedelta = timedelta(minutes=15),
         max_lockout: timedelta = timedelta(hours=24),
+        strangers_failures: int = 10,
+        strangers_lockout: timedelta = timedelta(minutes=1),
+        strangers_max_lockout: timedelta = timedelta(hours=1),
         session_ttl: timedelta = timedelta(hours=12),
         clock: Callable[[], datetime] = db.utc_now,
     ) -> None:
@@ -268,6 +279,14 @@ class Accounts:
             max_lockout=max_lockout,
             clock=clock,
         )
+        self._strangers = FailedLogins(
+            engine,
+            max_failures=strangers_failures,
+            lockout=strangers_lockout,
+            max_lockout=strangers_max_lockout,
+            clock=clock,
+            strangers=True,
+        )
         self.session_ttl = session_ttl
         self._clock = clock
         # What an unknown user's password is checked against (made now, so the
@@ -278,13 +297,10 @@ class Accounts:
 
     def create_user(self, username: str, password: str, role: UserRole) -> User:
         """A new user; :class:`UserExistsError` if the name is taken."""
-        name = normalize_username(username)
-        if not _USERNAME.fullmatch(name):
-            raise UsernameError(
-                f"user name {username!r} is not allowed",
-                hint="use 1 to 64 letters, digits and . _ @ -, starting with a letter or digit",
-            )
         role = UserRole(role)
+        with self._engine.connect() as conn:
+            taken = [str(n) for n in conn.execute(select(accounts_table.c.username)).scalars()]
+        name = account_name(username, player=role is UserRole.PLAYER, taken=taken)
         password_hash = self._hasher.hash(_check_password(password, role, name))
         now = self._clock()
         try:
@@ -376,13 +392,15 @@ class Accounts:
         admin's action); returns how many clients were locked out."""
         return self._failures.unlock(normalize_username(username))
 
-    def locks(self, username: str) -> list[tuple[str, datetime]]:
-        """The clients locked out of ``username`` now, and until when (for the admin)."""
+    def locks(self, username: str) -> list[tuple[str, datetime, int]]:
+        """The clients locked out of ``username`` now (:data:`STRANGERS`: every
+        address it has not used), until when, and the how-many-th lock in a row
+        (for the admin)."""
         return self._failures.locks(normalize_username(username))
 
     def prune_login_attempts(self) -> int:
         """Delete the failed logins that are forgotten anyway; returns how many."""
-        return self._failures.prune()
+        return self._failures.prune() + self._strangers.prune()
 
     def _update_user(self, user_id: int, **values: object) -> None:
         with db.write_transaction(self._engine) as conn:
@@ -394,9 +412,20 @@ class Accounts:
 
     # --- logging in ------------------------------------------------------------------
 
-    def login(self, username: str, password: str, *, client: str = "") -> Session:
+    def login(
+        self,
+        username: str,
+        password: str,
+        *,
+        client: str = "",
+        trusted: bool = False,
+        device: str | None = None,
+    ) -> Session:
         """A new session for the user, if the password is right and the name not
         locked for ``client`` (who asks: the server gives the address).
+        ``trusted``: the name logged in from ``client`` lately, or ``device``
+        is its device cookie: strangers' failures under the name do not hold
+        it, and its own do not count against the name (:mod:`punto.store.lockout`).
 
         Raises :class:`LoginFailedError` (wrong name or password: never says
         which), :class:`LoginLockedError` (too many failures under this name,
@@ -407,20 +436,31 @@ class Accounts:
         client = client[:MAX_CLIENT]
         now = self._clock()
         with self._engine.connect() as conn:
-            locked_until = self._failures.locked_until(conn, name, client, now)
             row = (
                 conn.execute(select(accounts_table).where(accounts_table.c.username == name))
                 .mappings()
                 .first()
             )
+            if row is not None and device_ok(device, name, str(row["password_hash"])):
+                trusted = True
+            locked_until = self._failures.locked_until(conn, name, client, now)
+            strangers_until = (
+                None if trusted else self._strangers.locked_until(conn, name, STRANGERS, now)
+            )
         if locked_until is not None:
-            raise self._locked(locked_until)
+            raise self._locked(locked_until, client)
+        if strangers_until is not None:
+            raise self._locked(strangers_until, STRANGERS)
         # The same work whether or not the user exists: the timing tells nothing.
         stored = str(row["password_hash"]) if row is not None else self._dummy()
         if not self._verify(stored, password) or row is None:
             locked_until = self._failures.record(name, client, now)
             if locked_until is not None:
-                raise self._locked(locked_until)
+                raise self._locked(locked_until, client, new=True)
+            if not trusted:
+                strangers_until = self._strangers.record(name, STRANGERS, now)
+                if strangers_until is not None:
+                    raise self._locked(strangers_until, STRANGERS, new=True)
             raise LoginFailedError(
                 "the user name or password is wrong", hint="check both and try again"
             )
@@ -434,7 +474,7 @@ class Accounts:
             # may have locked the name since we looked.
             until = self._failures.locked_until(conn, name, client, now)
             if until is not None:
-                raise self._locked(until)
+                raise self._locked(until, client)
             if user.disabled:
                 raise AccountDisabledError(
                     "this account is disabled", hint="ask an admin to enable it"
@@ -459,7 +499,8 @@ class Accounts:
             )
 
         db.run_transaction(self._engine, work)
-        return Session(token, user, expires_at)
+        device = device_cookie(name, new_hash or stored)
+        return Session(token, user, expires_at, device)
 
     def authenticate(self, token: str) -> User:
         """The user whose session ``token`` is; :class:`SessionInvalidError` if it
@@ -469,6 +510,13 @@ class Accounts:
     def session_of(self, token: str) -> tuple[User, datetime]:
         """:meth:`authenticate`, with the session's expiry."""
         if not isinstance(token, str) or not token or len(token) > 200:
+            raise SessionInvalidError("this session is unknown", hint="log in")
+        return self.session_of_digest(_token_hash(token))
+
+    def session_of_digest(self, digest: str) -> tuple[User, datetime]:
+        """:meth:`session_of` by the token's digest (what ``sessions`` keeps): a
+        request forwarded between processes carries the digest, not the token."""
+        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
             raise SessionInvalidError("this session is unknown", hint="log in")
         now = self._clock()
         with self._engine.connect() as conn:
@@ -480,7 +528,7 @@ class Accounts:
                         *accounts_table.c,
                     )
                     .join(accounts_table, accounts_table.c.id == sessions.c.account_id)
-                    .where(sessions.c.token_hash == _token_hash(token))
+                    .where(sessions.c.token_hash == digest)
                 )
                 .mappings()
                 .first()
@@ -620,9 +668,14 @@ class Accounts:
             needs = True
         return self._hasher.hash(password) if needs else None
 
-    def _locked(self, until: datetime) -> LoginLockedError:
+    def _locked(self, until: datetime, client: str, *, new: bool = False) -> LoginLockedError:
+        where = "from addresses it has not logged in from" if client == STRANGERS else ""
         return LoginLockedError(
-            f"too many failed logins under this name: refused until {until:%Y-%m-%d %H:%M:%S} UTC",
+            f"too many failed logins under this name{' ' + where if where else ''}: "
+            f"refused until {until:%Y-%m-%d %H:%M:%S} UTC",
             until=until,
-            hint="wait, or ask an admin to unlock it",
+            hint="wait, log in from an address or browser you used before, "
+            "or ask an admin to unlock it",
+            client=client,
+            new=new,
         )

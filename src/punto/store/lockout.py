@@ -9,10 +9,29 @@ the row is pruned (at most once a minute, at a failure, and by
 :meth:`FailedLogins.prune`), so that a flood of unknown names does not fill
 the table.  A stranger's failures lock out the stranger, not the user
 logging in from elsewhere.  Used by :class:`punto.store.accounts.Accounts`.
+
+**Strangers** (:data:`STRANGERS`): the failures under a name from every
+address it has not logged in from lately and without its device cookie are
+counted together too, in a row of their own, so that guesses at one account
+from many addresses are bounded: ``strangers_failures`` of them lock out
+every stranger for a while, twice as long after each lock (an exponential
+back-off, not a flat lock), while the user, from an address they used or
+with the device cookie their browser got at their last login (OWASP's
+device cookies, :func:`device_cookie`), is not held by it.  The admin's
+unlock forgets both kinds, in every process (they are rows, not memory).
+
+>>> cookie = device_cookie("pit", "$argon2id$...hash", nonce="n0")
+>>> device_ok(cookie, "pit", "$argon2id$...hash"), device_ok(cookie, "ann", "$argon2id$...hash")
+(True, False)
+>>> device_ok(cookie, "pit", "$argon2id$...another hash")  # the password changed since
+False
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -22,9 +41,36 @@ from sqlalchemy.engine import Connection, Engine, RowMapping
 from punto.store import db
 from punto.store.db import login_attempts
 
+#: The ``client`` of the row that counts a name's failures from strangers
+#: (no address is written so).
+STRANGERS = "*"
+
+
+def device_cookie(name: str, key: str, *, nonce: str | None = None) -> str:
+    """A device cookie for ``name`` (OWASP): a nonce and its HMAC under ``key``,
+    the account's stored password hash -- nothing new is kept, and a new
+    password ends every device cookie of the account.  It lets no one in: it
+    only says "this browser logged in as ``name`` before"."""
+    nonce = nonce or secrets.token_urlsafe(16)
+    return f"{nonce}.{_mac(name, nonce, key)}"
+
+
+def device_ok(cookie: str | None, name: str, key: str) -> bool:
+    """Whether ``cookie`` is a device cookie :func:`device_cookie` made for ``name``."""
+    if not cookie or len(cookie) > 200:
+        return False
+    nonce, _, mac = cookie.partition(".")
+    return bool(nonce) and hmac.compare_digest(mac, _mac(name, nonce, key))
+
+
+def _mac(name: str, nonce: str, key: str) -> str:
+    message = f"punto-device:{name}:{nonce}".encode()
+    return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
+
 
 class FailedLogins:
-    """The ``login_attempts`` table (see the module's docstring)."""
+    """The ``login_attempts`` table (see the module's docstring); with
+    ``strangers``, its rows of :data:`STRANGERS` only, else every other."""
 
     def __init__(
         self,
@@ -34,8 +80,10 @@ class FailedLogins:
         lockout: timedelta,
         max_lockout: timedelta,
         clock: Callable[[], datetime],
+        strangers: bool = False,
     ) -> None:
         self._engine = engine
+        self.strangers = strangers
         self.max_failures = max_failures
         self.lockout = lockout
         self.max_lockout = max_lockout
@@ -114,24 +162,31 @@ class FailedLogins:
             conn.execute(delete(login_attempts).where(login_attempts.c.username == name))
         return int(locked)
 
-    def locks(self, name: str) -> list[tuple[str, datetime]]:
-        """The clients locked out of ``name`` now, and until when."""
+    def locks(self, name: str) -> list[tuple[str, datetime, int]]:
+        """The clients locked out of ``name`` now (:data:`STRANGERS` for every
+        stranger), until when, and how many locks in a row that is."""
         now = self._clock()
         with self._engine.connect() as conn:
             rows = conn.execute(
-                select(login_attempts.c.client, login_attempts.c.locked_until).where(
-                    login_attempts.c.username == name, login_attempts.c.locked_until > now
-                )
+                select(
+                    login_attempts.c.client, login_attempts.c.locked_until, login_attempts.c.locks
+                ).where(login_attempts.c.username == name, login_attempts.c.locked_until > now)
             ).all()
-        return [(str(client), until) for client, until in rows]
+        return [(str(client), until, int(locks)) for client, until, locks in rows]
 
     def prune(self) -> int:
         """Delete the failures that are forgotten anyway (see :meth:`_forgotten`);
         returns how many rows."""
         cutoff = self._clock() - self.lockout
+        kind = (
+            login_attempts.c.client == STRANGERS
+            if self.strangers
+            else login_attempts.c.client != STRANGERS
+        )
         with db.write_transaction(self._engine) as conn:
             result = conn.execute(
                 delete(login_attempts).where(
+                    kind,
                     login_attempts.c.last_failure_at <= cutoff,
                     login_attempts.c.locked_until.is_(None)
                     | (login_attempts.c.locked_until <= cutoff),

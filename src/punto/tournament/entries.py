@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from punto.money import format_money
-from punto.names import DisplayNameError, display_name, name_key
+from punto.names import DisplayNameError, check_not_staff, display_name, name_key
 from punto.tournament.core import TournamentCore
 from punto.tournament.errors import (
     RegistrationError,
@@ -45,14 +45,17 @@ class TournamentEntries(TournamentCore):
             raise RegistrationError(
                 f"entrant {entrant!r} is already registered", clause=fmt.rule("registration")
             )
-        try:  # one spelling, nothing hidden, nobody else's (punto.names)
+        try:  # one spelling, nothing hidden, not the staff's, nobody else's (punto.names)
             shown = display_name(name, clause=fmt.rule("registration"))
+            check_not_staff(shown, clause=fmt.rule("registration"))
         except DisplayNameError as error:
             raise RegistrationError(error.message, clause=error.clause, hint=error.hint) from None
         key = name_key(shown)
-        if any(name_key(e.name) == key for e in self.entrants.values()):
+        taken = next((e.name for e in self.entrants.values() if name_key(e.name) == key), None)
+        if taken is not None:
+            looks = "" if taken == shown else f" ({shown!r} reads as {taken!r})"
             raise RegistrationError(
-                f"an entrant is already called {shown!r}",
+                f"an entrant is already called {taken!r}{looks}",
                 clause=fmt.rule("registration"),
                 hint="choose a name of your own",
             )

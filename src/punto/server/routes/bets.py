@@ -9,8 +9,11 @@ from fastapi import APIRouter, Header, Request, Response
 
 from punto.errors import WagerError
 from punto.server.auth import (
+    FORWARDED_IDENTITY,
+    Identity,
+    check_identity,
     require_player,
-    token_from,
+    session_digest,
 )
 from punto.server.idempotency import IdempotencyKey, table_action
 from punto.server.json_response import JSONText
@@ -65,8 +68,11 @@ async def place_bet(
     ``Idempotency-Key`` header (or ``idempotency_key`` field) makes a retry
     return the first answer instead of betting twice."""
     server = server_of(request)
-    token = token_from(request)
-    user = server.sessions.peek(token) if token else None
+    digest = session_digest(request)
+    user = server.sessions.peek_digest(digest) if digest else None
+    identity = request.scope.get(FORWARDED_IDENTITY)
+    if user is not None and isinstance(identity, Identity):
+        check_identity(identity, user)
     if user is None:  # not a session seen lately: ask the database, off the loop
         user = await asyncio.to_thread(user_of, request)
     require_player(user, "bet")

@@ -229,11 +229,12 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
 
 @router.post("/tables/{table_id}/device-token", tags=["tables"], **documented(DeviceTokenOut))
 def device_token(table_id: str, request: Request) -> dict[str, Any]:
-    """A new token for the table's card-reading shoe (shown once; the old one stops working)."""
+    """A new token for the table's card-reading shoe (shown once; the old one stops working).
+    Answered by whichever process gets it, never forwarded: the token in the
+    answer would lie in ``table_requests`` (docs/security.md)."""
     server = server_of(request)
     user = user_of(request)
     require_manager_or_admin(user, "issue a device token")
-    server.table(table_id)
     token = server.store.new_device_token(table_id)
     server.audit.record("device_token", user=user, table_id=table_id)
     return {"table_id": table_id, "token": token}

@@ -38,7 +38,7 @@
     $("#admin-only").classList.remove("hidden");
     const head = el("tr", {}, ...["Account", "Role", "State", "Locked out", ""].map((t) => el("th", { text: t })));
     const rows = result.data.map((a) => {
-      const locks = a.locked.map((l) => `${l.client || "unknown"} until ${l.until.slice(11, 19)} UTC`).join("; ");
+      const locks = a.locked.map((l) => `${l.client === "*" ? "addresses it has not used" : l.client || "unknown"} until ${l.until.slice(11, 19)} UTC: ${l.reason}`).join("; ");
       const actions = el("td", { class: "actions" },
         button("Unlock", `unlock-${a.username}`, () => act(a.username, "unlock", undefined, `${a.username}: unlocked.`)),
         a.disabled
