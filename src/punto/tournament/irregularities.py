@@ -53,6 +53,7 @@ from punto.errors import DealError, PuntoError, RoleError
 from punto.table import irregularities as table_procedures
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
+from punto.table.record import ShoeRecord, check_claim
 from punto.table.roles import Role
 from punto.table.round import Phase as RoundPhase
 from punto.table.round import Round
@@ -359,7 +360,9 @@ class HandIrregularities:
         try:
             r = self._round(t, dealt, settled)
             cards = r.deal.cards if settled else self._next_cards(t, dealt, out)
+            before = len(r.events)
             ruling = procedure(r, cards)
+            self._check_record(t, r, before, dealt)
             if settled and r.phase is RoundPhase.VOID:
                 # Undoing what a hand paid is a pit manager's, as on a table (issue 5).
                 role.check_acts_as(Role.PIT_MANAGER, "void a hand already settled", ruling.clause)
@@ -393,6 +396,30 @@ class HandIrregularities:
             settled,
             new_shoe,
         )
+
+    def _check_record(self, t: TableState, r: Round, before: int, dealt: int) -> None:
+        """The engine's own shoe is the record of every hand: it shuffled the
+        shoe and dealt each card by the Table of Play, so a foreign card, an
+        altered order, a wrong number of cards or a shoe run dry that its
+        count denies is refused, whoever claims it (punto.table.record)."""
+        assert t.shoe is not None or r.phase is RoundPhase.BETTING or not dealt
+        left = None if t.shoe is None else len(t.shoe) - dealt
+        record = ShoeRecord(
+            r.round_id,
+            f"table {t.number}'s shoe",
+            shuffled_by_table=True,
+            own=True,
+            first=0 if t.shoe is None else t.shoe.position + 1,
+            last=0 if t.shoe is None or not r.deal.cards else t.shoe.position + len(r.deal.cards),
+            order=None,
+            left=left,
+            sealed=True,
+        )
+        replay = Round.replay(r.game, r.events[:before], **r.options)
+        for event in r.events[before:]:
+            check_claim(r.game, record, event, replay.deal)
+            replay._apply(event)
+            replay.events.append(event)
 
     def _hand_state(self, t: TableState, dealt: int, out: int) -> bool:
         """Whether the procedure is for the hand just settled (else for the
