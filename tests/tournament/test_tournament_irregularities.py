@@ -1,7 +1,14 @@
-"""Baccarat Tournament 5.1-5.5 in the tournament engine: a hand in play (or,
-under 5.2, just settled) voided or put right by the table engine's own
-procedures, every entrant's chips exact, standings from the hands that
-stand, and a replay of the log giving the same tournament.
+"""Baccarat Tournament 5.1-5.5 in the tournament engine.
+
+Every card of a tournament hand comes out of the shoe the engine shuffled,
+one at a time by the Table of Play: that shoe is the hand's record.  A claim
+it disproves -- a foreign card (5.1), a hand dealt an incorrect number of
+cards (5.2), the shoe's order altered (5.4) -- is refused naming the shoe,
+whoever makes it, and nothing is written.  What can happen is put right by
+the table engine's own procedures: cards drawn together (5.3) and a shoe
+that really runs out (5.5).  A void returns every bet and any penalty, the
+hand is dealt again under the same number, standings count only the hands
+that stand, and a replay of the log gives the same tournament.
 
 Expected chips are worked out independently of the engine: the coup is
 dealt from the table's shoe with :func:`punto.coup.deal` and each bet
@@ -11,8 +18,11 @@ settled with :func:`punto.settlement.settle`.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -24,9 +34,13 @@ from punto.settlement import Bet, settle
 from punto.shoe import Shoe
 from punto.store.eventlog import open_event_log
 from punto.table.roles import Role
-from punto.tournament import Tournament, get_format
+from punto.tournament import Tournament
 from punto.tournament.clock import Clock, Window
-from punto.tournament.errors import IrregularityError, IrregularityRoleError
+from punto.tournament.errors import (
+    IrregularityError,
+    IrregularityRecordError,
+    IrregularityRoleError,
+)
 from punto.tournament.events import (
     TOURNAMENT_STREAM,
     HandIrregularityNoted,
@@ -43,6 +57,8 @@ from tests.tournament.test_tournament_core import next_coup, small, tournament
 
 GAME = get_game("baccarat-tournament")
 START = 10000  # the small format's starting chips
+#: Who may claim an irregularity at a table (a Dealer or above, MBS 6.2).
+STAFF = (Role.DEALER, Role.PIT_SUPERVISOR, Role.PIT_MANAGER)
 
 
 def net(coup: Coup, lines: list[tuple[str, int]]) -> int:
@@ -92,64 +108,100 @@ def replayed(t: Tournament) -> Tournament:
     return again
 
 
-# -- 5.1 a foreign card --------------------------------------------------------------------
+def as_it_stands(t: Tournament) -> tuple[Any, ...]:
+    """Everything a claim could change: the log, every entrant's chips and
+    hands bet, and table 1's hand, bets, shoe and notes."""
+    table = t.tables[1]
+    return (
+        t.seq,
+        len(list(t.log.read(t.id))),
+        chips(t),
+        {e: (x.hands_bet, x.penalties) for e, x in t.entrants.items()},
+        (table.phase, table.hand, table.settled, table.shoes),
+        None if table.shoe is None else table.shoe.position,
+        {e: list(lines) for e, lines in table.bets.items()},
+        (table.last, table.voided, table.noted),
+    )
 
 
-def test_baccarat_tournament_5_1_foreign_card_voids_the_hand_in_a_tournament() -> None:
+def refused_by_the_record(
+    t: Tournament, claim: Callable[[], object], clause: str, cards: str
+) -> IrregularityRecordError:
+    """``claim`` refused under ``clause`` naming the engine's shoe and the
+    hand's ``cards`` out of it, and nothing written."""
+    before = as_it_stands(t)
+    with pytest.raises(IrregularityRecordError) as refused:
+        claim()
+    error = refused.value
+    assert error.clause == clause
+    table = t.tables[1]
+    assert (
+        f"round {table.hand} of session 1 at table 1 was dealt by the table from shoe "
+        f"{table.shoes} of table 1, {cards}: a shoe the table shuffled itself holds the "
+        "cards of its decks and no other"
+    ) in error.message
+    assert as_it_stands(t) == before
+    return error
+
+
+# -- 5.1 a foreign card: the engine's shoe holds none ----------------------------------------
+
+
+def test_baccarat_tournament_5_1_a_foreign_card_in_a_hand_in_play_is_refused_by_the_shoe() -> None:
     t = three()
     bet_hand(t, BETS)
-    shoe = t.tables[1].shoe
-    assert shoe is not None
-    out = shoe.order[shoe.position : shoe.position + 3]
-    voided = t.foreign_card(1, dealt=3)
-    assert isinstance(voided, HandVoided)
-    assert (voided.clause, voided.hand, voided.new_shoe, voided.settled) == ("5.1", 1, True, False)
-    assert voided.cards == " ".join(str(c) for c in out)
-    # every wager returned: nothing was taken, nothing paid
-    assert chips(t) == {"e1": START, "e2": START, "e3": START}
-    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [0, 0, 0]
-    table = t.tables[1]
-    assert (table.phase, table.hand, table.settled) == (Phase.IDLE, 1, 0)
-    # the hand is dealt again, under the same number, from a new shoe
-    bet_hand(t, BETS)
-    assert (t.tables[1].hand, t.tables[1].shoes) == (1, 2)
     coup = next_coup(t, 1)
-    settled(t)
+    for role in STAFF:
+        refused_by_the_record(t, partial(t.foreign_card, 1, dealt=3, role=role), "5.1", "cards 1-3")
+        assert not t.can_foreign_card(1, dealt=3, role=role)
+    # the hand settles on the shoe's own cards
+    result = settled(t)
+    assert result.cards == str(coup)
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
     assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [1, 1, 1]
     replayed(t)
 
 
-def test_baccarat_tournament_5_1_foreign_card_while_bets_are_open_voids_the_hand() -> None:
+def test_baccarat_tournament_5_1_a_foreign_card_while_bets_are_open_is_refused_by_the_shoe() -> (
+    None
+):
     t = three()
     t.open_hand(1)
     t.place_bets("e1", [("banker", 2000)])
-    voided = t.foreign_card(1)
-    assert (voided.clause, voided.cards) == ("5.1", "")
-    assert chips(t) == {"e1": START, "e2": START, "e3": START}
-    assert t.tables[1].bets == {}
-    assert t.snapshot()["tables"][0]["voided"]["clause"] == "5.1"
+    refused_by_the_record(
+        t, lambda: t.foreign_card(1, role=Role.PIT_MANAGER), "5.1", "no card out yet"
+    )
+    assert t.tables[1].bets["e1"][0].stake == 2000
+    assert t.snapshot()["tables"][0]["voided"] is None
+    t.close_betting(1)
+    coup = next_coup(t, 1)
+    settled(t)
+    assert chips(t)["e1"] == START + net(coup, [("banker", 2000)])
 
 
-def test_baccarat_tournament_5_1_2_previous_hands_stand_after_a_foreign_card() -> None:
+def test_baccarat_tournament_5_1_2_previous_hands_stand_after_a_void() -> None:
     t = three()
     bet_hand(t, BETS)
     first = next_coup(t, 1)
     settled(t)
     after_first = {e: START + net(first, BETS[e]) for e in ("e1", "e2", "e3")}
     assert chips(t) == after_first
+    seq = t.seq
     with pytest.raises(IrregularityError) as refused:
         t.foreign_card(1)
-    assert refused.value.clause == "5.1.2"
+    assert refused.value.clause == "5.1.2"  # the rules refuse it before the shoe need
+    assert not isinstance(refused.value, IrregularityRecordError)
     assert not t.can_foreign_card(1)
+    assert t.seq == seq
     bet_hand(t, BETS)
-    t.foreign_card(1, dealt=2)
+    voided = t.simultaneous_draw(1, 2, order_known=False, dealt=2)
+    assert voided.clause == "5.3"
     assert chips(t) == after_first  # hand 1 stands; hand 2 is void
     assert (t.tables[1].settled, t.tables[1].hand) == (1, 2)
     replayed(t)
 
 
-def test_baccarat_tournament_5_1_a_player_may_not_void_the_hand() -> None:
+def test_baccarat_tournament_5_1_a_player_may_not_claim_a_foreign_card() -> None:
     t = three()
     bet_hand(t, BETS)
     seq = t.seq
@@ -157,7 +209,6 @@ def test_baccarat_tournament_5_1_a_player_may_not_void_the_hand() -> None:
         t.foreign_card(1, role=Role.PLAYER)
     assert refused.value.clause == "5.1"
     assert not t.can_foreign_card(1, role=Role.PLAYER)
-    assert t.can_foreign_card(1, role=Role.PIT_SUPERVISOR)
     assert t.seq == seq
     assert t.tables[1].phase is Phase.CLOSED
     coup = next_coup(t, 1)
@@ -165,10 +216,12 @@ def test_baccarat_tournament_5_1_a_player_may_not_void_the_hand() -> None:
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
 
 
-# -- 5.2 an incorrect number of cards ------------------------------------------------------
+# -- 5.2 an incorrect number of cards: the engine deals by the Table of Play ----------------
 
 
-def test_baccarat_tournament_5_2_incorrect_number_noticed_after_settlement_voids_the_hand() -> None:
+def test_baccarat_tournament_5_2_incorrect_number_on_a_settled_hand_is_refused_by_the_shoe() -> (
+    None
+):
     t = three()
     bet_hand(t, BETS)
     first = next_coup(t, 1)
@@ -176,129 +229,94 @@ def test_baccarat_tournament_5_2_incorrect_number_noticed_after_settlement_voids
     bet_hand(t, BETS)
     second = next_coup(t, 1)
     settled(t)
-    after_first = {e: START + net(first, BETS[e]) for e in ("e1", "e2", "e3")}
-    assert chips(t) == {e: after_first[e] + net(second, BETS[e]) for e in after_first}
-    seq = t.seq
-    with pytest.raises(IrregularityRoleError):  # a dealer may not take back what was paid
-        t.incorrect_number_of_cards(1, reconstructable=False)
-    assert t.seq == seq
-    voided = t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
-    assert isinstance(voided, HandVoided)
-    assert (voided.clause, voided.hand, voided.settled, voided.cards) == ("5.2", 2, True, "")
-    # hand 2's results undone; hand 1's stand (5.1.2)
-    assert chips(t) == after_first
-    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [1, 1, 1]
-    assert (t.tables[1].phase, t.tables[1].settled) == (Phase.IDLE, 1)
-    # the hand is dealt again as hand 2, from the same shoe (its cards came out)
+    after = {e: START + net(first, BETS[e]) + net(second, BETS[e]) for e in BETS}
+    assert chips(t) == after
+    cards = f"cards {len(first.cards) + 1}-{len(first.cards) + len(second.cards)}"
+    for role in (Role.PIT_MANAGER, Role.DEALER):
+        refused_by_the_record(
+            t,
+            partial(t.incorrect_number_of_cards, 1, reconstructable=False, role=role),
+            "5.2",
+            cards,
+        )
+    # hand 2's results stand; the next hand is hand 3
+    assert chips(t) == after
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [2, 2, 2]
     bet_hand(t, BETS)
-    assert (t.tables[1].hand, t.tables[1].shoes) == (2, 1)
-    third = next_coup(t, 1)
-    settled(t)
-    assert chips(t) == {e: after_first[e] + net(third, BETS[e]) for e in after_first}
+    assert (t.tables[1].hand, t.tables[1].settled) == (3, 2)
     replayed(t)
 
 
-def test_baccarat_tournament_5_2_incorrect_number_not_reconstructable_in_play_discards_the_cards() -> (
-    None
-):
-    t = three()
-    bet_hand(t, BETS)
-    shoe = t.tables[1].shoe
-    assert shoe is not None
-    after = shoe.order[shoe.position + 5 :]
-    voided = t.incorrect_number_of_cards(1, reconstructable=False, dealt=5)
-    assert isinstance(voided, HandVoided)
-    assert (voided.clause, voided.settled, voided.new_shoe) == ("5.2", False, False)
-    assert len(voided.cards.split()) == 5
-    assert chips(t) == {"e1": START, "e2": START, "e3": START}
-    bet_hand(t, BETS)
-    coup = next_coup(t, 1)
-    assert coup == deal(iter(after))  # the same shoe, five cards on
-    settled(t)
-    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
-    replayed(t)
-
-
-def test_baccarat_tournament_5_2_reconstructable_the_hand_is_dealt_on() -> None:
+@pytest.mark.parametrize("reconstructable", [False, True])
+def test_baccarat_tournament_5_2_incorrect_number_in_play_is_refused_by_the_shoe(
+    reconstructable: bool,
+) -> None:
     t = three()
     bet_hand(t, BETS)
     coup = next_coup(t, 1)
-    noted = t.incorrect_number_of_cards(1, reconstructable=True, dealt=5)
-    assert isinstance(noted, HandIrregularityNoted)
-    assert noted.clause == "5.2"
-    assert t.tables[1].phase is Phase.CLOSED
+    refused_by_the_record(
+        t,
+        lambda: t.incorrect_number_of_cards(1, reconstructable=reconstructable, dealt=5),
+        "5.2",
+        "cards 1-5",
+    )
+    assert not t.can_incorrect_number_of_cards(1, reconstructable=reconstructable, dealt=5)
     result = settled(t)
     assert result.cards == str(coup)
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
     replayed(t)
 
 
-def test_baccarat_tournament_5_2_a_void_returns_the_penalty_for_the_hand() -> None:
-    t = tournament(small(heat_min_hands=6), 3, seed="penalty")
+def test_baccarat_tournament_5_2_refused_once_a_sudden_death_hand_has_commenced() -> None:
+    t = tournament(small(), 2, seed="tie")
     t.start_session()
-    t.open_hand(1)
-    t.place_bets("e1", [("banker", 1000)])
-    t.place_bets("e2", [("player", 1000)])
-    penalties = t.close_betting(1)  # e3 had to bet every hand and did not (T5.3)
-    assert [(p.entrant, p.chips) for p in penalties] == [("e3", 500)]
-    coup = next_coup(t, 1)
-    settled(t)
-    assert chips(t) == {
-        "e1": START + net(coup, [("banker", 1000)]),
-        "e2": START + net(coup, [("player", 1000)]),
-        "e3": START - 500,
-    }
-    t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
-    assert chips(t) == {"e1": START, "e2": START, "e3": START}
-    assert t.entrants["e3"].penalties == 0
-    replayed(t)
-
-
-def test_baccarat_tournament_5_2_a_settled_hand_a_reentry_was_bought_on_stands() -> None:
-    t = tournament(get_format("turbo"), 4, seed="reentry")  # 20,000 chips, re-entry allowed
-    t.start_session()
-    t.open_hand(1)
-    coup = next_coup(t, 1)
-    losing = "player" if coup.winner.value != "player" else "banker"
-    lines = {"e1": [(losing, 20000)], "e2": [("banker", 200)], "e3": [("tie", 200)]}
-    for e, bets in lines.items():
-        t.place_bets(e, bets)
-    t.pass_hand("e4")
-    t.close_betting(1)
-    settled(t)
-    assert t.entrants["e1"].chips == 0
-    t.reenter("e1")
+    same: dict[str, list[tuple[str, int]]] = {"e1": [("banker", 500)], "e2": [("banker", 500)]}
+    for _ in range(6):
+        bet_hand(t, same)
+        settled(t)
+    assert t.entrants["e1"].chips == t.entrants["e2"].chips
+    tb = t.open_tiebreak()
+    assert tb is not None
     seq = t.seq
-    with pytest.raises(IrregularityError, match="P1 has re-entered since hand 1") as refused:
+    with pytest.raises(IrregularityError) as refused:
         t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
-    assert refused.value.clause == "5.2"
+    assert refused.value.clause == "5.2"  # the clause that governs it, not 5.1.2
+    assert "the next round has commenced" in refused.value.message
     assert t.seq == seq
-    assert chips(t) == {
-        "e1": 20000,
-        "e2": 20000 + net(coup, lines["e2"]),
-        "e3": 20000 + net(coup, lines["e3"]),
-        "e4": 20000,
-    }
+    assert t.entrants["e1"].chips == t.entrants["e2"].chips
 
 
-# -- 5.3 cards drawn simultaneously ---------------------------------------------------------
+# -- 5.3 cards drawn simultaneously: the void and what it does -------------------------------
 
 
-def test_baccarat_tournament_5_3_unknown_order_in_the_initial_deal_voids_the_hand() -> None:
+@pytest.mark.parametrize("dealt", [0, 1, 2, 3])
+def test_baccarat_tournament_5_3_unknown_order_in_the_initial_deal_voids_the_hand(
+    dealt: int,
+) -> None:
     t = three()
     bet_hand(t, BETS)
     shoe = t.tables[1].shoe
     assert shoe is not None
-    after = shoe.order[shoe.position + 3 :]
-    voided = t.simultaneous_draw(1, 2, order_known=False, dealt=1)
+    out = shoe.order[shoe.position : shoe.position + dealt + 2]
+    after = shoe.order[shoe.position + dealt + 2 :]
+    voided = t.simultaneous_draw(1, 2, order_known=False, dealt=dealt, role=Role.DEALER)
     assert isinstance(voided, HandVoided)
-    assert (voided.clause, len(voided.cards.split()), voided.new_shoe) == ("5.3", 3, False)
+    assert (voided.clause, voided.hand, voided.settled, voided.new_shoe) == ("5.3", 1, False, False)
+    assert voided.cards == " ".join(str(c) for c in out)  # the cards out, discarded
+    # every wager returned: nothing was taken, nothing paid
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [0, 0, 0]
+    table = t.tables[1]
+    assert (table.phase, table.hand, table.settled, table.bets) == (Phase.IDLE, 1, 0, {})
+    assert t.snapshot()["tables"][0]["voided"]["clause"] == "5.3"
+    # the hand is dealt again, under the same number, from the same shoe
     bet_hand(t, BETS)
+    assert (t.tables[1].hand, t.tables[1].shoes) == (1, 1)
     coup = next_coup(t, 1)
     assert coup == deal(iter(after))
     settled(t)
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [1, 1, 1]
     replayed(t)
 
 
@@ -338,37 +356,132 @@ def test_baccarat_tournament_5_3_no_card_is_out_while_bets_are_open() -> None:
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
 
 
-# -- 5.4 the shoe's order altered ----------------------------------------------------------
-
-
-def test_baccarat_tournament_5_4_order_altered_not_reconstructable_voids_and_ends_the_shoe() -> (
-    None
-):
-    t = three()
-    bet_hand(t, BETS)
-    voided = t.order_altered(1, reconstructable=False)
-    assert isinstance(voided, HandVoided)
-    assert (voided.clause, voided.new_shoe) == ("5.4", True)
+def test_baccarat_tournament_5_3_a_void_returns_the_penalty_for_the_hand() -> None:
+    t = tournament(small(heat_min_hands=6), 3, seed="penalty")
+    t.start_session()
+    t.open_hand(1)
+    t.place_bets("e1", [("banker", 1000)])
+    t.place_bets("e2", [("player", 1000)])
+    penalties = t.close_betting(1)  # e3 had to bet every hand and did not (T5.3)
+    assert [(p.entrant, p.chips) for p in penalties] == [("e3", 500)]
+    assert chips(t) == {"e1": START, "e2": START, "e3": START - 500}
+    assert t.entrants["e3"].penalties == 1
+    t.simultaneous_draw(1, 2, order_known=False, dealt=2)
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
-    assert t.tables[1].shoe is None
-    bet_hand(t, BETS)
-    assert t.tables[1].shoes == 2
-    coup = next_coup(t, 1)
-    settled(t)
-    assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    assert t.entrants["e3"].penalties == 0
     replayed(t)
 
 
-def test_baccarat_tournament_5_4_order_reconstructed_the_hand_is_dealt_on() -> None:
+def test_baccarat_tournament_5_3_standings_and_advancing_count_only_the_hands_that_stand() -> None:
+    t = three()
+    expected = {"e1": START, "e2": START, "e3": START}
+    for hand in range(1, 7):
+        bet_hand(t, BETS)
+        if hand == 6:  # the last hand voided in its initial deal, dealt again
+            t.simultaneous_draw(1, 2, order_known=False, dealt=1)
+            assert chips(t) == expected
+            assert (t.tables[1].phase, t.tables[1].hand) == (Phase.IDLE, 6)
+            bet_hand(t, BETS)
+        coup = next_coup(t, 1)
+        settled(t)
+        expected = {e: expected[e] + net(coup, BETS[e]) for e in expected}
+        assert chips(t) == expected
+    assert t.tables[1].phase is Phase.DONE
+    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [6, 6, 6]
+    while t.pending_tie():
+        tb = t.open_tiebreak()
+        if tb:
+            for e in tb.entrants:
+                t.choose_tiebreak(e, t.tiebreak_sides()[0])
+            t.deal_tiebreak()
+    t.end_session()
+    again = replayed(t)
+    best = max(expected.values())
+    leaders = [e for e, c in expected.items() if c == best]
+    assert t.advanced == again.advanced
+    assert len(t.advanced) == 1
+    assert t.advanced[0] in leaders
+    assert {e: t.entrants[e].session_chips[1] for e in expected} == expected
+
+
+def test_baccarat_tournament_5_3_a_live_hand_voided_opens_again_with_a_full_window() -> None:
+    t = live_turbo(("ann", "bo"), 2)
+    t.start_session()
+    time = FakeTime()
+    opened: list[Window] = []
+    clock = Clock(t, Runner(t), on_window=opened.append, now=time)
+    run_until_waiting(clock)
+    assert t.tables[1].phase is Phase.BETTING
+    t.place_bets("ann", [("banker", 1000)])
+    time.now += 1.0
+    t.close_betting(1)  # "No more bets" before the window ends
+    voided = t.simultaneous_draw(1, 2, order_known=False, role=Role.PIT_SUPERVISOR)
+    assert (voided.clause, voided.hand) == ("5.3", 1)
+    turbo = 20000  # the turbo format's starting chips
+    assert set(chips(t).values()) == {turbo}
+    wait = run_until_waiting(clock)  # hand 1 again, with a full window of its own
+    assert t.tables[1].phase is Phase.BETTING
+    assert t.tables[1].hand == 1
+    assert t.tables[1].shoes == 1
+    assert wait == pytest.approx(2.0)
+    assert [(w.hand, w.deadline) for w in opened] == [
+        (1, time.now - 1.0 + 2.0),
+        (1, time.now + 2.0),
+    ]
+    assert [(w.hand, w.deadline) for w in clock.windows()] == [(1, time.now + 2.0)]
+    assert sorted(t.awaiting(1)) == ["ann", "bo"]
+    assert set(chips(t).values()) == {turbo}
+
+
+def test_baccarat_tournament_5_3_a_void_survives_a_restart_from_the_database(
+    tmp_path: Path,
+) -> None:
+    log = open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM)
+    t = Tournament.create(log, "cup", small(), seed="irregular")
+    for name in ("P1", "P2", "P3"):
+        t.register(name)
+    t.start_session()
+    bet_hand(t, BETS)
+    first = next_coup(t, 1)
+    settled(t)
+    bet_hand(t, BETS)
+    t.simultaneous_draw(1, 2, order_known=False)  # hand 2 void
+    bet_hand(t, BETS)  # hand 2 again: an irregularity noted, not yet dealt
+    t.simultaneous_draw(1, 2, order_known=True, dealt=1)
+    again = Tournament.open(open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM), "cup")
+    assert chips(again) == chips(t) == {e: START + net(first, BETS[e]) for e in BETS}
+    assert again.snapshot() == t.snapshot()
+    assert again.tables[1].voided == t.tables[1].voided
+    assert again.tables[1].noted == t.tables[1].noted
+    voided, noted = t.tables[1].voided, t.tables[1].noted
+    assert voided is not None
+    assert noted is not None
+    assert (voided.clause, noted.clause) == ("5.3", "5.3")
+
+
+# -- 5.4 the shoe's order altered: the engine's shoe is never touched -----------------------
+
+
+@pytest.mark.parametrize(("reconstructable", "dealt"), [(False, 0), (False, 3), (True, 2)])
+def test_baccarat_tournament_5_4_order_altered_is_refused_by_the_shoe(
+    reconstructable: bool, dealt: int
+) -> None:
     t = three()
     bet_hand(t, BETS)
     coup = next_coup(t, 1)
-    noted = t.order_altered(1, reconstructable=True, dealt=2)
-    assert isinstance(noted, HandIrregularityNoted)
-    assert noted.clause == "5.4"
-    settled(t)
-    assert t.tables[1].shoes == 1
+    for role in STAFF:
+        refused_by_the_record(
+            t,
+            partial(t.order_altered, 1, reconstructable=reconstructable, dealt=dealt, role=role),
+            "5.4",
+            f"cards 1-{dealt}" if dealt else "no card out yet",
+        )
+    assert not t.can_order_altered(1, reconstructable=reconstructable, dealt=dealt)
+    assert (t.tables[1].shoe is not None, t.tables[1].shoes) == (True, 1)  # the shoe goes on
+    result = settled(t)
+    assert result.cards == str(coup)
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
+    replayed(t)
 
 
 # -- 5.5 insufficient cards ---------------------------------------------------------------
@@ -421,58 +534,6 @@ def test_baccarat_tournament_5_5_the_terminal_shows_the_void_and_plays_on() -> N
     assert chips(t) == {r.entrant: START + r.net for r in last.results}
 
 
-# -- the session: standings from the hands that stand ----------------------------------------
-
-
-def test_baccarat_tournament_5_2_standings_and_advancing_count_only_the_hands_that_stand() -> None:
-    t = three()
-    expected = {"e1": START, "e2": START, "e3": START}
-    for hand in range(1, 7):
-        bet_hand(t, BETS)
-        coup = next_coup(t, 1)
-        settled(t)
-        if hand == 6:  # the last hand voided after settlement, dealt again
-            t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
-            assert chips(t) == expected
-            assert t.tables[1].phase is Phase.IDLE
-            bet_hand(t, BETS)
-            coup = next_coup(t, 1)
-            settled(t)
-        expected = {e: expected[e] + net(coup, BETS[e]) for e in expected}
-        assert chips(t) == expected
-    assert t.tables[1].phase is Phase.DONE
-    while t.pending_tie():
-        tb = t.open_tiebreak()
-        if tb:
-            for e in tb.entrants:
-                t.choose_tiebreak(e, t.tiebreak_sides()[0])
-            t.deal_tiebreak()
-    t.end_session()
-    again = replayed(t)
-    best = max(expected.values())
-    leaders = [e for e, c in expected.items() if c == best]
-    assert t.advanced == again.advanced
-    assert len(t.advanced) == 1
-    assert t.advanced[0] in leaders
-    assert {e: t.entrants[e].session_chips[1] for e in expected} == expected
-
-
-def test_baccarat_tournament_5_2_refused_once_a_sudden_death_hand_has_commenced() -> None:
-    t = tournament(small(), 2, seed="tie")
-    t.start_session()
-    same: dict[str, list[tuple[str, int]]] = {"e1": [("banker", 500)], "e2": [("banker", 500)]}
-    for _ in range(6):
-        bet_hand(t, same)
-        settled(t)
-    assert t.entrants["e1"].chips == t.entrants["e2"].chips
-    tb = t.open_tiebreak()
-    assert tb is not None
-    with pytest.raises(IrregularityError) as refused:
-        t.incorrect_number_of_cards(1, reconstructable=False, role=Role.PIT_MANAGER)
-    assert refused.value.clause == "5.2"  # the clause that governs it, not 5.1.2
-    assert t.entrants["e1"].chips == t.entrants["e2"].chips
-
-
 def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is_void() -> None:
     log = MemoryEventLog(TOURNAMENT_STREAM)
     t = Tournament.create(log, "tied", small(), seed="tie")
@@ -519,54 +580,3 @@ def test_baccarat_tournament_5_5_a_sudden_death_hand_the_shoe_cannot_complete_is
     }
     assert chips(t) == level
     replayed(t)
-
-
-def test_baccarat_tournament_5_1_a_live_hand_voided_in_its_window_opens_again() -> None:
-    t = live_turbo(("ann", "bo"), 2)
-    t.start_session()
-    time = FakeTime()
-    opened: list[Window] = []
-    clock = Clock(t, Runner(t), on_window=opened.append, now=time)
-    run_until_waiting(clock)
-    assert t.tables[1].phase is Phase.BETTING
-    t.place_bets("ann", [("banker", 1000)])
-    time.now += 1.0
-    voided = t.foreign_card(1, role=Role.PIT_SUPERVISOR)
-    assert (voided.clause, voided.hand) == ("5.1", 1)
-    turbo = 20000  # the turbo format's starting chips
-    assert set(chips(t).values()) == {turbo}
-    wait = run_until_waiting(clock)  # hand 1 again, with a full window of its own
-    assert t.tables[1].phase is Phase.BETTING
-    assert t.tables[1].hand == 1
-    assert t.tables[1].shoes == 2
-    assert wait == pytest.approx(2.0)
-    assert [(w.hand, w.deadline) for w in opened] == [
-        (1, time.now - 1.0 + 2.0),
-        (1, time.now + 2.0),
-    ]
-    assert [(w.hand, w.deadline) for w in clock.windows()] == [(1, time.now + 2.0)]
-    assert sorted(t.awaiting(1)) == ["ann", "bo"]
-    assert set(chips(t).values()) == {turbo}
-
-
-def test_baccarat_tournament_5_2_a_void_survives_a_restart_from_the_database(
-    tmp_path: Path,
-) -> None:
-    log = open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM)
-    t = Tournament.create(log, "cup", small(), seed="irregular")
-    for name in ("P1", "P2", "P3"):
-        t.register(name)
-    t.start_session()
-    bet_hand(t, BETS)
-    first = next_coup(t, 1)
-    settled(t)
-    bet_hand(t, BETS)
-    t.simultaneous_draw(1, 2, order_known=False)  # hand 2 void
-    bet_hand(t, BETS)  # hand 2 again: two irregularities noted, not yet dealt
-    t.order_altered(1, reconstructable=True)
-    t.incorrect_number_of_cards(1, reconstructable=True, dealt=4)
-    again = Tournament.open(open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM), "cup")
-    assert chips(again) == chips(t) == {e: START + net(first, BETS[e]) for e in BETS}
-    assert again.snapshot() == t.snapshot()
-    assert again.tables[1].voided == t.tables[1].voided
-    assert again.tables[1].noted == t.tables[1].noted

@@ -1,7 +1,9 @@
 """The pit's irregularity control on the tournament page, clicked in Debian's
-Chromium: a pit manager voids the hand being bet at a table (Baccarat
-Tournament 5.1, a foreign card), and the player at that table sees the void
-and their chips as they were; the API agrees, to the chip.
+Chromium: a pit manager's claim of a foreign card (Baccarat Tournament 5.1)
+is refused naming the engine's own shoe, every card of the hand having come
+out of it; cards drawn together in the initial deal, their order unknown
+(5.3), void the hand, and the player at that table sees the void and their
+chips as they were; the API agrees, to the chip.
 
 The spot is reached through the API with the helpers of the API tests of the
 same paths (:mod:`tests.server.test_server_tournament_paths`), on the very app the
@@ -23,8 +25,10 @@ from tests.server.test_server_tournament_paths import (
     create,
     new_player,
     open_hand,
+    step,
     tournament_of,
 )
+from tests.tournament.test_tournament_clock import phase
 from tests.ui.test_browser_support import PIT, PLAYER, browser, open_page
 from tests.ui.test_browser_tournament_buttons import Served, register, served
 
@@ -32,7 +36,7 @@ __all__ = ["browser", "served"]
 
 
 @pytest.mark.slow
-def test_baccarat_tournament_5_1_the_pit_voids_a_hand_from_the_tournament_page(
+def test_baccarat_tournament_5_3_the_pit_voids_a_hand_from_the_tournament_page(
     browser: Browser, served: Served
 ) -> None:
     site, client = served.site, served.client
@@ -58,18 +62,39 @@ def test_baccarat_tournament_5_1_the_pit_voids_a_hand_from_the_tournament_page(
         t = tournament_of(client, "void")
         assert sorted(t.tables[1].bets) == ["ann", "bo", "cy", PLAYER[0]]
 
+        step(client, "void")  # "No more bets": everyone has acted
+        assert phase(t) is Phase.CLOSED
+        seq = t.seq
+
+        # every card comes out of the engine's own shoe: no foreign card in it
         expect(pit.testid("t-irr-form")).to_be_visible()
         expect(pit.testid("t-irr-cards")).to_be_hidden()  # for cards drawn together only
         pit.testid("t-irr-procedure").select_option("foreign_card")
         pit.testid("t-irr-table").fill("1")
-        pit.testid("t-irr-dealt").fill("0")
+        pit.testid("t-irr-dealt").fill("3")
+        pit.testid("t-irr-apply").click()
+        expect(pit.testid("t-staff-message")).to_contain_text(
+            "round 1 of session 1 at table 1 was dealt by the table from shoe 1 of table 1, "
+            "cards 1-3"
+        )
+        assert t.seq == seq
+        assert phase(t) is Phase.CLOSED
+
+        # two cards drawn together in the initial deal, their order unknown
+        pit.testid("t-irr-procedure").select_option("simultaneous_draw")
+        expect(pit.testid("t-irr-cards")).to_be_visible()
+        pit.testid("t-irr-dealt").fill("1")
+        pit.testid("t-irr-cards").fill("2")
+        expect(pit.testid("t-irr-order-known")).not_to_be_checked()
         pit.testid("t-irr-apply").click()
         expect(pit.testid("t-staff-message")).to_have_text(
-            "Hand 1 at table 1 is void (5.1): every bet returned; it is dealt again"
+            "Hand 1 at table 1 is void (5.3): every bet returned; it is dealt again"
         )
+        voided = t.tables[1].voided
+        assert voided is not None
+        assert voided.reason.startswith("cards drawn simultaneously")
         expect(player.testid("t-last-result")).to_have_text(
-            "Hand 1: void (5.1: a card that does not belong to the decks in use) "
-            f"· every bet returned · chips {CHIPS:,}"
+            f"Hand 1: void (5.3: {voided.reason}) · every bet returned · chips {CHIPS:,}"
         )
         expect(player.testid("t-my-chips")).to_have_text(f"{CHIPS:,}")
         pit.screenshot("tournament-void-pit")
@@ -77,7 +102,7 @@ def test_baccarat_tournament_5_1_the_pit_voids_a_hand_from_the_tournament_page(
 
         # the API: every bet gone, every entrant's chips as the hand found them,
         # the hand to be dealt again under its number
-        assert t.tables[1].phase is Phase.IDLE
+        assert phase(t) is Phase.IDLE
         assert (t.tables[1].hand, t.tables[1].settled) == (1, 0)
         assert {e: t.entrants[e].chips for e in t.entrants} == {
             PLAYER[0]: CHIPS,
@@ -86,14 +111,16 @@ def test_baccarat_tournament_5_1_the_pit_voids_a_hand_from_the_tournament_page(
             "cy": CHIPS,
         }
         assert t.tables[1].bets == {}
-        voided = t.tables[1].voided
-        assert voided is not None
-        assert (voided.clause, voided.role) == ("5.1", "pit_manager")
+        assert (voided.clause, voided.role) == ("5.3", "pit_manager")
 
         # a player sees no pit controls
         expect(player.testid("t-staff")).to_be_hidden()
         player.check()
-        pit.check()
+        # the refused claim's answer is the one thing the browser complains of
+        assert pit.errors == [
+            "console error: Failed to load resource: the server responded with a status "
+            "of 409 (Conflict)"
+        ]
         clean(client)
     finally:
         player.context.close()

@@ -71,5 +71,14 @@ class IrregularityRoleError(IrregularityError):
     (MBS 6.2: or any higher position)."""
 
 
+class IrregularityRecordError(IrregularityError):
+    """An irregularity the engine's own shoe disproves: every tournament card
+    comes out of the shoe the engine shuffled, one at a time by the Table of
+    Play, so a foreign card, an altered order, a hand dealt a wrong number of
+    cards or a shoe run dry while it holds cards enough did not happen,
+    whoever claims it (:class:`punto.table.record.RecordError`, raised on a
+    tournament hand).  The message names the hand and the shoe."""
+
+
 class TournamentLogError(TournamentError):
     """The tournament's event log cannot be read, written or replayed."""

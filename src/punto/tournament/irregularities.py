@@ -10,21 +10,29 @@ to that round, and what the round became decides the tournament's event:
 
 * **void** -- :class:`~punto.tournament.events.HandVoided`: every bet on the
   hand is returned (tournament chips: nothing was taken from them before the
-  settlement, so a hand in play leaves every entrant's chips as they are, and
-  a settled hand voided under 5.2 gives back what it won or lost), any
-  penalty for not betting on it too (T5.3), and the hand is dealt again
+  settlement, so a hand in play leaves every entrant's chips as they are),
+  any penalty for not betting on it too (T5.3), and the hand is dealt again
   under the same number, so that a session is its number of hands *that
   stand* and standings and eliminations count only those;
 * **continue** -- :class:`~punto.tournament.events.HandIrregularityNoted`:
-  recorded, and the hand is dealt on from the shoe as it is (the cards the
-  procedure reconstructs are the shoe's own, in its order).
+  recorded, and the hand is dealt on from the shoe as it is (the cards drawn
+  together are the shoe's own, in its order).
+
+Every card of a tournament hand comes out of the shoe the engine shuffled,
+one at a time by the Table of Play: that shoe is the hand's record
+(:mod:`punto.table.record`).  A claim it disproves is refused, whoever makes
+it, with :class:`~punto.tournament.errors.IrregularityRecordError` naming the
+shoe, and nothing is written: a foreign card (5.1), a hand dealt an incorrect
+number of cards (5.2, in play or settled), the shoe's order altered (5.4,
+reconstructable or not), or insufficient cards while the shoe holds enough
+(5.5).  What can happen is cards drawn together (5.3) and a shoe that really
+runs out, which :meth:`shoe_short` finds when a hand is dealt (5.5, by
+:func:`punto.table.irregularities.insufficient_cards`, never a crash).
 
 ``dealt`` is how many cards of the hand came out of the shoe before the
 irregularity was noticed (after "No more bets" only); the engine's shoe
-says which.  Who may act: a Dealer or above, as at the table; undoing a
-settled hand's results takes a Pit Manager (docs/interpretations.md).
-Cards running out in :meth:`Tournament.deal_hand` void the hand (5.5) by
-:func:`punto.table.irregularities.insufficient_cards` too, never a crash.
+says which.  Who may act: a Dealer or above, as at the table
+(docs/interpretations.md, "Tournament hands and the engine's shoe").
 
 >>> from punto.tournament.formats import get_format
 >>> from punto.eventlog import MemoryEventLog
@@ -35,9 +43,14 @@ Cards running out in :meth:`Tournament.deal_hand` void the hand (5.5) by
 ...     _ = t.register(name)
 >>> t.start_session(); t.open_hand(1)
 >>> t.place_bets("e1", [("banker", 1000)])
->>> voided = t.foreign_card(1)
+>>> t.foreign_card(1)
+Traceback (most recent call last):
+...
+punto.tournament.errors.IrregularityRecordError: round 1 of session 1 at table 1 was dealt by the table from shoe 1 of table 1, no card out yet: a shoe the table shuffled itself holds the cards of its decks and no other, shuffled, and they came out in its order (clause 5.1); apply the procedure for what did happen, or settle the round on the cards dealt
+>>> penalties = t.close_betting(1)
+>>> voided = t.simultaneous_draw(1, 2, order_known=False, dealt=1)
 >>> voided.clause, t.tables[1].hand, t.tables[1].phase.value, t.entrants["e1"].chips
-('5.1', 1, 'idle', 20000)
+('5.3', 1, 'idle', 20000)
 """
 
 from __future__ import annotations
@@ -51,13 +64,16 @@ from punto.cards import Card, format_cards, parse_cards
 from punto.coup import deal
 from punto.errors import DealError, PuntoError, RoleError
 from punto.table import irregularities as table_procedures
+from punto.table.events import CardsHeld, CardsReconstructed, IrregularityNoted
 from punto.table.irregularities import Ruling
 from punto.table.limits import TableLimits
+from punto.table.record import RecordError, ShoeRecord, check_claim
 from punto.table.roles import Role
 from punto.table.round import Phase as RoundPhase
 from punto.table.round import Round
 from punto.tournament.errors import (
     IrregularityError,
+    IrregularityRecordError,
     IrregularityRoleError,
     TournamentError,
     TournamentLogError,
@@ -131,8 +147,9 @@ class HandIrregularities:
         return can(lambda: self.check_foreign_card(table, dealt=dealt, role=role))
 
     def foreign_card(self, table: int, *, dealt: int = 0, role: Role = Role.DEALER) -> HandVoided:
-        """A foreign card found in the hand in play at ``table``: void (5.1).
-        The shoe it was found in ends; the next hand opens a new one."""
+        """A foreign card found in the hand in play at ``table``: void (5.1),
+        and the shoe it was found in ends.  The engine's own shoe holds none:
+        refused by the record (:class:`IrregularityRecordError`)."""
         with self._lock:
             event = self.check_foreign_card(table, dealt=dealt, role=role)
             self._emit(event)
@@ -174,7 +191,9 @@ class HandIrregularities:
         of cards (5.2).  Not reconstructable: void -- also a hand already
         settled, provided no next game has commenced at the table (its
         results are undone; a Pit Manager's decision).  Reconstructable: the
-        cards go where the Table of Play says, and the hand is dealt on."""
+        cards go where the Table of Play says, and the hand is dealt on.  The
+        engine deals every card by the Table of Play: refused by the record
+        (:class:`IrregularityRecordError`) either way, in play or settled."""
         with self._lock:
             event = self.check_incorrect_number_of_cards(
                 table, reconstructable=reconstructable, dealt=dealt, role=role
@@ -270,7 +289,8 @@ class HandIrregularities:
         """The order of the cards in the shoe was altered (5.4).  Not
         reconstructable: void, whether or not cards were exposed, and the
         shoe ends (its recorded order is no longer the cards').
-        Reconstructable: restored, and the hand is dealt on."""
+        Reconstructable: restored, and the hand is dealt on.  Nobody handles
+        the engine's shoe: refused by the record (:class:`IrregularityRecordError`)."""
         with self._lock:
             event = self.check_order_altered(
                 table, reconstructable=reconstructable, dealt=dealt, role=role
@@ -359,12 +379,18 @@ class HandIrregularities:
         try:
             r = self._round(t, dealt, settled)
             cards = r.deal.cards if settled else self._next_cards(t, dealt, out)
+            before = len(r.events)
             ruling = procedure(r, cards)
+            self._check_record(t, r, before, settled, len(cards) if settled else dealt + out)
             if settled and r.phase is RoundPhase.VOID:
                 # Undoing what a hand paid is a pit manager's, as on a table (issue 5).
                 role.check_acts_as(Role.PIT_MANAGER, "void a hand already settled", ruling.clause)
         except RoleError as error:
             raise IrregularityRoleError(
+                error.message, clause=error.clause, hint=error.hint
+            ) from None
+        except RecordError as error:
+            raise IrregularityRecordError(
                 error.message, clause=error.clause, hint=error.hint
             ) from None
         except TournamentError:
@@ -393,6 +419,40 @@ class HandIrregularities:
             settled,
             new_shoe,
         )
+
+    def _check_record(self, t: TableState, r: Round, before: int, settled: bool, out: int) -> None:
+        """Refuse what the engine's own shoe disproves (:mod:`punto.table.record`):
+        it shuffled the shoe and deals every card of a hand by the Table of
+        Play, so a foreign card, an altered order, a hand dealt a wrong number
+        of cards, or a shoe run dry while it holds cards enough did not happen,
+        whoever claims it.  ``out``: the hand's cards out of the shoe (a
+        settled hand's coup was drawn already; a hand in play's are not yet)."""
+        if t.shoe is None:  # no card out: betting on the first hand of a shoe
+            first = last = 0
+        elif settled:
+            first, last = t.shoe.position - out + 1, t.shoe.position
+        else:
+            first, last = t.shoe.position + 1, t.shoe.position + out
+        record = ShoeRecord(
+            f"{t.hand} of session {self.session_number} at table {t.number}",
+            f"{t.shoes} of table {t.number}",
+            shuffled_by_table=True,
+            own=True,
+            first=first if out else 0,
+            last=last if out else 0,
+            left=None if t.shoe is None else len(t.shoe) - (0 if settled else out),
+            sealed=True,
+        )
+        replay = Round.replay(r.game, r.events[:before], **r.options)
+        for event in r.events[before:]:
+            check_claim(r.game, record, event, replay.deal)
+            if isinstance(event, CardsReconstructed | CardsHeld):
+                # A reconstruction is made under the clause of what went wrong
+                # (5.2 reconstructable writes no other event): it claims that.
+                claimed = IrregularityNoted(event.clause, "cards reconstructed", event.role)
+                check_claim(r.game, record, claimed, replay.deal)
+            replay._apply(event)
+            replay.events.append(event)
 
     def _hand_state(self, t: TableState, dealt: int, out: int) -> bool:
         """Whether the procedure is for the hand just settled (else for the

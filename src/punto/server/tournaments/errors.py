@@ -14,7 +14,7 @@ from punto.tournament import (
     TournamentPhaseError,
     UnknownFormatError,
 )
-from punto.tournament.errors import IrregularityRoleError
+from punto.tournament.errors import IrregularityRecordError, IrregularityRoleError
 
 
 class UnknownTournamentError(TournamentError):
@@ -31,6 +31,9 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownFormatError, 404),
     (TournamentExistsError, 409),
     (IrregularityRoleError, 403),
+    # the engine's shoe disproves the claim: a conflict with the record, as a
+    # table's RecordError (a ShoeError) is
+    (IrregularityRecordError, 409),
     (TournamentPhaseError, 409),
     (TournamentLogError, 409),
     (RegistrationError, 422),

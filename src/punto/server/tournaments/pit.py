@@ -16,7 +16,9 @@ procedure                      body
 
 Pit positions only (a pit supervisor or higher; voiding a settled hand takes
 a pit manager, as on a table); ``Idempotency-Key`` makes a retry return the
-first answer and write nothing.  The answer is the event written:
+first answer and write nothing.  Every card of a tournament hand comes out of
+the engine's own shoe: a claim it disproves (5.1, 5.2, 5.4) is refused 409
+(``IrregularityRecordError``) naming the shoe, whoever makes it.  The answer is the event written:
 ``hand_voided`` (every entrant's chips after it) or ``hand_irregularity_noted``.
 """
 
