@@ -279,13 +279,13 @@ def test_every_game_and_tiger_buffalo_layout_is_drawn_from_the_game_data(
         page.close()
 
 
-def test_tiger_baccarat_6_1_dealer_voids_a_round_with_the_shift_managers_confirmation(
+def test_tiger_baccarat_6_1_dealer_files_a_void_the_shift_manager_confirms(
     browser: Browser, site: Site
 ) -> None:
-    """An irregularity the rules do not cover: the dealer voids the round from
-    the console with the Gaming Shift Manager's name and password (6.1; a pit
-    manager's confirmation no longer does); the player's page says so, and
-    the stake comes back to the cent."""
+    """An irregularity the rules do not cover: the dealer files the void from
+    the console (6.1); nothing moves until the Gaming Shift Manager, in their
+    own session, confirms it (6.2); the player's page says so, and the stake
+    comes back to the cent."""
     site.new_table("void", "tiger-baccarat", card_source="device")
     site.call(
         "POST",
@@ -306,11 +306,13 @@ def test_tiger_baccarat_6_1_dealer_voids_a_round_with_the_shift_managers_confirm
         dealer.key_card("7H")
         player.wait_cards(1)
         dealer.testid("void-reason").fill("a card was exposed")
-        dealer.testid("manager-username").fill(SHIFT[0])
-        dealer.testid("manager-password").fill(SHIFT[1])
         dealer.testid("btn-void").click()
-        dealer.wait_text("message", "The round is void: every bet is returned.")
-        assert dealer.testid("manager-password").input_value() == ""
+        dealer.wait_text("message", re.compile(r"^Filed: unforeseen under clause 6\.1 waits"))
+        dealer.wait_text("claim-text", re.compile(r"waits for a shift manager's confirmation"))
+        assert site.balance(PLAYER) == before - 100
+        claims = site.call("GET", "/api/tables/void/claims", PIT)
+        (claim,) = claims["claims"]
+        site.call("POST", f"/api/tables/void/claims/{claim['claim_id']}/confirm", SHIFT)
         player.wait_phase("void")
         player.wait_text("result", re.compile(r"^Round void: a card was exposed"))
         player.wait_text("balance", money(before))
@@ -320,9 +322,8 @@ def test_tiger_baccarat_6_1_dealer_voids_a_round_with_the_shift_managers_confirm
         dealer.screenshot("browser-6-dealer-void")
         player.screenshot("browser-6-player-void")
         audit = site.call("GET", "/api/pit/audit?table_id=void", PIT)
-        void = next(a for a in audit if a["action"] == "void")
-        assert void["detail"]["confirmed_by"] == SHIFT[0]
-        assert void["detail"]["clause"] == "6.1"
+        confirmed = next(a for a in audit if a["action"] == "claim_confirmed")
+        assert (confirmed["username"], confirmed["detail"]["clause"]) == (SHIFT[0], "6.1")
         dealer.check()
         player.check()
     finally:
