@@ -292,10 +292,10 @@ def test_tiger_buffalo_5_1_1_scale_down_floors_at_the_minimum_and_stays_within()
     assert sum(scaled) == 2500
 
 
-# -- RWS 5.1.1, 5.14.2 with Insurance: every settled round is payable ------------------------------
+# -- RWS 5.1.1, 5.14.2 with Insurance: money follows the Original Bet that stands ------------------
 
 
-def test_tiger_buffalo_5_14_2_returned_original_bet_leaves_its_earlier_insurance_standing(
+def test_tiger_buffalo_5_14_2_returned_original_bet_takes_its_earlier_insurance_back_with_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = {
@@ -323,16 +323,17 @@ def test_tiger_buffalo_5_14_2_returned_original_bet_leaves_its_earlier_insurance
     assert report is not None
     bets = report["rounds"][0]["bets"]
     # Player 8 loses to Banker 9: the Original Bet comes back (5.14.2); the
-    # Insurance placed at four cards (Player 5 v Banker 4, 3 to 2) wins 75
+    # Insurance placed at four cards (Player 5 v Banker 4, 3 to 2) insured it
+    # (3.11) and no Original Bet stands: it comes back too, not a 75 win
     assert [(b["wager"], b["outcome"], b["net"], b["clause"]) for b in bets] == [
         ("player", "returned", "0.00", "5.14.2"),
-        ("player_insurance", "win", "75.00", None),
+        ("player_insurance", "returned", "0.00", "3.11"),
     ]
-    assert report["players"] == {"ann": "75.00"}
-    assert report["house_net"] == "-75.00"
+    assert report["players"] == {"ann": "0.00"}
+    assert report["house_net"] == "0.00"
 
 
-def test_tiger_buffalo_5_1_1_pro_rated_original_bet_keeps_its_insurance_as_placed(
+def test_tiger_buffalo_5_1_1_insurance_settles_on_the_pro_rated_original_bet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = {
@@ -362,14 +363,15 @@ def test_tiger_buffalo_5_1_1_pro_rated_original_bet_keeps_its_insurance_as_place
     assert report is not None
     bets = report["rounds"][0]["bets"]
     # ann's box holds at most the 1000 differential: her 5000 loses on 1000
-    # (5.1.1); her Insurance, within 3.12.2 of the 5000 placed, wins 3 to 2
-    assert [(b["player"], b["wager"], b["settled_stake"], b["net"]) for b in bets] == [
-        ("ann", "player", "1000.00", "-1000.00"),
-        ("bob", "banker", "1000.00", "950.00"),
-        ("ann", "player_insurance", "5000.00", "7500.00"),
+    # (5.1.1); her Insurance insures the 1000 that stands (3.11, 3.12.2) and
+    # wins 3 to 2 on it; the other 4000 of it insured nothing and comes back
+    assert [(b["player"], b["wager"], b["settled_stake"], b["net"], b["clause"]) for b in bets] == [
+        ("ann", "player", "1000.00", "-1000.00", "5.1.1"),
+        ("bob", "banker", "1000.00", "950.00", None),
+        ("ann", "player_insurance", "1000.00", "1500.00", "5.1.1"),
     ]
-    assert report["players"] == {"ann": "6500.00", "bob": "950.00"}
-    assert report["house_net"] == "-7450.00"
+    assert report["players"] == {"ann": "500.00", "bob": "950.00"}
+    assert report["house_net"] == "-1450.00"
 
 
 # -- MBS 5.14: a push is not the one time ---------------------------------------------------------
