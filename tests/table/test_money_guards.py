@@ -1,0 +1,207 @@
+"""Guards on money at the table that no test held before: each test here
+fails against a single-point change of the line it guards (review
+2026-11-29, section 4: the grants, bet limits, shoe state and Insurance
+Plus).  Each docstring names the change it catches."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from punto.cards import parse_cards
+from punto.errors import ActionError, InsuranceError, PhaseError, RoleError
+from punto.games import get_game
+from punto.insurance import Moment
+from punto.table import irregularities as irr
+from punto.table.events import RoundVoided, ShoeStarted
+from punto.table.limits import TableLimits
+from punto.table.roles import Role
+from punto.table.round import Round
+from punto.table.shoe_state import ShoeState
+
+D = Decimal
+
+
+def deal(r: Round, cards: str) -> None:
+    for card in parse_cards(cards):
+        r.deal_card(card)
+
+
+def buffalo(limits: TableLimits | None = None) -> Round:
+    r = Round(
+        get_game("tiger-buffalo"),
+        limits=limits or TableLimits(D(10), D(10000)),
+        layout="A",
+    )
+    r.open()
+    return r
+
+
+# -- grants --------------------------------------------------------------------------------------
+
+
+@pytest.mark.clause("tiger-baccarat", "5.8.2.2")
+def test_tiger_baccarat_5_8_2_2_a_dealer_may_not_offer_its_withdrawal_option() -> None:
+    """5.8.2.2's option is the Pit Manager's (its grant's role): a dealer
+    offering it directly, with four cards out, is refused under 5.8.2.2.
+    Catches a grant whose role is not checked (the lowest role taken as
+    the caller's ``required`` only)."""
+    r = Round(get_game("tiger-baccarat"), limits=TableLimits(D(10), D(1000)))
+    r.open()
+    r.place_bet("ann", 1, "banker", D(100))
+    r.close_betting()
+    deal(r, "QH 2C 2D KS")  # Player 2, Banker 2: both draw, the coup goes on
+    with pytest.raises(RoleError) as refused:
+        r.offer_withdrawal("5.8.2.2", "cards drawn simultaneously", Role.DEALER)
+    assert refused.value.clause == "5.8.2.2"
+    assert not r.can_offer_withdrawal("5.8.2.2", Role.PIT_SUPERVISOR)
+    assert r.withdrawal_open is None
+
+
+# -- bet limits ----------------------------------------------------------------------------------
+
+
+@pytest.mark.clause("tiger-baccarat", "5.15")
+def test_tiger_baccarat_5_15_a_wager_exactly_filling_the_area_settles_as_placed() -> None:
+    """The Banker area's maximum is 1000: ann's 600, then bob's 400 fills it
+    exactly.  bob's wager is within the maximum and settles with no 5.15
+    clause.  Catches ``stake < room`` for ``stake <= room``."""
+    r = Round(get_game("tiger-baccarat"), limits=TableLimits(D(10), D(1000)))
+    r.open()
+    r.place_bet("ann", 1, "banker", D(600))
+    r.place_bet("bob", 1, "banker", D(400))
+    r.close_betting()
+    deal(r, "9H 2C KD 3S")  # Player 9 v Banker 5: the Banker loses
+    r.settle()
+    assert [(s.bet.player, s.settled_stake, s.net, s.clause) for s in r.results()] == [
+        ("ann", D(600), D(-600), None),
+        ("bob", D(400), D(-400), None),
+    ]
+
+
+@pytest.mark.clause("tiger-buffalo", "5.1.1")
+def test_tiger_buffalo_5_1_1_the_heavier_side_is_held_to_the_lighters_scaled_total() -> None:
+    """The Banker box holds 3000 against its 1000 maximum (not noticed): it
+    settles on 1000.  The Player side's five boxes of 1000 are then held to
+    that 1000 plus the 2000 differential: 600 each.  Catches the lighter
+    side's placed stake (3000) used in place of its scaled one, which
+    leaves the Player bets whole and pays 2000 too much."""
+    r = buffalo(TableLimits(D(10), D(1000), differential=D(2000)))
+    r.place_bet("ann", 1, "banker", D(3000), enforce_limits=False)
+    for position, player in enumerate(("bob", "cy", "dee", "eve", "fay"), start=2):
+        r.place_bet(player, position, "player", D(1000), enforce_limits=False)
+    r.close_betting(differential_noticed=False)
+    deal(r, "9H 2C KD 3S")  # Player 9 v Banker 5: the Player wins
+    r.settle()
+    settled = {s.bet.player: (s.settled_stake, s.net) for s in r.results()}
+    assert settled["ann"] == (D(1000), D(-1000))
+    assert {p: settled[p] for p in ("bob", "cy", "dee", "eve", "fay")} == dict.fromkeys(
+        ("bob", "cy", "dee", "eve", "fay"), (D(600), D(600))
+    )
+    assert r.house_net() == D(-2000)
+
+
+# -- shoe state ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "clause"), [("tiger-baccarat", "5.3"), ("tiger-buffalo", "5.5.4")]
+)
+def test_a_round_voided_for_want_of_cards_ends_the_shoe(game: str, clause: str) -> None:
+    """MBS 5.3 / RWS 5.5.4: once a round is voided for insufficient cards the
+    shoe is spent; the next round on it is refused until a new shoe.
+    Catches the void not marking the shoe (or ``ended`` not reading it)."""
+    state = ShoeState(get_game(game))
+    state.load(ShoeStarted("s1", (), None, "", "", decks=8))
+    r = Round(
+        get_game(game),
+        limits=TableLimits(D(10), D(1000)),
+        layout="A" if "buffalo" in game else None,
+    )
+    state.check_new_round()  # a fresh shoe takes a round
+    assert not state.ended
+    state.track(r, RoundVoided("insufficient cards", clause))
+    assert state.ended
+    with pytest.raises(PhaseError, match="voided for want of cards"):
+        state.check_new_round()
+    state.load(ShoeStarted("s2", (), None, "", "", decks=8))
+    state.check_new_round()  # a new shoe begins the next round
+
+
+def test_tiger_baccarat_5_3_void_for_insufficient_cards_is_recorded_as_such() -> None:
+    """The procedure's void carries 5.3, the clause the shoe state reads."""
+    r = Round(get_game("tiger-baccarat"), limits=TableLimits(D(10), D(1000)))
+    r.open()
+    r.place_bet("ann", 1, "banker", D(100))
+    r.close_betting()
+    deal(r, "QH 2C 2D KS")
+    irr.insufficient_cards(r, remaining=0)
+    assert r.void is not None
+    assert r.void.clause == "5.3"
+
+
+# -- Insurance Plus --------------------------------------------------------------------------------
+
+
+@pytest.mark.clause("tiger-buffalo", "3.12.2")
+@pytest.mark.clause("tiger-buffalo", "5.14.1")
+def test_tiger_buffalo_3_12_2_an_offer_made_again_leaves_only_what_the_cap_left() -> None:
+    """ann (Player 300) staked 200 on Player Insurance after four cards; the
+    offer was neglected for bob and made again at that moment.  Its payout
+    room (5.14.1: 300 at 3 to 2, a 200 stake) is not ann's limit: 3.12.2
+    still counts her 200, so she may add at most 100.  Catches the stake
+    already placed at that moment not counted."""
+    r = buffalo()
+    r.place_bet("ann", 1, "player", D(300))
+    r.place_bet("bob", 2, "player", D(300))
+    r.close_betting()
+    deal(r, "3H 4C 2D KS")  # Player 5 v Banker 4: Player Insurance at 3 to 2
+    r.place_insurance("ann", "player_insurance", D(200))
+    deal(r, "3S")  # the Player's third card: the four-card offer has passed
+    r.reoffer_insurance(Moment.FOUR_CARDS, ["ann", "bob"])
+    assert not r.can_place_insurance("ann", "player_insurance", D(101), Moment.FOUR_CARDS)
+    with pytest.raises(InsuranceError):
+        r.place_insurance("ann", "player_insurance", D(101), moment=Moment.FOUR_CARDS)
+    r.place_insurance("ann", "player_insurance", D(100), moment=Moment.FOUR_CARDS)
+    r.place_insurance("bob", "player_insurance", D(200), moment=Moment.FOUR_CARDS)
+
+
+@pytest.mark.clause("tiger-buffalo", "3.12.2")
+def test_tiger_buffalo_3_12_2_each_offer_has_its_own_cap() -> None:
+    """3.12.2 caps the Insurance "for each time when Insurance is offered":
+    ann's 300 after four cards leaves her cap after the Player's third card
+    whole, and a stake at the third card reduces that cap.  Catches the
+    moment filter of the cap dropped or inverted."""
+    r = buffalo()
+    r.place_bet("ann", 1, "player", D(300))
+    r.close_betting()
+    deal(r, "3H 4C 2D KS")
+    (four,) = [o for o in r.insurance_offers() if o.insures.value == "player"]
+    assert r.insurance_cap("ann", four) == D(300)
+    r.place_insurance("ann", "player_insurance", D(300))
+    assert r.insurance_cap("ann", four) == D(0)
+    deal(r, "3S")  # Player 8 after the third card v Banker 4
+    (third,) = [o for o in r.insurance_offers() if o.insures.value == "player"]
+    assert third.moment is Moment.PLAYER_THIRD_CARD
+    assert r.insurance_cap("ann", third) == D(300)
+    r.place_insurance("ann", "player_insurance", D(120))
+    assert r.insurance_cap("ann", third) == D(180)
+
+
+@pytest.mark.clause("tiger-buffalo", "3.14")
+def test_tiger_buffalo_3_14_the_highest_bet_is_one_wager_not_a_players_total() -> None:
+    """ann has Player 500 and Banker 400 (900 in all), bob Player 600: bob
+    has the highest Bet and may ask for the waiver, ann may not.  Catches
+    a player's Player and Banker bets added together."""
+    r = buffalo()
+    r.place_bet("ann", 1, "player", D(500))
+    r.place_bet("ann", 1, "banker", D(400))
+    r.place_bet("bob", 2, "player", D(600))
+    r.close_betting()
+    deal(r, "3H 4C 2D KS")
+    with pytest.raises(ActionError, match="ann does not have the highest Bet"):
+        r.waive_insurance("squeeze", requester="ann")
+    assert r.can_waive_insurance(requester="bob")
+    r.waive_insurance("squeeze", requester="bob")
+    assert r.insurance_waived
