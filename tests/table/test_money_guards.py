@@ -205,3 +205,172 @@ def test_tiger_buffalo_3_14_the_highest_bet_is_one_wager_not_a_players_total() -
     assert r.can_waive_insurance(requester="bob")
     r.waive_insurance("squeeze", requester="bob")
     assert r.insurance_waived
+
+
+# -- grants: every refusal says what, the clause and what to do ------------------------------------
+
+
+def tiger(*, electronic_device: bool = False, cards: str = "QH 2C 2D KS") -> Round:
+    """Tiger Baccarat with ann's Banker 100, bob's Tie 10 and cy's Tiger Pair
+    10, ``cards`` out."""
+    r = Round(
+        get_game("tiger-baccarat"),
+        limits=TableLimits(D(10), D(1000)),
+        electronic_device=electronic_device,
+    )
+    r.open()
+    r.place_bet("ann", 1, "banker", D(100))
+    r.place_bet("bob", 2, "tie", D(10))
+    r.place_bet("cy", 3, "tiger_pair", D(10))
+    r.close_betting()
+    deal(r, cards)
+    return r
+
+
+def refusal(error: pytest.ExceptionInfo[Exception]) -> tuple[str, str | None, str | None]:
+    value = error.value
+    assert isinstance(value, ActionError | RoleError | PhaseError)
+    return value.message, value.clause, value.hint
+
+
+@pytest.mark.clause("tiger-buffalo", "5.7")
+def test_grants_a_procedure_no_clause_grants_is_refused_under_the_clause_forbidding_it() -> None:
+    """RWS grants no reopening of betting: refused under 5.7 (no bet after
+    'No more bets'), saying the rules grant it nowhere."""
+    r = buffalo()
+    r.place_bet("ann", 1, "player", D(100))
+    r.close_betting()
+    with pytest.raises(ActionError) as refused:
+        r.check_reopen_betting("5.9")
+    title = get_game("tiger-buffalo").title
+    assert refusal(refused) == (
+        f"'5.9' is not a clause of {title} that reopens betting after 'No more bets'",
+        "5.7",
+        f"the {title} rules grant this nowhere",
+    )
+
+
+def test_grants_a_clause_of_no_grant_names_the_clauses_that_grant_it() -> None:
+    with pytest.raises(ActionError) as refused:
+        tiger().check_offer_withdrawal("goodwill")
+    assert refusal(refused) == (
+        "'goodwill' is not a clause of Tiger Baccarat that gives players the option to withdraw",
+        "5.8.1, 5.8.2.2, 5.9, 5.17.1, 3.22.1, 6.1",
+        "after 'No more bets' wagers win or lose on the outcome unless one of these clauses "
+        "applies",
+    )
+
+
+@pytest.mark.clause("tiger-baccarat", "6.2")
+def test_grants_a_higher_position_the_procedure_asks_for_is_required() -> None:
+    """5.1 voids on a dealer's word, but a caller asking for a Shift Manager
+    (``required``) gets a Shift Manager: the higher of the two holds."""
+    r = tiger()
+    assert r.can_void(Role.DEALER, "5.1")
+    with pytest.raises(RoleError) as refused:
+        r.check_void(Role.PIT_MANAGER, "5.1", required=Role.SHIFT_MANAGER)
+    grant = r.game.grant("void", "5.1")
+    assert grant is not None
+    assert refusal(refused) == (
+        f"a pit manager may not act under 5.1 ({grant.words})",
+        "5.1",
+        "it takes a shift manager or higher",
+    )
+
+
+@pytest.mark.clause("tiger-baccarat", "5.9")
+def test_grants_a_clause_for_an_electronic_device_is_refused_under_it_at_a_table_without() -> None:
+    with pytest.raises(ActionError) as refused:
+        tiger(electronic_device=False).check_offer_withdrawal("5.9")
+    assert refused.value.clause == "5.9"
+    assert refused.value.message.startswith("5.9 applies where an electronic dealing device")
+
+
+def test_grants_phase_refusals_say_the_phases_and_that_previous_rounds_stand() -> None:
+    r = Round(get_game("tiger-baccarat"), limits=TableLimits(D(10), D(1000)))
+    r.open()
+    r.place_bet("ann", 1, "banker", D(100))
+    with pytest.raises(PhaseError) as refused:
+        r.check_offer_withdrawal("5.8.1")
+    assert refusal(refused) == (
+        "5.8.1 applies while the round is dealing, and it is betting",
+        "5.8.1",
+        None,
+    )
+    r.close_betting()
+    deal(r, "9H 2C KD 3S")
+    r.settle()
+    with pytest.raises(PhaseError) as refused:
+        r.check_offer_withdrawal("5.8.1")
+    assert refused.value.message == (
+        "5.8.1 applies while the round is dealing, and it is settled; previous rounds stand"
+    )
+
+
+@pytest.mark.clause("tiger-baccarat", "5.17.1")
+def test_grants_an_option_after_a_power_failure_needs_one_recorded() -> None:
+    with pytest.raises(PhaseError) as refused:
+        tiger().check_offer_withdrawal("5.17.1")
+    assert refusal(refused) == (
+        "5.17.1 applies after a power failure, and none is recorded this round",
+        "5.17.1",
+        "declare the power failure first: its procedure gives the consequence",
+    )
+
+
+@pytest.mark.clause("tiger-baccarat", "5.8.2.2")
+@pytest.mark.clause("tiger-baccarat", "3.22.1")
+def test_grants_the_cards_dealt_a_clause_applies_with_are_named() -> None:
+    with pytest.raises(PhaseError) as refused:
+        tiger(cards="QH 2C").check_offer_withdrawal("5.8.2.2", Role.PIT_MANAGER)
+    assert refusal(refused) == (
+        "5.8.2.2 applies with 4 to 5 cards dealt, and 2 are out",
+        "5.8.2.2",
+        None,
+    )
+    with pytest.raises(PhaseError) as refused:
+        tiger(cards="QH 2C").check_offer_withdrawal("3.22.1")
+    assert refused.value.message == "3.22.1 applies with 0 cards dealt, and 2 are out"
+
+
+@pytest.mark.clause("tiger-baccarat", "5.17.1")
+def test_grants_an_option_only_with_no_outcome_is_refused_once_one_is() -> None:
+    """cy's Tiger Pair is lost once four cards show no Pair: an outcome is
+    established, the power failure lets play continue, and 5.17.1's option
+    is refused."""
+    r = tiger()
+    assert r.power_failure() == "continue"
+    with pytest.raises(PhaseError) as refused:
+        r.check_offer_withdrawal("5.17.1")
+    assert refusal(refused) == (
+        "an outcome is established (the wagers in play: the cards have decided some): "
+        "5.17.1 applies only when none has conclusively won or lost",
+        "5.17.1",
+        "play continues and the round is concluded on the cards",
+    )
+
+
+@pytest.mark.clause("tiger-buffalo", "5.14.2")
+def test_grants_a_return_once_an_outcome_is_established_names_whose_wagers_count() -> None:
+    r = buffalo()
+    r.place_bet("ann", 1, "player", D(100))
+    r.place_bet("ann", 1, "tie", D(10))
+    r.close_betting()
+    deal(r, "3H 4C 2D KS")  # Player 5 v Banker 4: the hands are not decided
+    with pytest.raises(PhaseError) as refused:
+        r.check_return_bet("b1", "5.14.2", Role.PIT_MANAGER)
+    assert refusal(refused) == (
+        "no outcome is established yet (the banker and player wagers): 5.14.2 applies once "
+        "the cards have decided one",
+        "5.14.2",
+        "deal on, or use the clause for an outcome not established",
+    )
+    deal(r, "3S 5D")  # Player 8 v Banker 9: decided
+    with pytest.raises(ActionError) as not_original:
+        r.check_return_bet("b2", "5.14.2", Role.PIT_MANAGER)
+    assert refusal(not_original) == (
+        "5.14.2 returns only banker, player wagers, not tie (b2)",
+        "5.14.2",
+        None,
+    )
+    r.check_return_bet("b1", "5.14.2", Role.PIT_MANAGER)
