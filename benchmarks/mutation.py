@@ -10,6 +10,7 @@ called the mutated function.
     python benchmarks/mutation.py                  # every module, one after another
     python benchmarks/mutation.py grants detection # some of them
     python benchmarks/mutation.py --list           # the modules and their tests
+    python benchmarks/mutation.py --collect grants # the counts of a run already made
 
 Per module it prints mutmut's counts (killed, survived, no tests, timeout,
 suspicious) and writes them, with the surviving mutants' names, to
@@ -102,7 +103,16 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
 }
 
 #: mutmut's result words, as ``mutmut results --all true`` prints them.
-STATUSES = ("killed", "survived", "no tests", "timeout", "suspicious", "skipped", "segfault")
+STATUSES = (
+    "killed",
+    "survived",
+    "no tests",
+    "timeout",
+    "suspicious",
+    "skipped",
+    "segfault",
+    "not checked",
+)
 
 
 def scratch(name: str, mutated: list[str], tests: list[str]) -> Path:
@@ -114,7 +124,8 @@ def scratch(name: str, mutated: list[str], tests: list[str]) -> Path:
         shutil.rmtree(where)
     where.mkdir(parents=True)
     shutil.copytree(ROOT / "src", where / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "tests", where / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    for tree in ("tests", "benchmarks", "scripts", "docs"):  # some tests read these
+        shutil.copytree(ROOT / tree, where / tree, ignore=shutil.ignore_patterns("__pycache__"))
     settings = "\n".join(
         [
             "",
@@ -122,6 +133,7 @@ def scratch(name: str, mutated: list[str], tests: list[str]) -> Path:
             'source_paths = ["src"]',
             f"only_mutate = {json.dumps(mutated)}",
             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
+            'also_copy = ["benchmarks/", "scripts/", "docs/"]',
             'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-x"]',
             "",
         ]
@@ -135,21 +147,29 @@ def scratch(name: str, mutated: list[str], tests: list[str]) -> Path:
     return where
 
 
-def run(name: str) -> dict[str, object]:
+def run(name: str, *, collect: bool = False, resume: bool = False) -> dict[str, object]:
+    """Run mutmut over one module (``collect``: only read the results of a
+    run already made in its scratch directory; ``resume``: go on with a run
+    that was stopped, checking only the mutants it had not checked)."""
     mutated, tests = MODULES[name]
-    where = scratch(name, mutated, tests)
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("PUNTO_TEST_POSTGRES", None)  # SQLite only: the run is bounded
+    where = OUT / name
     started = time.monotonic()
-    done = subprocess.run(
-        [str(mutmut), "run", "--max-children", "1"],
-        cwd=where,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    log = ""
+    if not collect:
+        if not resume or not where.exists():
+            where = scratch(name, mutated, tests)
+        done = subprocess.run(
+            [str(mutmut), "run", "--max-children", "1"],
+            cwd=where,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        log = (done.stdout + done.stderr)[-3000:]
     seconds = time.monotonic() - started
     listed = subprocess.run(
         [str(mutmut), "results", "--all", "true"],
@@ -169,12 +189,11 @@ def run(name: str) -> dict[str, object]:
         "module": name,
         "mutated": mutated,
         "tests": tests,
-        "seconds": round(seconds, 1),
+        "seconds": None if collect else round(seconds, 1),
         "counts": counts,
         "survived": sorted(k for k, v in results.items() if v == "survived"),
         "no_tests": sorted(k for k, v in results.items() if v == "no tests"),
-        "exit": done.returncode,
-        "log_tail": (done.stdout + done.stderr)[-3000:],
+        "log_tail": log,
     }
     (OUT / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
     return report
@@ -184,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help=f"some of: {', '.join(MODULES)}")
     parser.add_argument("--list", action="store_true", help="the modules and their tests")
+    parser.add_argument(
+        "--collect", action="store_true", help="read the results of runs already made, run nothing"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="go on with stopped runs (their mutants not checked)"
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, (mutated, tests) in MODULES.items():
@@ -194,13 +219,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mutation.py: no module {unknown[0]!r} (see --list)", file=sys.stderr)
         return 2
     for name in args.modules or list(MODULES):
-        report = run(name)
+        report = run(name, collect=args.collect, resume=args.resume)
         counts = report["counts"]
         assert isinstance(counts, dict)
         print(
             f"{name}: killed {counts['killed']}, survived {counts['survived']}, "
             f"no tests {counts['no tests']}, timeout {counts['timeout']}, "
-            f"suspicious {counts['suspicious']} ({report['seconds']} s)",
+            f"suspicious {counts['suspicious']}, not checked {counts['not checked']} "
+            f"({report['seconds']} s)",
             flush=True,
         )
     return 0

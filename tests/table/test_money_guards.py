@@ -10,14 +10,16 @@ from decimal import Decimal
 import pytest
 
 from punto.cards import parse_cards
-from punto.errors import ActionError, InsuranceError, PhaseError, RoleError
+from punto.errors import ActionError, InsuranceError, LimitError, PhaseError, RoleError
 from punto.games import get_game
 from punto.insurance import Moment
 from punto.table import irregularities as irr
+from punto.table.bet_limits import excess_cuts, newly_under_minimum, scale_down
 from punto.table.events import RoundVoided, ShoeStarted
-from punto.table.limits import TableLimits
+from punto.table.limits import TableLimits, WagerLimit
 from punto.table.roles import Role
 from punto.table.round import Round
+from punto.table.round_state import TableBet
 from punto.table.shoe_state import ShoeState
 
 D = Decimal
@@ -100,6 +102,113 @@ def test_tiger_buffalo_5_1_1_the_heavier_side_is_held_to_the_lighters_scaled_tot
         ("bob", "cy", "dee", "eve", "fay"), (D(600), D(600))
     )
     assert r.house_net() == D(-2000)
+
+
+def _bet(bet_id: str, position: int, wager: str, stake: str, order: int, **kw: object) -> TableBet:
+    return TableBet(bet_id, bet_id, position, wager, D(stake), order=order, **kw)  # type: ignore[arg-type]
+
+
+RWS = get_game("tiger-buffalo")
+
+
+@pytest.mark.clause("tiger-buffalo", "5.1")
+def test_tiger_buffalo_5_1_excess_cuts_take_the_boxs_own_bets_only() -> None:
+    """Box 1's Banker holds 1500 against its 1000 maximum; a Player bet in
+    the same position, placed later, is not in that box and is not cut."""
+    limits = TableLimits(D(10), D(1000))
+    bets = [_bet("b1", 1, "banker", "1500", 1), _bet("b2", 1, "player", "600", 2)]
+    assert excess_cuts(RWS, limits, bets) == [("b1", D(1000))]
+
+
+@pytest.mark.clause("tiger-buffalo", "5.1")
+def test_tiger_buffalo_5_1_excess_of_a_side_with_no_bets_against_it_is_cut() -> None:
+    """Only Banker bets: all of them over the differential is the excess."""
+    limits = TableLimits(D(10), D(1000), differential=D(1500))
+    bets = [_bet(f"b{i}", i, "banker", "1000", i) for i in (1, 2)]
+    assert excess_cuts(RWS, limits, bets) == [("b2", D(500))]
+
+
+@pytest.mark.clause("tiger-buffalo", "5.1")
+def test_tiger_buffalo_5_1_an_excess_of_half_a_unit_is_cut_too() -> None:
+    """Two Banker boxes within their maximum, 0.50 over the differential
+    together: the latest bet gives up the 0.50."""
+    limits = TableLimits(D(10), D(1000), differential=D(1000))
+    bets = [_bet("b1", 1, "banker", "600", 1), _bet("b2", 2, "banker", "400.50", 2)]
+    assert excess_cuts(RWS, limits, bets) == [("b2", D(400))]
+
+
+@pytest.mark.clause("tiger-buffalo", "5.2")
+def test_tiger_buffalo_5_1_a_cut_never_leaves_part_of_a_unit_or_less_than_the_wagers_minimum() -> (
+    None
+):
+    """Box 1's Banker holds at most 300 (the differential).  A later bet
+    that would keep 0.50 is rejected whole; so is one that would keep 50
+    where the Banker's own minimum is 100 (not the table's 10)."""
+    limits = TableLimits(D(10), D(1000), differential=D(300))
+    bets = [_bet("b1", 1, "banker", "299.50", 1), _bet("b2", 1, "banker", "100", 2)]
+    assert excess_cuts(RWS, limits, bets) == [("b2", D(0))]
+    own = TableLimits(
+        D(10), D(1000), differential=D(300), wagers={"banker": WagerLimit(D(100), D(1000))}
+    )
+    bets = [_bet("b1", 1, "banker", "250", 1), _bet("b2", 1, "banker", "100", 2)]
+    assert excess_cuts(RWS, own, bets) == [("b2", D(0))]
+    assert excess_cuts(RWS, limits, bets) == [("b2", D(50))]
+
+
+@pytest.mark.clause("tiger-buffalo", "5.1")
+def test_tiger_buffalo_5_1_a_bet_already_cut_away_is_passed_over_not_the_end() -> None:
+    """The standing player's bet goes whole in its box's cut; the
+    differential's excess is then taken from the next bet, past it."""
+    limits = TableLimits(D(10), D(1000), differential=D(300))
+    bets = [
+        _bet("b1", 1, "banker", "300", 1),
+        _bet("b2", 1, "banker", "100", 2, seated=False),
+        _bet("b3", 2, "banker", "200", 3),
+    ]
+    assert excess_cuts(RWS, limits, bets) == [("b2", D(0)), ("b3", D(0))]
+
+
+@pytest.mark.clause("tiger-buffalo", "3.5")
+def test_tiger_buffalo_3_5_a_box_whose_maximum_is_its_own_cites_the_bet_limits() -> None:
+    """A Player box holds at most min(its wager's maximum, the differential):
+    where both are 2000 the box's limit is the wager's own (3.5), not 5.1."""
+    limits = TableLimits(
+        D(10), D(10000), differential=D(2000), wagers={"player": WagerLimit(D(10), D(2000))}
+    )
+    r = buffalo(limits)
+    with pytest.raises(LimitError) as refused:
+        r.place_bet("ann", 1, "player", D(2500))
+    assert refused.value.clause == "3.5"
+
+
+@pytest.mark.clause("tiger-baccarat", "3.7.1")
+def test_tiger_baccarat_3_7_1_an_area_of_one_wager_says_one_wager() -> None:
+    r = Round(
+        get_game("tiger-baccarat"),
+        limits=TableLimits(D(10), D(1000), wagers_per_area=1),
+    )
+    r.open()
+    r.place_bet("ann", 1, "banker", D(100))
+    with pytest.raises(LimitError) as refused:
+        r.place_bet("bob", 1, "banker", D(100))
+    assert refused.value.message == "the banker area of position 1 already holds 1 wager"
+    assert refused.value.hint == (
+        "at most 1 wager per playing area at this table; bet in another area"
+    )
+
+
+@pytest.mark.clause("tiger-baccarat", "5.14")
+def test_tiger_baccarat_5_14_an_under_minimum_wager_lost_is_the_one_time() -> None:
+    game = get_game("tiger-baccarat")
+    assert newly_under_minimum(game, [("ann", "lose", "5.14"), ("bob", "push", "5.14")]) == {"ann"}
+
+
+@pytest.mark.clause("tiger-buffalo", "5.1.1")
+def test_tiger_buffalo_5_1_1_stakes_within_what_is_allowed_are_not_scaled() -> None:
+    assert scale_down([D(600), D("399.50")], allowed=D(1000), minimum=D(10)) == [
+        D(600),
+        D("399.50"),
+    ]
 
 
 # -- shoe state ----------------------------------------------------------------------------------
@@ -304,6 +413,22 @@ def test_grants_phase_refusals_say_the_phases_and_that_previous_rounds_stand() -
         r.check_offer_withdrawal("5.8.1")
     assert refused.value.message == (
         "5.8.1 applies while the round is dealing, and it is settled; previous rounds stand"
+    )
+    voided = tiger()
+    voided.void_round("foreign card", "5.1")
+    with pytest.raises(PhaseError) as refused:
+        voided.check_offer_withdrawal("5.8.1")
+    assert refused.value.message == (
+        "5.8.1 applies while the round is dealing, and it is void; previous rounds stand"
+    )
+    complete = buffalo()
+    complete.place_bet("ann", 1, "player", D(100))
+    complete.close_betting()
+    deal(complete, "9H 2C KD 3S")
+    with pytest.raises(PhaseError) as refused:
+        complete.check_void(Role.DEALER, "5.4.2")
+    assert refused.value.message == (
+        "5.4.2 applies while the round is betting or dealing, and it is result"
     )
 
 
