@@ -72,6 +72,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "insurance": (
         ["src/punto/table/insurance_rules.py", "src/punto/table/round_insurance.py"],
         [
+            "tests/table/test_insurance_refusals.py",
             "tests/table/test_irregularities_rws.py",
             "tests/table/test_money_guards.py",
             "tests/table/test_limits_by_default.py",
