@@ -579,3 +579,41 @@ def test_an_areas_bets_are_the_active_bets_placed_there_whatever_happened_to_the
     assert len({b.player for b in r.area_bets(1, "banker")}) == 3
     with pytest.raises(LimitError, match="already holds 3 wagers"):
         r.place_bet("p9", 1, "banker", D(10))
+
+
+def test_tiger_buffalo_5_1_1_insurance_bets_first_placed_are_the_ones_within_the_pro_rated_bet() -> (
+    None
+):
+    """ann's unnoticed Player 5000 settles on 1000 (her box's maximum, the
+    differential); her two Insurance bets after four cards, 600 then 900,
+    together insure no more than that 1000: the first stands whole, the
+    second on the 400 left, the rest of it returned (RWS 3.11, 3.12.2)."""
+    r = Round(
+        get_game("tiger-buffalo"),
+        limits=TableLimits(D(10), D(10000), differential=D(1000)),
+        layout="A",
+    )
+    r.open()
+    r.place_bet("ann", 1, "player", D(5000), enforce_limits=False)
+    r.place_bet("bob", 2, "banker", D(1000))
+    r.close_betting(differential_noticed=False)
+    for card in parse_cards("3H 4C 2D KS"):
+        r.deal_card(card)
+    first = r.place_insurance("ann", "player_insurance", D(600))
+    second = r.place_insurance("ann", "player_insurance", D(900))
+    for card in parse_cards("2S 5D"):
+        r.deal_card(card)
+    r.settle()
+    by_id = {s.bet.bet_id: s for s in r.results()}
+    assert (by_id["b1"].settled_stake, by_id["b1"].net) == (D(1000), D(-1000))
+    assert (by_id[first].settled_stake, by_id[first].net, by_id[first].clause) == (
+        D(600),
+        D(900),
+        None,
+    )
+    assert (by_id[second].settled_stake, by_id[second].net, by_id[second].clause) == (
+        D(400),
+        D(600),
+        "5.1.1",
+    )
+    assert r.nets()["ann"] == D(500)
