@@ -7,6 +7,8 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
+
 from punto.analysis.composition import Composition
 from punto.analysis.insurance_values import deal_values
 from punto.cards import parse_cards
@@ -67,3 +69,55 @@ def test_detection_a_score_below_minus_cap_lowers_the_statistic_by_cap_plus_drif
     assert before > t.cap + t.drift
     assert _rounds(d, [(low, 40)]) == [False]
     assert d.statistic == before - (t.cap + t.drift)
+
+
+def test_detection_thresholds_refused_say_why_and_what_to_give() -> None:
+    from punto.protection.detection import DetectionError
+
+    for bad in (
+        {"limit": Decimal(0)},
+        {"drift": Decimal("-0.1")},
+        {"cap": Decimal(0)},
+    ):
+        with pytest.raises(DetectionError) as refused:
+            Thresholds(**bad)  # type: ignore[arg-type]
+        assert refused.value.message.endswith("cannot make a test")
+        assert refused.value.hint == "limit and cap above zero, drift zero or above"
+    with pytest.raises(DetectionError) as refused:
+        Thresholds(warmup=1)
+    assert refused.value.hint == "at least 2 (150 is about two shoes)"
+    with pytest.raises(DetectionError) as refused:
+        Detector().observe([Observation("r1", "big_tiger", Fraction(0), -1)])
+    assert refused.value.hint == "stakes are 0 (not taken) or more"
+    # a limit under one unit is a test (a sensitive one)
+    assert Thresholds(limit=Decimal("0.5")).limit == Decimal("0.5")
+
+
+def test_detection_counts_what_it_scored_and_keeps_each_scores_reference() -> None:
+    """The hand sequence of test_protection_detection (two wagers here: the
+    second joins later and is held until its own warm-up, while the first is
+    scored on).  Counts of scores and alerts, and each Score's reference."""
+    t = Thresholds(limit=Decimal(2), drift=Decimal(0), cap=Decimal(3), warmup=2)
+    d = Detector(t)
+    assert (d.scored, d.alerts) == (0, 0)
+    d.observe([Observation("r1", "big_tiger", Fraction(0), 0)])
+    alert = d.observe(
+        [
+            Observation("r2", "tiger_pair", Fraction(0), 0),  # its first: held
+            Observation("r2", "big_tiger", Fraction(1, 5), 1),  # scored with r1
+        ]
+    )
+    assert alert is not None
+    assert (d.scored, d.alerts) == (2, 1)
+    assert alert.observations == 2
+    (score,) = alert.scores
+    assert (score.mean, score.spread, score.mean_stake, score.stake_spread, score.score) == (
+        Decimal("0.1"),
+        Decimal("0.1"),
+        Decimal("0.5"),
+        Decimal("0.5"),
+        Decimal(1),
+    )
+    # tiger_pair's warm-up ends: its two held rounds score 1 each, a second alert
+    assert d.observe([Observation("r3", "tiger_pair", Fraction(1, 5), 1)]) is not None
+    assert (d.scored, d.alerts) == (4, 2)
