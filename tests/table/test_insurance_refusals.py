@@ -15,7 +15,7 @@ from punto.coup import Side
 from punto.errors import ActionError, InsuranceError, PhaseError, PuntoError, RoleError
 from punto.games import get_game
 from punto.insurance import Moment
-from punto.table.events import InsurancePlaced, InsuranceWaived
+from punto.table.events import InsurancePlaced, InsuranceReoffered, InsuranceWaived
 from punto.table.insurance_rules import no_offer_refusal
 from punto.table.limits import TableLimits
 from punto.table.roles import Role
@@ -321,3 +321,48 @@ def test_rws_3_14_the_waiver_may_come_with_the_third_card_out_not_after_the_bank
     assert r.can_waive_insurance()
     r2 = dealt(FOUR_CARDS)
     assert r2.can_waive_insurance()
+
+
+def test_rws_5_14_1_late_stakes_at_the_edges_and_the_payout_room_used_up() -> None:
+    r = dealt(FOUR_CARDS + " 3S")
+    r.reoffer_insurance(FOUR, ["ann"], Role.SHIFT_MANAGER)
+    assert r.late_insurance is not None
+    reoffered = r.events[-1]
+    assert isinstance(reoffered, InsuranceReoffered)
+    assert reoffered.role is Role.SHIFT_MANAGER
+    for stake in ("0", "-1", "0.005"):
+        assert not r.can_place_insurance("ann", "player_insurance", D(stake), FOUR)
+    assert r.can_place_insurance("ann", "player_insurance", D(1), FOUR)
+    r.place_insurance("ann", "player_insurance", D(200), moment=FOUR, role=Role.DEALER)
+    placed = r.events[-1]
+    assert isinstance(placed, InsurancePlaced)
+    assert (placed.role, placed.moment) == (Role.DEALER, FOUR)
+    # 200 at 3 to 2 pays 300: the Original Bet's whole payout room is used
+    assert r.late_insurance_cap("ann", r.missed_insurance_offers(FOUR)[0]) == D(0)
+    assert not r.can_place_insurance("ann", "player_insurance", D("0.01"), FOUR)
+
+
+def test_rws_3_12_an_open_offer_named_by_its_moment_is_the_open_offer() -> None:
+    r = dealt()
+    r.place_insurance("ann", "player_insurance", D(100), moment=FOUR)
+    placed = r.events[-1]
+    assert isinstance(placed, InsurancePlaced)
+    assert (placed.moment, placed.role) == (FOUR, Role.PLAYER)
+
+
+def test_rws_3_14_who_may_ask_and_who_waives() -> None:
+    r = dealt()
+    assert not r.can_waive_insurance(requester="ann")
+    assert not r.can_waive_insurance(requester="dan")
+    assert r.can_waive_insurance(requester="bob")
+    r.waive_insurance("squeeze", Role.PIT_SUPERVISOR)
+    waived = r.events[-1]
+    assert isinstance(waived, InsuranceWaived)
+    assert (waived.reason, waived.role) == ("squeeze", Role.PIT_SUPERVISOR)
+    with pytest.raises(RoleError) as refused:
+        dealt().waive_insurance("squeeze", Role.PLAYER)
+    assert refused.value.message == "a player may not waive Insurance"
+    assert refused.value.clause == "3.14"
+    with pytest.raises(RoleError) as refused:
+        dealt(FOUR_CARDS + " 3S").reoffer_insurance(FOUR, ["ann"], Role.DEALER)
+    assert refused.value.message == "a dealer may not offer a neglected Insurance again"
