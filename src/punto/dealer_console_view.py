@@ -26,6 +26,7 @@ from punto.table.replay import (
     IRREGULARITIES,
 )
 from punto.table.round import Phase, Round
+from punto.wagers import pair_rule_warning
 from punto.words import count
 
 __all__ = ["ConsoleView"]
@@ -57,6 +58,9 @@ class ConsoleView:
             + f" · {table.decks} decks"
         )
         self.console.print(text)
+        warning = pair_rule_warning(table.pair_rule)
+        if warning is not None:
+            self.console.print(Text(f"Warning: {warning}", style="bold red"))
         self.console.print(
             f"Event log: {escape(self.where)}" if self.where else "Event log: in memory"
         )
@@ -228,6 +232,10 @@ class ConsoleView:
         if r is None:
             return Group(Text("No round yet: type open."))
         lines: list[Text | Table] = [Text(f"{r.round_id} · {r.phase.value}", style="bold")]
+        if pair_rule_warning(self.table.pair_rule) is not None:
+            lines.append(
+                Text("Pairs read literally (1.1.14): Tiger Pair favours the player", style="red")
+            )
         if r.bets:
             bets = Table(show_edge=False, box=None, padding=(0, 1))
             for column in ("bet", "player", "pos", "wager", "stake", "status"):

@@ -53,6 +53,26 @@ def is_pair(a: Card, b: Card, rule: PairRule) -> bool:
     return a.value == b.value and not (a.rank.is_face and b.rank.is_face)
 
 
+#: What every output says where pairs are read by the literal reading (Tiger
+#: Baccarat 1.1.14 as written): an explicit option, never the default.
+LITERAL_PAIR_WARNING = (
+    "pairs read by the literal reading of Tiger Baccarat 1.1.14 (an explicit option, "
+    "not the default): a Ten with a Jack, Queen or King is a Pair, and the approved "
+    "Tiger Pair paytable then favours the player (docs/interpretations.md)"
+)
+
+
+def pair_rule_warning(rule: PairRule) -> str | None:
+    """The warning an output carries for ``rule``, if any.
+
+    >>> pair_rule_warning(PairRule.RANK) is None
+    True
+    >>> pair_rule_warning(PairRule.LITERAL).startswith("pairs read by the literal reading")
+    True
+    """
+    return LITERAL_PAIR_WARNING if rule is PairRule.LITERAL else None
+
+
 class Basis(enum.Enum):
     """What a kind looks at, which tells the analysis how to tabulate it."""
 

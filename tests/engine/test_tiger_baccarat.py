@@ -316,13 +316,14 @@ def test_tiger_baccarat_4_2_no_pair_loses() -> None:
     assert summary(settle_one(GAME, PLAYER_NATURAL_NINE, "tiger_pair")) == lost()
 
 
-def test_tiger_baccarat_1_1_14_pairs_are_read_literally_by_default() -> None:
-    assert GAME.pair_rule is PairRule.LITERAL
+def test_tiger_baccarat_1_1_14_pairs_are_read_by_rank_by_default() -> None:
+    # the literal reading favours the player; it is an explicit option only
+    assert GAME.pair_rule is PairRule.RANK
 
 
 def test_tiger_baccarat_1_1_14_ten_and_jack_are_a_pair_read_literally_not_by_rank() -> None:
-    literal = settle_one(GAME, TEN_JACK_PLAYER, "tiger_pair")
-    by_rank = settle_one(GAME, TEN_JACK_PLAYER, "tiger_pair", pair_rule=PairRule.RANK)
+    literal = settle_one(GAME, TEN_JACK_PLAYER, "tiger_pair", pair_rule=PairRule.LITERAL)
+    by_rank = settle_one(GAME, TEN_JACK_PLAYER, "tiger_pair")
     assert summary(literal) == won("single", "40.00")
     assert summary(by_rank) == lost()
 
@@ -334,16 +335,16 @@ def test_tiger_baccarat_1_1_14_two_different_face_cards_are_never_a_pair(rule: P
 
 @pytest.mark.clause("tiger-baccarat", "1.1.14")
 def test_tiger_baccarat_1_1_14_3_twin_when_all_four_cards_pair_literally() -> None:
-    literal = settle_one(GAME, TENS_AND_JACKS, "tiger_pair")
-    by_rank = settle_one(GAME, TENS_AND_JACKS, "tiger_pair", pair_rule=PairRule.RANK)
+    literal = settle_one(GAME, TENS_AND_JACKS, "tiger_pair", pair_rule=PairRule.LITERAL)
+    by_rank = settle_one(GAME, TENS_AND_JACKS, "tiger_pair")
     assert summary(literal) == won("twin", "1000.00")
     assert summary(by_rank) == lost()
 
 
 @pytest.mark.clause("tiger-baccarat", "1.1.14")
 def test_tiger_baccarat_1_1_14_3_ten_jack_and_two_kings_are_double_not_twin() -> None:
-    literal = settle_one(GAME, TEN_JACK_AND_KINGS, "tiger_pair")
-    by_rank = settle_one(GAME, TEN_JACK_AND_KINGS, "tiger_pair", pair_rule=PairRule.RANK)
+    literal = settle_one(GAME, TEN_JACK_AND_KINGS, "tiger_pair", pair_rule=PairRule.LITERAL)
+    by_rank = settle_one(GAME, TEN_JACK_AND_KINGS, "tiger_pair")
     assert summary(literal) == won("double", "200.00")
     assert summary(by_rank) == won("single", "40.00")
 

@@ -23,17 +23,27 @@ from punto.protection.edges import (
 from punto.roles import Role
 from punto.wagers import PairRule
 
+#: Tiger Baccarat 1.1.14 read literally: an explicit option, the one reading of
+#: a game's default wagers that favours the player (docs/interpretations.md).
+LITERAL = PairRule.LITERAL
 
-def test_tiger_baccarat_1_1_14_tiger_pair_returns_the_player_37_66_percent_at_8_decks() -> None:
-    edges = {e.wager: e for e in table_edges("tiger-baccarat", None, 8)}
+
+def test_tiger_baccarat_1_1_14_tiger_pair_favours_the_house_by_default() -> None:
+    edges = table_edges("tiger-baccarat", None, 8)
+    assert not [e.wager for e in edges if e.player_favoured]
+    assert check_confirmed(edges, (), role=None) == ()
+
+
+def test_tiger_baccarat_1_1_14_literal_tiger_pair_returns_the_player_37_66_percent() -> None:
+    edges = {e.wager: e for e in table_edges("tiger-baccarat", None, 8, LITERAL)}
     pair = edges["tiger_pair"]
     assert pair.player_favoured
     assert f"{pair.edge_float:.4%}" == "-37.6587%"
     assert "1.1.14" in pair.clause.split(", ")
     # the only one: every other wager keeps an edge for the house
     assert [e.wager for e in edges.values() if e.player_favoured] == ["tiger_pair"]
-    # under the rank reading Tiger Pair is the house's again (16.12%)
-    rank = {e.wager: e for e in table_edges("tiger-baccarat", None, 8, PairRule.RANK)}
+    # under the rank reading (the default) Tiger Pair is the house's (16.12%)
+    rank = {e.wager: e for e in table_edges("tiger-baccarat", None, 8)}
     assert f"{rank['tiger_pair'].edge_float:.2%}" == "16.12%"
 
 
@@ -52,7 +62,7 @@ def test_table_edges_are_punto_odds_figures_exactly(game: str) -> None:
 
 
 def test_tiger_baccarat_1_1_14_tiger_pair_refused_without_a_pit_managers_confirmation() -> None:
-    edges = table_edges("tiger-baccarat", None, 8)
+    edges = table_edges("tiger-baccarat", None, 8, LITERAL)
     with pytest.raises(PlayerFavouredError) as refused:
         check_confirmed(edges, ())
     error = refused.value
@@ -68,7 +78,7 @@ def test_tiger_baccarat_1_1_14_tiger_pair_refused_without_a_pit_managers_confirm
 def test_tiger_baccarat_1_1_14_tiger_pair_refused_when_a_non_manager_confirms(
     role: Role | None,
 ) -> None:
-    edges = table_edges("tiger-baccarat", None, 8)
+    edges = table_edges("tiger-baccarat", None, 8, LITERAL)
     with pytest.raises(RoleError) as refused:
         check_confirmed(edges, (), confirming=["tiger_pair"], role=role, by="someone")
     assert refused.value.clause == "6.2"
@@ -80,7 +90,7 @@ def test_tiger_baccarat_1_1_14_tiger_pair_refused_when_a_non_manager_confirms(
 def test_tiger_baccarat_1_1_14_tiger_pair_accepted_with_a_managers_confirmation(
     role: Role,
 ) -> None:
-    edges = table_edges("tiger-baccarat", None, 8)
+    edges = table_edges("tiger-baccarat", None, 8, LITERAL)
     (confirmation,) = check_confirmed(edges, (), confirming=["tiger_pair"], role=role, by="pat")
     assert (confirmation.wager, confirmation.by, confirmation.role) == (
         "tiger_pair",
@@ -93,7 +103,7 @@ def test_tiger_baccarat_1_1_14_tiger_pair_accepted_with_a_managers_confirmation(
     assert check_confirmed(edges, (confirmation,)) == (confirmation,)
     assert unconfirmed(edges, (confirmation,)) == []
     # ... unless the edge changes (another number of decks): that one is new
-    six = table_edges("tiger-baccarat", None, 6)
+    six = table_edges("tiger-baccarat", None, 6, LITERAL)
     with pytest.raises(PlayerFavouredError):
         check_confirmed(six, (confirmation,))
 
@@ -110,7 +120,7 @@ def test_a_table_whose_every_wager_favours_the_house_needs_no_confirmation() -> 
 
 
 def test_the_operators_confirmation_names_the_operator_not_a_pit_manager() -> None:
-    edges = table_edges("tiger-baccarat", None, 8)
+    edges = table_edges("tiger-baccarat", None, 8, LITERAL)
     (c,) = operator_confirmations(edges, "punto serve --demo (the operator)")
     assert (c.wager, c.role, c.by) == (
         "tiger_pair",

@@ -292,10 +292,10 @@ def test_tiger_buffalo_5_1_1_scale_down_floors_at_the_minimum_and_stays_within()
     assert sum(scaled) == 2500
 
 
-# -- RWS 5.1.1, 5.14.2 with Insurance: every settled round is payable ------------------------------
+# -- RWS 5.1.1, 5.14.2 with Insurance: money follows the Original Bet that stands ------------------
 
 
-def test_tiger_buffalo_5_14_2_returned_original_bet_leaves_its_earlier_insurance_standing(
+def test_tiger_buffalo_5_14_2_returned_original_bet_takes_its_earlier_insurance_back_with_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = {
@@ -323,16 +323,17 @@ def test_tiger_buffalo_5_14_2_returned_original_bet_leaves_its_earlier_insurance
     assert report is not None
     bets = report["rounds"][0]["bets"]
     # Player 8 loses to Banker 9: the Original Bet comes back (5.14.2); the
-    # Insurance placed at four cards (Player 5 v Banker 4, 3 to 2) wins 75
+    # Insurance placed at four cards (Player 5 v Banker 4, 3 to 2) insured it
+    # (3.11) and no Original Bet stands: it comes back too, not a 75 win
     assert [(b["wager"], b["outcome"], b["net"], b["clause"]) for b in bets] == [
         ("player", "returned", "0.00", "5.14.2"),
-        ("player_insurance", "win", "75.00", None),
+        ("player_insurance", "returned", "0.00", "3.11"),
     ]
-    assert report["players"] == {"ann": "75.00"}
-    assert report["house_net"] == "-75.00"
+    assert report["players"] == {"ann": "0.00"}
+    assert report["house_net"] == "0.00"
 
 
-def test_tiger_buffalo_5_1_1_pro_rated_original_bet_keeps_its_insurance_as_placed(
+def test_tiger_buffalo_5_1_1_insurance_settles_on_the_pro_rated_original_bet(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = {
@@ -362,14 +363,15 @@ def test_tiger_buffalo_5_1_1_pro_rated_original_bet_keeps_its_insurance_as_place
     assert report is not None
     bets = report["rounds"][0]["bets"]
     # ann's box holds at most the 1000 differential: her 5000 loses on 1000
-    # (5.1.1); her Insurance, within 3.12.2 of the 5000 placed, wins 3 to 2
-    assert [(b["player"], b["wager"], b["settled_stake"], b["net"]) for b in bets] == [
-        ("ann", "player", "1000.00", "-1000.00"),
-        ("bob", "banker", "1000.00", "950.00"),
-        ("ann", "player_insurance", "5000.00", "7500.00"),
+    # (5.1.1); her Insurance insures the 1000 that stands (3.11, 3.12.2) and
+    # wins 3 to 2 on it; the other 4000 of it insured nothing and comes back
+    assert [(b["player"], b["wager"], b["settled_stake"], b["net"], b["clause"]) for b in bets] == [
+        ("ann", "player", "1000.00", "-1000.00", "5.1.1"),
+        ("bob", "banker", "1000.00", "950.00", None),
+        ("ann", "player_insurance", "1000.00", "1500.00", "5.1.1"),
     ]
-    assert report["players"] == {"ann": "6500.00", "bob": "950.00"}
-    assert report["house_net"] == "-7450.00"
+    assert report["players"] == {"ann": "500.00", "bob": "950.00"}
+    assert report["house_net"] == "-1450.00"
 
 
 # -- MBS 5.14: a push is not the one time ---------------------------------------------------------
@@ -577,3 +579,41 @@ def test_an_areas_bets_are_the_active_bets_placed_there_whatever_happened_to_the
     assert len({b.player for b in r.area_bets(1, "banker")}) == 3
     with pytest.raises(LimitError, match="already holds 3 wagers"):
         r.place_bet("p9", 1, "banker", D(10))
+
+
+def test_tiger_buffalo_5_1_1_insurance_bets_first_placed_are_the_ones_within_the_pro_rated_bet() -> (
+    None
+):
+    """ann's unnoticed Player 5000 settles on 1000 (her box's maximum, the
+    differential); her two Insurance bets after four cards, 600 then 900,
+    together insure no more than that 1000: the first stands whole, the
+    second on the 400 left, the rest of it returned (RWS 3.11, 3.12.2)."""
+    r = Round(
+        get_game("tiger-buffalo"),
+        limits=TableLimits(D(10), D(10000), differential=D(1000)),
+        layout="A",
+    )
+    r.open()
+    r.place_bet("ann", 1, "player", D(5000), enforce_limits=False)
+    r.place_bet("bob", 2, "banker", D(1000))
+    r.close_betting(differential_noticed=False)
+    for card in parse_cards("3H 4C 2D KS"):
+        r.deal_card(card)
+    first = r.place_insurance("ann", "player_insurance", D(600))
+    second = r.place_insurance("ann", "player_insurance", D(900))
+    for card in parse_cards("2S 5D"):
+        r.deal_card(card)
+    r.settle()
+    by_id = {s.bet.bet_id: s for s in r.results()}
+    assert (by_id["b1"].settled_stake, by_id["b1"].net) == (D(1000), D(-1000))
+    assert (by_id[first].settled_stake, by_id[first].net, by_id[first].clause) == (
+        D(600),
+        D(900),
+        None,
+    )
+    assert (by_id[second].settled_stake, by_id[second].net, by_id[second].clause) == (
+        D(400),
+        D(600),
+        "5.1.1",
+    )
+    assert r.nets()["ann"] == D(500)

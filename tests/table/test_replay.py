@@ -308,6 +308,24 @@ def test_several_rounds_and_withdraw_by_player() -> None:
     assert report["house_net"] == "50.00"
 
 
+def test_tiger_baccarat_1_1_14_a_replay_reading_pairs_literally_says_so() -> None:
+    actions: list[dict[str, Any]] = [
+        {"action": "open"},
+        {"action": "bet", "player": "ann", "position": 1, "wager": "tiger_pair", "stake": "10"},
+        {"action": "no_more_bets"},
+        {"action": "card", "cards": "TH 9D JC 9S"},  # Player T-J, Banker 9-9
+        {"action": "settle"},
+    ]
+    by_rank = run_replay(table(actions)).report()
+    assert by_rank["pair_rule"] == "rank"
+    assert "pair_rule_warning" not in by_rank
+    assert by_rank["players"] == {"ann": "40.00"}  # one Pair (9-9): 4 to 1
+    literal = run_replay(table(actions, pair_rule="literal")).report()
+    assert literal["pair_rule"] == "literal"
+    assert "favours the player" in literal["pair_rule_warning"]
+    assert literal["players"] == {"ann": "200.00"}  # T-J too: a Double, 20 to 1
+
+
 def test_a_file_ending_mid_round_lists_it_unsettled() -> None:
     data = table([*OPEN_BET_CLOSE, {"action": "card", "cards": "9H 2C"}])
     report = run_replay(data).report()

@@ -45,6 +45,23 @@ def test_odds_json(capsys: pytest.CaptureFixture[str]) -> None:
         assert sum(e["combinations"] for e in wager["events"]) == data["total_combinations"]
 
 
+def test_odds_tiger_pair_favours_the_house_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """Tiger Baccarat 1.1.14 is read by rank unless the literal reading is
+    asked for, and only the literal reading carries the warning."""
+    code, out, _ = run(capsys, "odds", "tiger-baccarat", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["pair_rule"] == "rank"
+    assert "pair_rule_warning" not in data
+    assert f"{data['wagers']['tiger_pair']['house_edge']:.4%}" == "16.1217%"
+    code, out, _ = run(capsys, "odds", "tiger-baccarat")
+    assert (code, "warning" in out) == (0, False)
+    code, out, _ = run(capsys, "odds", "tiger-baccarat", "--pair-rule", "literal")
+    assert code == 0
+    assert "warning: pairs read by the literal reading of Tiger Baccarat 1.1.14" in out
+    assert "-37.6" in out  # the Tiger Pair's house edge, printed beside the warning
+
+
 def test_odds_layouts(capsys: pytest.CaptureFixture[str]) -> None:
     """Without --layout Tiger Buffalo reports every wager of any layout."""
     _, out, _ = run(capsys, "odds", "tiger-buffalo", "--json")
@@ -65,12 +82,14 @@ def test_odds_counts_and_pair_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert by_counts["decks"] is None
     assert by_counts["counts"] == [4] * 13
     _, out, _ = run(
-        capsys, "odds", "tiger-baccarat", "--counts", counts, "--pair-rule", "rank", "--json"
+        capsys, "odds", "tiger-baccarat", "--counts", counts, "--pair-rule", "literal", "--json"
     )
-    by_rank = json.loads(out)
-    assert by_rank["pair_rule"] == "rank"
-    assert by_rank["wagers"]["banker"] == by_counts["wagers"]["banker"]
-    assert by_rank["wagers"]["tiger_pair"] != by_counts["wagers"]["tiger_pair"]
+    literal = json.loads(out)
+    assert (by_counts["pair_rule"], literal["pair_rule"]) == ("rank", "literal")
+    assert "pair_rule_warning" not in by_counts
+    assert "favours the player" in literal["pair_rule_warning"]
+    assert literal["wagers"]["banker"] == by_counts["wagers"]["banker"]
+    assert literal["wagers"]["tiger_pair"] != by_counts["wagers"]["tiger_pair"]
 
 
 def test_odds_text_forms(capsys: pytest.CaptureFixture[str]) -> None:

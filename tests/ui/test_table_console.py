@@ -28,6 +28,7 @@ from punto.store.eventlog import open_event_log
 from punto.table.events import TABLE_STREAM, Event
 from punto.table.limits import TableLimits
 from punto.table.round import Phase
+from punto.wagers import PairRule
 
 LIMITS = TableLimits(Decimal(10), Decimal(1000))
 RWS_LIMITS = TableLimits(Decimal(100), Decimal(10000))
@@ -40,6 +41,7 @@ def session(
     log: EventLog[Event] | None = None,
     limits: TableLimits = LIMITS,
     layout: str | None = None,
+    pair_rule: PairRule | None = None,
 ) -> tuple[DealerConsole, int, str]:
     """Run the console on ``script``; the console, its exit code and its output."""
     buffer = io.StringIO()
@@ -49,6 +51,7 @@ def session(
         limits=limits,
         log=log if log is not None else MemoryEventLog(TABLE_STREAM),
         layout=layout,
+        pair_rule=pair_rule,
         seed="console-test",
         console=out,
         input_fn=console_input(out, io.StringIO(script)),
@@ -414,3 +417,13 @@ def test_punto_table_refuses_a_bad_command_line(
     assert (code, out) == (2, "")
     assert message in err
     assert err.count("\n") == 1
+
+
+def test_tiger_baccarat_1_1_14_the_literal_reading_is_flagged_at_the_console() -> None:
+    _, code, by_rank = session("open\nquit\n")
+    assert code == 0
+    assert "literal" not in by_rank
+    _, code, literal = session("open\nstatus\nquit\n", pair_rule=PairRule.LITERAL)
+    assert code == 0
+    assert "Warning: pairs read by the literal reading of Tiger Baccarat 1.1.14" in literal
+    assert "Pairs read literally (1.1.14): Tiger Pair favours the player" in literal

@@ -28,7 +28,7 @@ from punto.analysis.plan import Counts, PlannedWager, plan_for
 from punto.game import Game
 from punto.odds import Pays
 from punto.tabular import Tabular
-from punto.wagers import PairRule
+from punto.wagers import PairRule, pair_rule_warning
 from punto.words import count
 
 if TYPE_CHECKING:
@@ -235,7 +235,20 @@ class OddsTable:
             "counts": list(self.composition.counts),
             "total_combinations": total,
             "wagers": {p.id: planned_json(p, slots, total) for p in self.counts.plan.wagers},
+            **_warning_json(self.pair_rule),
         }
+
+
+def _warning_lines(rule: PairRule) -> list[str]:
+    """The Markdown page's warning paragraph where pairs are read literally."""
+    warning = pair_rule_warning(rule)
+    return [] if warning is None else [f"**Warning:** {warning}.", ""]
+
+
+def _warning_json(rule: PairRule) -> dict[str, str]:
+    """``{"pair_rule_warning": ...}`` where pairs are read literally, else nothing."""
+    warning = pair_rule_warning(rule)
+    return {} if warning is None else {"pair_rule_warning": warning}
 
 
 def wager_odds(planned: PlannedWager, counts: Counts) -> WagerOdds:
@@ -378,6 +391,7 @@ def to_markdown(table: OddsTable) -> str:
         f"Shoe: {shoe_words(table.composition)}; pairs read by the "
         f"{table.pair_rule.value} rule; {table.total:,} ordered six-card sequences.",
         "",
+        *_warning_lines(table.pair_rule),
         "| wager | house edge | return (exact) | std. dev. | hit frequency |",
         "|---|---:|---:|---:|---:|",
     ]

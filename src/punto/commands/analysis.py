@@ -31,7 +31,7 @@ from punto.errors import DeckCountError, PuntoError
 from punto.extras import require_extra
 from punto.game import Game
 from punto.games import all_games, get_game
-from punto.wagers import PairRule
+from punto.wagers import PairRule, pair_rule_warning
 
 #: The GAME of ``punto odds`` that means every game.
 ALL = "all"
@@ -355,6 +355,9 @@ def _show_one(out: Any, table: Any, removal: dict[str, Any] | None) -> None:
         f"{shoe_words(table.composition)}; pairs read by the {table.pair_rule.value} rule; "
         f"{table.total:,} ordered six-card sequences"
     )
+    warning = pair_rule_warning(table.pair_rule)
+    if warning is not None:
+        out.print(f"[bold red]warning:[/] {warning}", highlight=False)
     summary = RichTable(title="wagers")
     for column in ("wager", "house edge", "return (exact)", "std dev", "hit frequency"):
         summary.add_column(column, justify="left" if column == "wager" else "right")

@@ -26,9 +26,10 @@ DEMO_USERS = (
     ("pit", "pit-password", UserRole.PIT_MANAGER),
     ("admin", "admin-password", UserRole.ADMIN),
 )
-#: Who confirms, as the operator, the demo tables' wagers that favour the
-#: player (Tiger Pair under the literal reading of Tiger Baccarat 1.1.14): the
-#: person who starts ``punto serve --demo`` (docs/interpretations.md).
+#: Who confirms, as the operator, any demo table's wager that favours the
+#: player: the person who starts ``punto serve --demo``.  None does: Tiger
+#: Baccarat's Tiger Pair is read by rank (docs/interpretations.md), and
+#: tests/server/test_server_anomalies.py keeps it so.
 DEMO_OPERATOR = "punto serve --demo"
 #: What each demo player starts with.
 DEMO_FUNDS = Decimal("10000.00")

@@ -30,6 +30,7 @@ from decimal import ROUND_DOWN, Decimal
 from punto.errors import ActionError, LimitError
 from punto.game import Game
 from punto.inputs import quoted
+from punto.insurance import Moment
 from punto.money import CENT, format_money
 from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of
 from punto.table.round_state import TableBet
@@ -370,7 +371,46 @@ def settled_stakes(
                 returned[bet.bet_id] = clause  # none of it is within the maximum
     if game.limit_policy("differential") == REJECT_OR_PRO_RATA:
         _pro_rata(game, limits, active, stakes, clauses, minor_unit)
+    _insurance_on_standing_bets(game, active, stakes, clauses, returned)
     return stakes, clauses, returned
+
+
+def _insurance_on_standing_bets(
+    game: Game,
+    active: Sequence[TableBet],
+    stakes: dict[str, Decimal],
+    clauses: dict[str, str],
+    returned: dict[str, str],
+) -> None:
+    """RWS 3.11, 3.12.2: Insurance insures the Original Bet, and its total at
+    each offer may not exceed it -- the Original Bet that stands at
+    settlement, after a pro rata (5.1.1) or a return (5.14.2; the returned bet
+    is no longer in ``active``).  What exceeds it insures nothing and comes
+    back; the bets placed first are the ones within it.  An Insurance bet
+    placed while its Original Bet stood keeps its odds and its moment."""
+    standing: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    changed: dict[tuple[str, str], str] = {}
+    for bet in active:
+        if bet.moment is None and bet.bet_id not in returned:
+            standing[(bet.player, bet.wager)] += stakes[bet.bet_id]
+            if bet.bet_id in clauses:
+                changed[(bet.player, bet.wager)] = clauses[bet.bet_id]
+    used: dict[tuple[str, str, Moment], Decimal] = defaultdict(Decimal)
+    for bet in sorted(active, key=lambda b: b.order):
+        if bet.moment is None:
+            continue
+        # player_insurance insures the player wager, banker_insurance the banker
+        key = (bet.player, bet.wager.removesuffix("_insurance"))
+        room = max(standing[key] - used[(*key, bet.moment)], Decimal(0))
+        used[(*key, bet.moment)] += stakes[bet.bet_id]
+        if stakes[bet.bet_id] <= room:
+            continue
+        # the clause that changed the Original Bet, else 3.11's: none stands
+        clause = changed.get(key) or game.clause("insurance_original") or ""
+        if room:
+            stakes[bet.bet_id], clauses[bet.bet_id] = room, clause
+        else:
+            returned[bet.bet_id] = clause
 
 
 def _pro_rata(

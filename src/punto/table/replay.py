@@ -80,7 +80,7 @@ from punto.table.replay_actions import read_seats as read_seats
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
 from punto.table.shoe_state import ShoeState, shoe_json, shoe_started
-from punto.wagers import PairRule
+from punto.wagers import PairRule, pair_rule_warning
 
 __all__ = [
     "ACTIONS",
@@ -431,6 +431,7 @@ class Replay:
         totals: dict[str, Decimal] = {}
         house = Decimal(0)
         rounds = []
+        warning = pair_rule_warning(self.pair_rule)
         for r in self.rounds:
             rounds.append(self._round_json(r))
             if r.phase in (Phase.SETTLED, Phase.VOID):
@@ -441,6 +442,7 @@ class Replay:
             "game": self.game.id,
             "layout": self.layout,
             "pair_rule": self.pair_rule.value,
+            **({} if warning is None else {"pair_rule_warning": warning}),
             "rounds": rounds,
             "players": {p: format_money(n) for p, n in totals.items()},
             "house_net": format_money(house),

@@ -68,6 +68,7 @@ from punto.table.events import (
     CardsReconstructed,
     RoundOpened,
     RoundSettled,
+    WithdrawalOffered,
 )
 from punto.table.grants import check_grant
 from punto.table.roles import Role
@@ -227,13 +228,27 @@ class Round(RoundInsurance, RoundIrregular):
                 if grant and grant.returns == "every"
                 else "all their remaining wagers"
             )
+            covered = option.clause[:1].isdigit()  # else the Shift Manager's (not covered)
+            under = f"option of {option.clause}" if covered else "Shift Manager's option"
             raise ActionError(
-                f"under the option of {option.clause} a player withdraws {which} or none, "
-                f"not one wager ({bet_id})",
-                clause=option.clause,
+                f"under the {under} a player withdraws {which} or none, not one wager ({bet_id})",
+                clause=self._option_clause(),
                 hint=f"take the option for {bet.player} (withdraw_player), or play on",
             )
         if self.phase is not Phase.BETTING:
+            after_power_failure = self._clause("power_failure_withdraw")
+            if after_power_failure is not None and any(
+                isinstance(e, WithdrawalOffered) and e.clause == after_power_failure
+                for e in self.events
+            ):
+                # MBS 5.17.1: after a power failure with no outcome established
+                # the player withdraws all their wagers or none, while offered.
+                raise ActionError(
+                    f"after the power failure a player withdraws all their wagers or none, "
+                    f"not one wager ({bet_id}), and only while the option is open",
+                    clause=after_power_failure,
+                    hint="the option has closed: the wagers win or lose on the outcome",
+                )
             raise BettingClosedError(
                 "no wager may be withdrawn after 'No more bets'",
                 clause=self._clause("late_withdrawal"),
@@ -591,7 +606,8 @@ class Round(RoundInsurance, RoundIrregular):
         for player_bets in by_player.values():
             bets = [Bet(b.wager, stakes[b.bet_id], b.moment) for b in player_bets]
             # Each Insurance bet was held to 3.11 and 3.12.2 when it was placed
-            # (check_place_insurance); it settles as placed (docs/interpretations.md).
+            # (check_place_insurance), and its stake is now cut to the Original
+            # Bet that stands (settled_stakes; docs/interpretations.md).
             settlement = settle(
                 self.game,
                 coup,

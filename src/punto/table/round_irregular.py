@@ -66,9 +66,18 @@ class RoundIrregular(RoundCore):
                 f"the cards have decided every wager of {player}: they win or lose on the outcome"
                 if decided
                 else f"{player} has no wager to withdraw",
-                clause=self._s.withdrawal.clause,
+                clause=self._option_clause(),
                 hint="a withdrawal option returns only wagers still undecided",
             )
+
+    def _option_clause(self) -> str | None:
+        """The clause that refuses a withdrawal the open option does not
+        give: the option's own, or, for an option the rules do not cover (the
+        Shift Manager's, at No Commission and the Tournament), the game's "no
+        withdrawal after No more bets" (their 5.7)."""
+        assert self._s.withdrawal is not None
+        clause = self._s.withdrawal.clause
+        return clause if clause[:1].isdigit() else self._clause("late_withdrawal") or clause
 
     def can_withdraw_player(self, player: str) -> bool:
         return can(lambda: self.check_withdraw_player(player))
@@ -126,8 +135,9 @@ class RoundIrregular(RoundCore):
         ]
         # Insurance insures an Original Bet (RWS 3.11): returning the Original
         # Bet alone would leave an Insurance bet with nothing to insure.  RWS
-        # 5.14.2 says what to return itself, and an Insurance bet placed before
-        # it settles as placed (docs/interpretations.md, limits by area and box).
+        # 5.14.2 says what to return itself; an Insurance bet placed before it
+        # then settles on the Original Bet that stands -- none: it comes back
+        # (bet_limits.settled_stakes; docs/interpretations.md).
         if insured and clause != self._clause("insurance_forgotten_established"):
             raise ActionError(
                 f"{bet.player}'s Insurance {', '.join(insured)} insures bet {bet_id}",

@@ -32,6 +32,7 @@ from punto.table import claims
 from punto.table.events import BetPlaced, Event, event_to_json
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
+from punto.wagers import pair_rule_warning
 
 if TYPE_CHECKING:
     from punto.server.runtime import TableRuntime
@@ -515,7 +516,12 @@ class TableViews:
                 "method": made_of[3],
                 "positions": list(rt.positions()),
                 "wagers": rt.wagers_json(),
+                # the reading of Pair at this table; the literal one is flagged
+                "pair_rule": rt.table.pair_rule.value,
             }
+            warning = pair_rule_warning(rt.table.pair_rule)
+            if warning is not None:
+                table["pair_rule_warning"] = warning
             self._table = kept = (made_of, table)
         return kept[1]
 
