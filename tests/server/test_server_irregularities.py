@@ -529,10 +529,11 @@ def test_mbs_5_2_and_rws_5_5_3_a_settled_round_voided_takes_the_payments_back(
     assert filed.status_code == 202, filed.text  # a claim: nothing moves on the dealer's word
     assert both() != found
     logged = events(client, table)
-    # Taking back what was paid is a pit manager's: the shift's pit
-    # supervisor, were there one, could not; the dealer cannot confirm their own.
+    # Taking back what was paid is a pit manager's, confirming it as another
+    # person: the dealer who filed it cannot.
     own = confirmed(client, table, filed, dealer)
-    assert own.status_code == 403, own.text
+    assert own.status_code == 409, own.text
+    assert "another person confirms it" in error_of(own)["message"]
     assert events(client, table) == logged
     assert both() != found  # nothing was taken back
 

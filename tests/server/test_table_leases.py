@@ -290,6 +290,9 @@ def test_lease_second_server_forwards_bets_to_the_first_then_takes_the_tables_ov
         placed = bet.json()["bet"]
         assert Decimal(bet.json()["balance"]) == before - Decimal("10.00")
         assert runtime.round is not None
+        # the answer goes out with the bet's commit (docs/deployment.md): the
+        # owner's round takes the bet as its journal group lands, a moment later
+        wait_for(lambda: [b.bet_id for b in runtime.round.bets] == [placed["bet_id"]])  # type: ignore[union-attr]
         assert [b.bet_id for b in runtime.round.bets] == [placed["bet_id"]]
         # The same request again, to the owner itself: the same bet, not a second.
         again = first.post(

@@ -136,7 +136,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--connections-per-address",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=None,
         help="open connections one client address may hold before a new one is answered "
@@ -145,7 +145,7 @@ def register(sub: Any) -> None:
     )
     limits.add_argument(
         "--requests-per-address",
-        type=int,
+        type=whole_number,
         metavar="N",
         default=None,
         help="requests one client address may have in progress before a new one is answered "

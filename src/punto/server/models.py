@@ -278,7 +278,11 @@ class IrregularityOut(Out):
     consequence: str | None = None
 
 
-def documented(model: type[BaseModel], status: int = 200) -> dict[str, Any]:
+def documented(model: type[BaseModel], status: int = 200, *also: int) -> dict[str, Any]:
     """Route options: the success answer has the shape of ``model`` (documented
-    only: the handler's dict goes out as it is, unvalidated)."""
-    return {"responses": {status: {"model": model}}, "response_model": None}
+    only: the handler's dict goes out as it is, unvalidated), with status
+    ``status`` or any of ``also`` (a ruling filed as a claim: 202)."""
+    return {
+        "responses": {code: {"model": model} for code in (status, *also)},
+        "response_model": None,
+    }

@@ -159,7 +159,9 @@ def settle(
     )
 
 
-@router.post("/tables/{table_id}/round/void", tags=["dealer"], **documented(IrregularityOut))
+@router.post(
+    "/tables/{table_id}/round/void", tags=["dealer"], **documented(IrregularityOut, 200, 202)
+)
 def void(
     table_id: str, body: VoidIn, request: Request, idempotency_key: IdempotencyKey = None
 ) -> JSONResponse:
@@ -200,7 +202,11 @@ def void(
     )
 
 
-@router.post("/tables/{table_id}/round/power-failure", tags=["dealer"])
+@router.post(
+    "/tables/{table_id}/round/power-failure",
+    tags=["dealer"],
+    **documented(IrregularityOut, 200, 202),
+)
 def power_failure(
     table_id: str, request: Request, idempotency_key: IdempotencyKey = None
 ) -> JSONResponse:
@@ -339,7 +345,9 @@ IRREGULARITY_EXAMPLES = [
 
 
 @router.post(
-    "/tables/{table_id}/irregularities/{name}", tags=["dealer"], **documented(IrregularityOut)
+    "/tables/{table_id}/irregularities/{name}",
+    tags=["dealer"],
+    **documented(IrregularityOut, 200, 202),
 )
 def irregularity(
     table_id: str,

@@ -22,6 +22,16 @@ Punto.ready.then(() => {
     return data;
   }
 
+  // What the pit typed survives the page's refresh every few seconds (the
+  // rows are built again from the server's list).
+  const typed = new Map();
+  function kept(node) {
+    const id = node.dataset.testid;
+    if (typed.has(id)) node.value = typed.get(id);
+    node.addEventListener("input", () => typed.set(id, node.value));
+    return node;
+  }
+
   function controls(x) {
     const over = x.stage === "finished" || x.stage === "cancelled";
     const parts = [];
@@ -31,7 +41,7 @@ Punto.ready.then(() => {
         onclick: () => act("POST", `${base(x)}/start`, undefined, (d) => `${x.id}: ${d.session ? d.session.name : "session"} started`) }));
     }
     if (!x.live) {
-      const steps = el("input", { type: "number", min: "1", max: "5000", value: "10", class: "small", testid: `m-steps-${x.id}`, "aria-label": `steps to advance ${x.id}` });
+      const steps = kept(el("input", { type: "number", min: "1", max: "5000", value: "10", class: "small", testid: `m-steps-${x.id}`, "aria-label": `steps to advance ${x.id}` }));
       parts.push(el("span", { class: "m-advance" }, steps,
         el("button", { type: "button", class: "secondary", testid: `m-advance-${x.id}`, text: "Advance",
           onclick: () => act("POST", `${base(x)}/advance`, { steps: Number(steps.value) }, (d) => `${x.id}: ${d.steps} steps played${d.finished ? "; finished, prizes paid" : ""}`) })));
@@ -42,7 +52,7 @@ Punto.ready.then(() => {
         el("button", { type: "button", class: "secondary", testid: `m-bot-${x.id}`, text: "Add an automated entrant",
           onclick: () => act("POST", `${base(x)}/register`, { name: `Bot ${x.entrants + 1} (${strategy.value})`, strategy: strategy.value }, (d) => `${d.name} registered`) })));
     }
-    const reason = el("input", { maxlength: "500", placeholder: "reason", testid: `m-reason-${x.id}`, "aria-label": `reason to cancel ${x.id}` });
+    const reason = kept(el("input", { maxlength: "500", placeholder: "reason", testid: `m-reason-${x.id}`, "aria-label": `reason to cancel ${x.id}` }));
     parts.push(el("span", { class: "m-cancel" }, reason,
       el("button", { type: "button", class: "secondary", testid: `m-cancel-${x.id}`, text: "Cancel the tournament",
         onclick: () => {
