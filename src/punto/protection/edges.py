@@ -6,7 +6,10 @@ The figures are :func:`punto.analysis.tables.odds_table`'s, the code of
 pairs.  Insurance Plus is an offer valued at the moment it is made, not a
 wager off the top, so it has no entry here.
 
->>> edges = table_edges("tiger-baccarat", None, 8)
+>>> [e.wager for e in table_edges("tiger-baccarat", None, 8) if e.player_favoured]
+[]
+>>> from punto.wagers import PairRule
+>>> edges = table_edges("tiger-baccarat", None, 8, PairRule.LITERAL)  # 1.1.14 read literally
 >>> [(e.wager, f"{e.edge_float:.4%}") for e in edges if e.player_favoured]
 [('tiger_pair', '-37.6587%')]
 """

@@ -116,8 +116,6 @@ def check_grant(
             + ("; previous rounds stand" if phase in ("settled", "void") else ""),
             clause=clause,
         )
-    if grant.recorded is not None:
-        _check_recorded(round_, grant)
     if grant.after == "power_failure" and not round_.power_failed:
         raise PhaseError(
             f"{clause} applies after a power failure, and none is recorded this round",
@@ -131,6 +129,8 @@ def check_grant(
         raise PhaseError(
             f"{clause} applies with {span} cards dealt, and {dealt} are out", clause=clause
         )
+    if grant.recorded is not None:
+        _check_recorded(round_, grant)
     _check_outcome(round_, grant)
     if bet is not None and grant.bets is not None and bet.wager not in grant.bets:
         raise ActionError(
