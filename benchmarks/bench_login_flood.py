@@ -38,6 +38,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,56 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
 
 
+def flood_beside_a_bettor(
+    bettor: httpx2.Client,
+    headers: dict[str, str],
+    send: Callable[[httpx2.Client], int],
+    *,
+    seconds: float,
+    rate: float,
+    threads: int,
+    client_headers: dict[str, str] | None = None,
+) -> tuple[list[float], int, Counter[int]]:
+    """``threads`` threads each ``send`` a request (its status returned) the
+    moment the last is answered, for ``seconds``, while the player of
+    ``headers`` bets 10 on Banker at the automatic ``tiger`` table ``rate``
+    times a second over ``bettor``'s keep-alive connection: the bettor's
+    latencies, the bets taken, and the flood's answers by status (0: none)."""
+    stop = time.perf_counter() + seconds
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+
+    def flood() -> None:
+        with httpx2.Client(
+            base_url=bettor.base_url, timeout=120, headers=client_headers or {}
+        ) as client:
+            while time.perf_counter() < stop:
+                try:
+                    status = send(client)
+                except httpx2.HTTPError:
+                    status = 0
+                with lock:
+                    statuses[status] += 1
+
+    running = [threading.Thread(target=flood, daemon=True) for _ in range(threads)]
+    for thread in running:
+        thread.start()
+    latencies: list[float] = []
+    taken = 0
+    interval = 1 / rate
+    while time.perf_counter() < stop:
+        sent = time.perf_counter()
+        answer = bettor.post(
+            "/api/tables/tiger/bets", headers=headers, json={"wager": "banker", "stake": "10"}
+        )
+        latencies.append(time.perf_counter() - sent)
+        taken += answer.status_code == 201
+        time.sleep(max(0.0, interval - (time.perf_counter() - sent)))
+    for thread in running:
+        thread.join(120)
+    return latencies, taken, statuses
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="punto-flood-"))
     port = free_port()
@@ -100,42 +151,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "/api/auth/login", json={"username": "demo", "password": "demo-password"}
         ).json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
-        stop = time.perf_counter() + args.seconds
-        statuses: Counter[int] = Counter()
-        lock = threading.Lock()
 
-        def flood() -> None:
-            with httpx2.Client(base_url=base, timeout=120) as client:
-                while time.perf_counter() < stop:
-                    body = {
-                        "username": secrets.token_hex(8),
-                        "password": "x" * args.password_length,
-                    }
-                    try:
-                        status = client.post("/api/auth/login", json=body).status_code
-                    except httpx2.HTTPError:
-                        status = 0
-                    with lock:
-                        statuses[status] += 1
+        def login(client: httpx2.Client) -> int:
+            body = {"username": secrets.token_hex(8), "password": "x" * args.password_length}
+            return client.post("/api/auth/login", json=body).status_code
 
-        threads = [threading.Thread(target=flood, daemon=True) for _ in range(args.logins)]
-        for thread in threads:
-            thread.start()
-        latencies: list[float] = []
-        taken = 0
-        interval = 1 / args.rate
-        while time.perf_counter() < stop:
-            sent = time.perf_counter()
-            answer = bettor.post(
-                "/api/tables/tiger/bets",
-                headers=headers,
-                json={"wager": "banker", "stake": "10"},
-            )
-            latencies.append(time.perf_counter() - sent)
-            taken += answer.status_code == 201
-            time.sleep(max(0.0, interval - (time.perf_counter() - sent)))
-        for thread in threads:
-            thread.join(120)
+        latencies, taken, statuses = flood_beside_a_bettor(
+            bettor, headers, login, seconds=args.seconds, rate=args.rate, threads=args.logins
+        )
         peak_kib = memory_kib(process.pid, "VmHWM")
         bettor.close()
     finally:

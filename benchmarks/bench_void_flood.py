@@ -34,14 +34,18 @@ import secrets
 import signal
 import subprocess
 import tempfile
-import threading
-import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import httpx2
-from bench_login_flood import HOST, free_port, memory_kib, percentile, start
+from bench_login_flood import (
+    HOST,
+    flood_beside_a_bettor,
+    free_port,
+    memory_kib,
+    percentile,
+    start,
+)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -63,40 +67,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         player = {"Authorization": f"Bearer {token('demo')}"}
         dealer = {"Authorization": f"Bearer {token('dealer')}"}
-        stop = time.perf_counter() + args.seconds
-        statuses: Counter[int] = Counter()
-        lock = threading.Lock()
 
-        def attempt() -> None:
-            with httpx2.Client(base_url=base, timeout=120, headers=dealer) as client:
-                while time.perf_counter() < stop:
-                    body = {
-                        "reason": "a misdeal",
-                        "manager": {"username": secrets.token_hex(8), "password": "x" * 200},
-                    }
-                    try:
-                        status = client.post("/api/tables/tiger/round/void", json=body).status_code
-                    except httpx2.HTTPError:
-                        status = 0
-                    with lock:
-                        statuses[status] += 1
+        def void(client: httpx2.Client) -> int:
+            body = {
+                "reason": "a misdeal",
+                "manager": {"username": secrets.token_hex(8), "password": "x" * 200},
+            }
+            return client.post("/api/tables/tiger/round/void", json=body).status_code
 
-        threads = [threading.Thread(target=attempt, daemon=True) for _ in range(args.attempts)]
-        for thread in threads:
-            thread.start()
-        latencies: list[float] = []
-        taken = 0
-        interval = 1 / args.rate
-        while time.perf_counter() < stop:
-            sent = time.perf_counter()
-            answer = bettor.post(
-                "/api/tables/tiger/bets", headers=player, json={"wager": "banker", "stake": "10"}
-            )
-            latencies.append(time.perf_counter() - sent)
-            taken += answer.status_code == 201
-            time.sleep(max(0.0, interval - (time.perf_counter() - sent)))
-        for thread in threads:
-            thread.join(120)
+        latencies, taken, statuses = flood_beside_a_bettor(
+            bettor,
+            player,
+            void,
+            seconds=args.seconds,
+            rate=args.rate,
+            threads=args.attempts,
+            client_headers=dealer,
+        )
         peak_kib = memory_kib(process.pid, "VmHWM")
         bettor.close()
     finally:
