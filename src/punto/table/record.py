@@ -32,7 +32,18 @@ from punto.errors import ShoeError
 from punto.game import Game
 from punto.table.events import CardsReconstructed, Event, IrregularityNoted, RoundVoided
 
-__all__ = ["ORDER_CLAIMS", "SHOE_CLAIMS", "RecordError", "ShoeRecord", "check_claim"]
+__all__ = [
+    "CLAIM_EVENTS",
+    "ORDER_CLAIMS",
+    "SHOE_CLAIMS",
+    "RecordError",
+    "ShoeRecord",
+    "check_claim",
+]
+
+#: The events that claim something of the cards the record may contradict
+#: (any other -- a bet, a card dealt by the table -- claims nothing).
+CLAIM_EVENTS = (RoundVoided, IrregularityNoted, CardsReconstructed)
 
 
 class RecordError(ShoeError):

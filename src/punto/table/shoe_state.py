@@ -51,7 +51,7 @@ from punto.table.events import (
     ShoeStarted,
     WithdrawalOffered,
 )
-from punto.table.record import ShoeRecord, check_claim
+from punto.table.record import CLAIM_EVENTS, ShoeRecord, check_claim
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
@@ -254,8 +254,10 @@ class ShoeState:
         state = r.fork() if len(events) > 1 else r
         named: list[Card] = []
         for event in events:
-            # each claim against the record as it stands at that event
-            check_claim(self.game, self.record(state), event, state.deal)
+            # each claim against the record as it stands at that event (a bet
+            # or a card claims nothing: the record is not read for them)
+            if isinstance(event, CLAIM_EVENTS):
+                check_claim(self.game, self.record(state), event, state.deal)
             named.extend(self.device_cards(state, event))
             if state is not r:
                 state._apply(event)
@@ -385,7 +387,7 @@ class ShoeState:
     def check_claim(self, r: Round, event: Event) -> None:
         """Refuse ``event``, about to be made in ``r``, if this shoe's record
         contradicts the claim it makes (:func:`punto.table.record.check_claim`)."""
-        if self.started and self._sorted is None:
+        if isinstance(event, CLAIM_EVENTS) and self.started and self._sorted is None:
             check_claim(self.game, self.record(r), event, r.deal)
 
     def record(self, r: Round) -> ShoeRecord:
