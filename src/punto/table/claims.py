@@ -201,6 +201,7 @@ def file_claim(
     *,
     by: str,
     role: Role,
+    tried: tuple[Role, Ruling, tuple[Event, ...]] | None = None,
 ) -> RulingClaimed:
     """File ``procedure`` with ``parameters`` (JSON values, as a replay file
     or a request gives them) as a claim by ``by`` in ``role``: the table's
@@ -210,7 +211,8 @@ def file_claim(
     _check_person(by)
     round_.check_no_claim_pending()
     role.check_acts_as(Role.DEALER, f"file a claim for {procedure.replace('_', ' ')}")
-    confirming, ruling, events = confirming_role(round_, run)
+    # ``tried``: :func:`confirming_role`'s answer, where the caller has it already
+    confirming, ruling, events = tried or confirming_role(round_, run)
     if not moves_money(round_, events):
         raise ActionError(
             f"{procedure.replace('_', ' ')} here moves no money ({ruling.consequence}): "

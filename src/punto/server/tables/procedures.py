@@ -145,11 +145,14 @@ class Procedures:
             r.check_no_claim_pending()
             run = self.runner(name, parameters)
             self._check_strangers(r, parameters)
-            confirming, _, events = claims.confirming_role(r, run)  # the record's refusal, if any
+            tried = claims.confirming_role(r, run)  # the record's refusal, if any
+            confirming, _, events = tried
             self._check_withdrawing(name, r, parameters, confirming)
             if not claims.moves_money(r, events):
                 return self._apply(r, name, lambda target: run(target, person.role), person.role)
-            claim = claims.file_claim(r, name, parameters, run, by=person.name, role=person.role)
+            claim = claims.file_claim(
+                r, name, parameters, run, by=person.name, role=person.role, tried=tried
+            )
             self.rt.publisher.changed(r.players)
             return {
                 "round_id": r.round_id,
