@@ -18,7 +18,7 @@ answered, for ``--seconds``.
 
 Reported: the bettor's request latency (p50, p99, max) and how many bets
 were taken, the logins' answers by status, and the server's peak resident
-memory (``VmHWM`` of ``/proc/<pid>/status``).  The goal of issue 12: p99
+memory (``VmHWM`` of ``/proc/<pid>/status``).  The goal: p99
 under 100 ms and memory under 300 MiB.  Everything stays on loopback, every
 loop ends at the deadline, and the server is stopped at the end.
 """
