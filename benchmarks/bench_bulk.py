@@ -1,4 +1,4 @@
-"""Benchmark of bulk output (issue 14, item 4): returns only against the full JSON.
+"""Benchmark of bulk output: returns only against the full JSON.
 
 Run from the repository root with the project's virtualenv:
 

@@ -1,4 +1,4 @@
-"""Benchmark of the exact analysis (issue 3): kernel, plain Python, command line.
+"""Benchmark of the exact analysis: kernel, plain Python, command line.
 
 Run from the repository root with the project's virtualenv:
 

@@ -23,7 +23,7 @@ route a visitor touches, once), its resident memory (``VmRSS`` of
 
 After each, the flood's clients close and the server is left
 ``--settle`` seconds; its memory then, and the peak during the flood, are
-reported against the baseline.  The goal of issue 34: within 50 MiB of the
+reported against the baseline.  The goal: within 50 MiB of the
 baseline after every flood.  Every loop ends at its deadline; everything stays on
 loopback; the server is stopped at the end.
 """

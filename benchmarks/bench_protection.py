@@ -1,4 +1,4 @@
-"""Benchmark of advantage-play detection (issue 15): shoes to flag each
+"""Benchmark of advantage-play detection: shoes to flag each
 counter, and how often flat bettors are flagged, for each threshold preset.
 
 ::

@@ -1,4 +1,4 @@
-"""Benchmark of the money-ruling tests (issue 35, item 3): a dealer who voids
+"""Benchmark of the money-ruling tests: a dealer who voids
 at the pit's usual rate but only rounds one player loses.
 
 ::

@@ -1,4 +1,4 @@
-"""Benchmark of game protection through the server's own feed (issue 35):
+"""Benchmark of game protection through the server's own feed:
 teams, positive value at a flat stake, one-off dilution bets, false alarms.
 
 ::

@@ -1429,7 +1429,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-valuation",
         action="store_true",
-        help="serve without valuing the bets at placement (issue 15): what valuing costs",
+        help="serve without valuing the bets at placement: what valuing costs",
     )
     parser.add_argument("--seed", default="punto")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")

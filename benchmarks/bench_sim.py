@@ -1,4 +1,4 @@
-"""Benchmark of the simulation (issue 6): kernels against plain Python, scaling.
+"""Benchmark of the simulation: kernels against plain Python, scaling.
 
 Run from the repository root with the project's virtualenv:
 

@@ -1,4 +1,4 @@
-"""Wall time of ``punto simulate`` on one worker (issue 14, item 3), as a user runs it.
+"""Wall time of ``punto simulate`` on one worker, as a user runs it.
 
 Run from the repository root with the project's virtualenv:
 

@@ -1,4 +1,4 @@
-"""Start-up of the ``punto`` command (issue 14): a fresh process, wall and CPU time.
+"""Start-up of the ``punto`` command: a fresh process, wall and CPU time.
 
 Run from the repository root with the project's virtualenv:
 

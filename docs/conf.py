@@ -64,5 +64,5 @@ html_title = "punto"
 
 
 def setup(app: Sphinx) -> None:
-    # docs/replay.md shows event logs as ```jsonl: one JSON document a line.
+    # docs/replay-examples.md shows event logs as ```jsonl: one JSON document a line.
     app.add_lexer("jsonl", JsonLexer)

@@ -49,7 +49,7 @@ OUTPUT = ROOT / "docs" / "clause-coverage.md"
 GAMES = ROOT / "src" / "punto" / "games"
 TESTS = ROOT / "tests"
 
-# The sections whose every clause must be tested or not applicable (issue #11):
+# The sections whose every clause must be tested or not applicable:
 # How to Play, Settlement, Irregularities, General Provisions.
 STRICT_SECTIONS = frozenset({"3", "4", "5", "6"})
 

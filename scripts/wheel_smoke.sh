@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the sdist and the wheel, install the wheel as a user would -- once
 # core-only, once with [all] -- into fresh virtual environments outside the
-# source tree, and run scripts/smoke.py from there (issue 14).
+# source tree, and run scripts/smoke.py from there.
 # pip may use its cache; the versions are those of constraints.txt.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -19,8 +19,8 @@ from scripts import clause_coverage as cc
 # PUNTO_RULES_DIR points elsewhere (e.g. from a git worktree).
 RULES = Path(os.environ.get("PUNTO_RULES_DIR", cc.ROOT.parent / "shared" / "rules"))
 
-# Clauses of sections 3-6 neither tested nor marked not applicable.  Empty
-# since issue #11 closed the audit; a clause that opens again is a regression
+# Clauses of sections 3-6 neither tested nor marked not applicable.  Empty:
+# the audit is closed; a clause that opens again is a regression
 # to fix, not an entry to add here.
 OPEN: frozenset[tuple[str, str]] = frozenset()
 

@@ -1,4 +1,4 @@
-"""The docs a newcomer reads first (issue 36, item 7): the getting-started and
+"""The docs a newcomer reads first: the getting-started and
 command-line pages are in the site, the command-line page names every command,
 and the example notebook is committed with the outputs the site shows."""
 

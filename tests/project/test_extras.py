@@ -1,4 +1,4 @@
-"""The extras (issue 14): the core commands run with no optional package
+"""The extras: the core commands run with no optional package
 importable, and a command whose extra is missing says which to install -- one
 line, exit 2, nothing done -- never an ImportError traceback.
 
@@ -154,7 +154,7 @@ def test_every_extra_named_is_declared_in_pyproject() -> None:
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     declared = set(tomllib.loads(pyproject.read_text("utf-8"))["project"]["optional-dependencies"])
     named = set(EXTRA_OF_MODULE.values()) | {extra for extra, _ in COMMAND_EXTRAS.values()}
-    # "report" is declared with the charts (issue 16); every other extra must be here.
+    # "report" is declared with the charts; every other extra must be here.
     assert named - {"report"} <= declared
 
 

@@ -1,5 +1,5 @@
 """The architecture holds: no module too long, the import-linter contracts kept,
-no module reaching into another's private names (issue 13, "Layers you can see").
+no module reaching into another's private names.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The server's layers (issue 13): the import-linter contracts on
+"""The server's layers: the import-linter contracts on
 ``punto.server`` in pyproject.toml hold for this checkout -- no import
 cycles, app over routes over services, and the tournaments apart from the
 tables' routes.  A contract broken names the import that breaks it."""

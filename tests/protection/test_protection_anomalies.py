@@ -1,4 +1,4 @@
-"""Dealer and table anomalies (issue 15, item 5), from event logs written
+"""Dealer and table anomalies, from event logs written
 here round by round (:mod:`punto.protection.anomalies`).
 
 Every round below is dealt "8S 6H 9D 3S": Player 8+9=7, Banker 6+3=9, a
@@ -199,7 +199,7 @@ def test_a_hold_far_from_the_theoretical_is_flagged_and_a_likely_one_is_not() ->
 
 
 def test_the_theoretical_edge_is_a_parameter() -> None:
-    """Values at placement (issue 15, item 1) can take the place of the edge off the top."""
+    """Values at placement can take the place of the edge off the top."""
     rounds = [(f"r{i}", a_round(f"r{i}", bets=(("bob", "player", "100"),))) for i in range(200)]
 
     def half(setting: TableSetting, wager: str) -> WagerEdge | None:

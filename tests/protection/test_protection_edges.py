@@ -1,4 +1,4 @@
-"""Wagers that favour the player (issue 15, item 4): the exact house edge off
+"""Wagers that favour the player: the exact house edge off
 the top of every wager a table offers, and the pit manager's confirmation a
 negative edge needs (:mod:`punto.protection.edges`)."""
 

@@ -98,7 +98,7 @@ def test_big_tiger_counter_bets_as_often_as_punto_counting_says() -> None:
         wagers=("big_tiger",),
         tags=(tags.values,),
         # one sample per bin, unused (exact=False): with none the counting
-        # kernel reads past its empty sample arrays (reported to the lead)
+        # kernel reads past its empty sample arrays (a known bug of the kernel)
         samples=1,
     )
     chosen = counting(job, [tags], exact=False, threshold=8, workers=0).wagers[0].chosen

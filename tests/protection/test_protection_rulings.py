@@ -1,4 +1,4 @@
-"""Who a ruling saved (issue 35, item 3): :mod:`punto.protection.rulings`
+"""Who a ruling saved: :mod:`punto.protection.rulings`
 through the event logs of :mod:`punto.protection.anomalies`.
 
 The cards: "8S 6H 9D 3S" is Player 7, Banker 9 (Banker wins, naturals);

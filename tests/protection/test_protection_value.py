@@ -1,4 +1,4 @@
-"""The value test and the table's tests (issue 35, items 1 and 2):
+"""The value test and the table's tests:
 :mod:`punto.protection.value` and :mod:`punto.protection.tablewide`."""
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The table server's security regression suite (issue 12; docs/security.md)."""
+"""The table server's security regression suite (docs/security.md)."""

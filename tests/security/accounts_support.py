@@ -1,6 +1,6 @@
 """Helpers of the accounts security tests (this module holds no tests).
 
-Every test here reproduces an attack of issue 12 as it was found and shows it
+Every test here reproduces an attack of the security review as it was found and shows it
 refused; each fails on the code before the fix.
 """
 

@@ -1,4 +1,4 @@
-"""Issue 12: there was no unlock, disable, password reset or session
+"""Security review: there was no unlock, disable, password reset or session
 revocation in the server.  Now the admin has each (audited: who, when, what),
 and every other role is refused them with 403.  On SQLite and PostgreSQL."""
 

@@ -1,7 +1,7 @@
 """The admin page (``/admin``) in Debian's Chromium against a real server on
 loopback: the admin unlocks the pit manager a stranger locked out, disables
 and enables a player, and resets a password, each from the page; the pit
-manager sees no controls there (issue 12: "nobody can unlock it")."""
+manager sees no controls there (the security review: "nobody can unlock it")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12: anyone could lock out any account, and nobody could unlock it.
+"""Security review: anyone could lock out any account, and nobody could unlock it.
 
 Five wrong passwords for ``pit`` -- from anywhere, or through a void's
 manager confirmation as a dealer -- locked the pit manager out for 15

@@ -1,4 +1,4 @@
-"""Issue 12: an unauthenticated login flood stalled the server (64 logins at
+"""Security review: an unauthenticated login flood stalled the server (64 logins at
 once with random names and 1 KB passwords: 92 MiB to 1.7 GiB, bets up to
 13 s).  Bounded here for CI -- 16 logins at once against a server on
 loopback whose hashing pool is one slot and two waiting -- the flood is

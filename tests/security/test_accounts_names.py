@@ -1,4 +1,4 @@
-"""Issue 12: a display name (a tournament entrant's) could copy another
+"""Security review: a display name (a tournament entrant's) could copy another
 player's or carry control and bidi characters.  Now names are NFKC, one
 space between words, free of invisible characters, and unique case-folded
 (refused under the format's registration rule, T2.1).  On SQLite and

@@ -1,4 +1,4 @@
-"""Issue 12: an admin could give a shift manager the password ``12345678``,
+"""Security review: an admin could give a shift manager the password ``12345678``,
 and Argon2id ran at 64 MiB x 4 lanes a hash.  Now staff passwords need 12
 characters and no password may be a common one; the parameters are OWASP's
 and an older hash is made anew at the next login.  On SQLite and PostgreSQL."""

@@ -1,4 +1,4 @@
-"""Issue 12: a session ended in the database kept working for up to 20 s in
+"""Security review: a session ended in the database kept working for up to 20 s in
 another process's session cache, and ``login_attempts`` grew by a row per
 unknown name for ever.  On SQLite (a file two processes share) and PostgreSQL."""
 

@@ -1,4 +1,5 @@
-"""Issue 12 in a real browser (Debian's Chromium): a page on another port of
+"""The security review's cross-site finding in a real browser (Debian's
+Chromium): a page on another port of
 the same host -- the same *site*, so the SameSite=Strict cookie goes along --
 tries to make a logged-in dealer's browser open betting (a form POST and a
 no-cors fetch) and to read the table's staff stream over a WebSocket.  The

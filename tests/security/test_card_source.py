@@ -1,4 +1,4 @@
-"""Issue 12, finding 1 (High): a dealer could choose the cards at a
+"""Security review, finding 1 (High): a dealer could choose the cards at a
 shuffled-shoe table.
 
 ``POST /api/tables/{id}/round/deal {"card": "KS"}`` was taken at a table

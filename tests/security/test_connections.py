@@ -1,4 +1,4 @@
-"""Issue 12, idle and slow connections: nothing timed them out, and with a
+"""Security review, idle and slow connections: nothing timed them out, and with a
 low file-descriptor limit 300 idle sockets made every new request fail.
 Every loop here is bounded in count and in time; no test depends on a tight
 timing window (the deadlines are short, the waits for them generous)."""

@@ -1,4 +1,4 @@
-"""Issue 12, cross-site request forgery from a same-site origin.
+"""Security review, cross-site request forgery from a same-site origin.
 
 The session cookie is SameSite=Strict, but a page on another port of the
 same host is the same *site*: its form POSTs and ``fetch(..., {mode:

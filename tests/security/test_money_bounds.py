@@ -1,4 +1,4 @@
-"""Issue 12, money bounds: very large cage deposits overflowed the ledger (a
+"""Security review, money bounds: very large cage deposits overflowed the ledger (a
 deposit past 2**63 minor units answered 500 on SQLite); ``true`` was taken as
 a deposit of 1.00; "insufficient funds" gave cents as if they were money.
 Each is reproduced as found and shown refused, on SQLite and PostgreSQL, with

@@ -1,4 +1,4 @@
-"""Issue 12, a bet carries no round, in Chromium: the player page sends the
+"""Security review, a bet carries no round, in Chromium: the player page sends the
 round it shows, and a bet the network holds back until that round is over is
 refused as a late bet (Dragon Tiger MBS 5.4) instead of landing in the next
 round, which the player never saw."""

@@ -1,4 +1,4 @@
-"""Issue 12, a bet carries no round: a delayed request landed in a round the
+"""Security review, a bet carries no round: a delayed request landed in a round the
 player never saw.  A bet may name its round (``round_id``); a bet for a round
 no longer taking bets is refused as a late bet (Dragon Tiger MBS 5.4, the
 game's ``late_bet`` clause), on SQLite and PostgreSQL, with exact balances."""

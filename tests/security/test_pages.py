@@ -1,4 +1,4 @@
-"""Issue 12, the pages and the table sockets: HEAD, the Content-Security-Policy,
+"""Security review, the pages and the table sockets: HEAD, the Content-Security-Policy,
 the API docs from local assets, and the documented close code for a socket
 to a table that is not there."""
 

@@ -1,4 +1,4 @@
-"""Issue 12, finding 6a: reads took the table's lock, so a flood of anonymous
+"""Security review, finding 6a: reads took the table's lock, so a flood of anonymous
 reads (``GET /api/tables/{id}``, the scoreboard) slowed the bets 50-75x.
 Every read of a table is now answered from the snapshot the table publishes
 after its changes (:mod:`punto.server.tables.views`): a read while another

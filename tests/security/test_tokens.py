@@ -1,4 +1,4 @@
-"""Issue 12, tokens in URLs: a token in ``?token=`` was accepted by the
+"""Security review, tokens in URLs: a token in ``?token=`` was accepted by the
 table's WebSocket and written to the access log.  The WebSocket now takes
 the cookie, ``Authorization: Bearer``, or a first ``auth`` message; a query
 token is ignored and never logged."""

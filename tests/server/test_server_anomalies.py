@@ -1,4 +1,4 @@
-"""The pit's protection through the API (issue 15, items 4 and 5): a table
+"""The pit's protection through the API: a table
 offering a wager that favours the player, its confirmation and standing
 warning; the dealer and table anomalies and their export."""
 

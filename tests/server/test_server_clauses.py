@@ -1,4 +1,4 @@
-"""The live table enforces the clauses (issue 11), on SQLite and PostgreSQL:
+"""The live table enforces the clauses, on SQLite and PostgreSQL:
 
 * a discretionary void is the Gaming Shift Manager's (MBS 6.1; RWS 5.19),
   and no route takes a void's clause from the request;

@@ -1,4 +1,4 @@
-"""One idempotency store for every state-changing request (issues 13, 17):
+"""One idempotency store for every state-changing request:
 each route replayed with the same ``Idempotency-Key`` answers as it did the
 first time and acts no second time (the events and the money counted
 exactly); the same key for another request is refused (409); a key is the

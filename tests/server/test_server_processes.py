@@ -1,4 +1,4 @@
-"""Real ``punto serve`` processes on one database (issue 13): table leases.
+"""Real ``punto serve`` processes on one database: table leases.
 
 PostgreSQL: two processes share the database.  Each runs the tables whose
 lease it holds -- disjoint sets covering every table -- and forwards the

@@ -1,4 +1,4 @@
-"""The table facts at the server (issue #11; docs/interpretations.md,
+"""The table facts at the server (docs/interpretations.md,
 "Table facts"): every server table deals from an electronic dealing device
 (its own shuffled shoe or a card-reading shoe), so MBS 5.9 applies there;
 whether the cards are dealt face down (RWS 5.10) is the table's

@@ -1,4 +1,4 @@
-"""The tournament service on its own, below the routes (issue 13): what the
+"""The tournament service on its own, below the routes: what the
 routes ask of :class:`punto.server.tournaments.service.Tournaments` comes back
 as typed results, and a keyed money request is answered once -- the wallet
 charged once, to the cent -- whoever retries it."""

@@ -1,4 +1,4 @@
-"""A table's WebSocket watchers on any server process (issue 13): PostgreSQL,
+"""A table's WebSocket watchers on any server process: PostgreSQL,
 several servers on one database, each table run by one of them.
 
 A watcher on a process that does not run the table gets what a watcher on

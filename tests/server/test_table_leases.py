@@ -1,4 +1,4 @@
-"""Table leases (issue 13): each table run by one process, and a fencing token
+"""Table leases: each table run by one process, and a fencing token
 checked in every write -- on SQLite and PostgreSQL.
 
 The store's leases (:mod:`punto.store.leases`), the journal refusing the

@@ -1,4 +1,4 @@
-"""One contract for every event log (issue 13: one event-log abstraction): the
+"""One contract for every event log (one event-log abstraction): the
 log in memory, the SQL log on SQLite and PostgreSQL and the server's journal
 (a table's log) number, keep, list and refuse alike, for both streams."""
 

@@ -79,7 +79,7 @@ def test_a_settlement_finds_its_bet_and_wallets_by_key_in_a_young_database(
 def test_a_young_tables_statistics_are_made_as_it_grows_and_its_keys_found_by_key(
     engine: Engine,
 ) -> None:
-    # The eleventh session's stall: in a 20 s load on a new database, a group's
+    # The stall of a young database: in a 20 s load on a new database, a group's
     # 100 bet keys were looked up by a sequential scan of every posting ever
     # made (a table never analysed is taken for a fraction of its rows), 100-
     # 130 ms a lookup by the end.

@@ -1,4 +1,4 @@
-"""One posting implementation (issue 13): the pure rules, the Ledger and the
+"""One posting implementation: the pure rules, the Ledger and the
 journal deciding alike, and the database as the authority for balances --
 on SQLite files and PostgreSQL (see tests/db_fixtures.py)."""
 

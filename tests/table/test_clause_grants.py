@@ -1,5 +1,5 @@
 """Procedures that move money outside ordinary settlement, gated by the
-clause that grants them (issue #11): each finding reproduced, then checked
+clause that grants them: each finding reproduced, then checked
 with every player's exact money.
 
 Coups (shoe order: Player, Banker, Player, Banker, then third cards), each

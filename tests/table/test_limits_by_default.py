@@ -1,4 +1,4 @@
-"""The limits clauses apply by default, as written (issue #11, the limits slice).
+"""The limits clauses apply by default, as written.
 
 MBS 3.5.1, 3.7, 3.7.1, 5.14; RWS 3.6, 5.1, 5.1.1, 5.1.2, 5.14.2; the layout
 appendices' "available with N to M playing positions".  Every test that moves

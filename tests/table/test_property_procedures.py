@@ -1,4 +1,4 @@
-"""Property test: no procedure moves money its clause does not allow (issue #11).
+"""Property test: no procedure moves money its clause does not allow.
 
 Across all five games (Tiger Buffalo on several layouts), with random bets,
 random cards, and at random moments every procedure of

@@ -4,8 +4,10 @@
   irregularities -- a void, a power failure with withdrawals, Insurance Plus,
   the differential settled pro rata -- every number worked by hand in the
   file's ``comment`` and checked against the whole output.
-* Every example in ``docs/replay.md`` is replayed and its documented output
-  checked.
+* Every example of the replay pages (the worked examples of
+  ``docs/replay-examples.md``; any in the reference, ``docs/replay.md``) is
+  replayed and its documented output checked; the reference names every
+  action.
 * The first refused action: exit code 2, one line on standard error naming
   the action's index, the typed error and the clause, nothing on standard
   output.
@@ -42,7 +44,10 @@ from punto.table.round import Round
 
 ROOT = Path(__file__).parents[2]
 GOLDEN = Path(__file__).parents[1] / "golden" / "replay"
-DOCS = ROOT / "docs" / "replay.md"
+DOCS = ROOT / "docs" / "replay.md"  # the reference: every action, its fields, clauses
+#: The pages whose ``json replay`` blocks are replayed, the guide of worked examples first.
+EXAMPLE_PAGES = (ROOT / "docs" / "replay-examples.md", DOCS)
+
 
 LIMITS = {"minimum": "10", "maximum": "1000"}
 
@@ -194,28 +199,30 @@ def test_events_refold_under_minimum_once_per_table_mbs_5_14() -> None:
     assert again.results() == third.results()
 
 
-# -- docs/replay.md --------------------------------------------------------------------------
+# -- the replay pages of docs/ --------------------------------------------------------------
 
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.M | re.S)
 
 
 def doc_examples() -> list[tuple[str, dict[str, str]]]:
-    """Each ``json replay`` block of the page with the blocks that document
-    its results (``json output``, ``jsonl events``, ``text stderr``)."""
+    """Each ``json replay`` block of the replay pages with the blocks that
+    document its results (``json output``, ``jsonl events``, ``text stderr``)."""
     examples: list[tuple[str, dict[str, str]]] = []
-    for match in _FENCE.finditer(DOCS.read_text()):
-        info, body = match["info"].strip(), match["body"]
-        if info == "json replay":
-            examples.append((body, {}))
-        elif info in ("json output", "jsonl events", "text stderr"):
-            assert examples, f"a {info} block before any replay example"
-            examples[-1][1][info] = body
+    for page in EXAMPLE_PAGES:
+        found = len(examples)
+        for match in _FENCE.finditer(page.read_text()):
+            info, body = match["info"].strip(), match["body"]
+            if info == "json replay":
+                examples.append((body, {}))
+            elif info in ("json output", "jsonl events", "text stderr"):
+                assert len(examples) > found, f"{page.name}: a {info} block before any example"
+                examples[-1][1][info] = body
     return examples
 
 
 def test_docs_have_examples_with_documented_results() -> None:
     examples = doc_examples()
-    assert len(examples) >= 4
+    assert len(examples) >= 15
     assert all(results for _, results in examples)
     kinds = {kind for _, results in examples for kind in results}
     assert kinds == {"json output", "jsonl events", "text stderr"}
@@ -242,6 +249,14 @@ def test_docs_example(
         assert [json.loads(x) for x in out.splitlines()] == [
             json.loads(x) for x in results["jsonl events"].splitlines()
         ]
+
+
+def test_every_replay_example_in_docs_is_run() -> None:
+    # An example moved to a page the tests do not read would go unchecked.
+    counts = {p.name: p.read_text().count("```json replay") for p in (ROOT / "docs").glob("*.md")}
+    on_pages = {name for name, n in counts.items() if n}
+    assert on_pages <= {p.name for p in EXAMPLE_PAGES}
+    assert sum(counts.values()) == len(doc_examples())
 
 
 def test_docs_name_every_action() -> None:

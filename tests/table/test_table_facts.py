@@ -1,4 +1,4 @@
-"""The facts of a table that clauses are conditioned on (issue #11).
+"""The facts of a table that clauses are conditioned on.
 
 MBS 5.9 (Tiger Baccarat, Dragon Tiger) applies "in the event that an
 electronic dealing device is in use"; RWS 5.10 (Tiger Buffalo) "on specific

@@ -1,5 +1,5 @@
-"""The pit page's Warnings and Anomalies sections in Debian's Chromium
-(issue 15, items 4 and 5): what they show is what the API says."""
+"""The pit page's Warnings and Anomalies sections in Debian's Chromium:
+what they show is what the API says."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The player's page at a table run by the automatic dealer, in Debian's
-Chromium (issue 5, items 3 and 4): the betting countdown runs, a bet placed
+Chromium: the betting countdown runs, a bet placed
 by clicking a chip and an area before it ends is dealt and settled by the
 automatic dealer, and the page shows what the API and the ledger say."""
 

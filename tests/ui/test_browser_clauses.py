@@ -1,4 +1,4 @@
-"""The pages of issue 11 in Debian's chromium: the player page shows the
+"""The pages of the table clauses in Debian's chromium: the player page shows the
 Dealer's request when the differential is exceeded (MBS 5.18.1) and decreases
 a wager from it, the dealer console removes one (5.18.3), the pit sees the
 table held open and sets a table without Insurance, whose player page shows

@@ -1,4 +1,4 @@
-"""A page through a failover (issues 13 and 17), in Debian's Chromium: two
+"""A page through a failover, in Debian's Chromium: two
 real ``punto serve`` processes on one PostgreSQL database behind one address
 (a TCP proxy standing for the reverse proxy of docs/deployment.md: each
 connection goes to the first process that accepts it).  The player's bet

@@ -1,5 +1,5 @@
 """The pages through a fault, in Debian's Chromium against a real ``punto
-serve`` process that is SIGKILLed and started again (issue 17): the page
+serve`` process that is SIGKILLed and started again: the page
 says the connection is lost and freezes, a bet whose answer is lost is made
 once, a bet sent into a dead server is sent again with its key and made
 once, the interrupted round's ruling is said after the restart, and the

@@ -1,5 +1,5 @@
 """The table-side scoreboard and the pit page in Debian's Chromium, against a
-real server (issue 5, items 3 and 4): the scoreboard's roads and shoe
+real server: the scoreboard's roads and shoe
 statistics update live over the WebSocket as coups settle; the pit shows
 each table, its round in play, drop, win, hold and commission, for the table
 and for the shift, and the audit log.  Screenshots go to ``artifacts/``."""

@@ -1,5 +1,5 @@
 """The player's page and the dealer console in Debian's Chromium, against a
-real server (issue 5, items 3 and 4): bets placed by clicking chips and
+real server: bets placed by clicking chips and
 betting areas, a coup dealt from the console card by card, the settlement
 and the new balance checked against the API and the ledger; Insurance Plus
 offered, taken and passed on Tiger Buffalo; the phone-sized page; the layout

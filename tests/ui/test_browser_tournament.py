@@ -1,4 +1,4 @@
-"""The tournament page in Debian's Chromium (issue 7): the leaderboard updates
+"""The tournament page in Debian's Chromium: the leaderboard updates
 live, over the WebSocket, as hands settle, and shows the results at the end."""
 
 from __future__ import annotations

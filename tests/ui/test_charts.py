@@ -1,4 +1,4 @@
-"""The charts drawn by matplotlib (issue 16): each SVG parsed, its titles,
+"""The charts drawn by matplotlib: each SVG parsed, its titles,
 axis labels and the figures printed on it checked against the figures
 computed, formatted as the report's tables print them."""
 

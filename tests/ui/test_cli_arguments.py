@@ -1,4 +1,4 @@
-"""Bad arguments to every subcommand (issue 36, item 5): whatever is given,
+"""Bad arguments to every subcommand: whatever is given,
 ``punto`` answers exit 2 and one line on standard error in words -- no
 traceback, no Python class or type name -- and nothing on standard output.
 

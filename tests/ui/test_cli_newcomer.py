@@ -1,4 +1,4 @@
-"""The command line as a newcomer meets it (issue 36, items 5 and 6):
+"""The command line as a newcomer meets it:
 ``punto --version``; ``punto serve`` on a busy port refused before it prints a
 login or touches the database, and a clean stop that leaves nothing beside the
 database; ``punto roads`` as wide as its text."""

@@ -1,4 +1,4 @@
-"""Results at home in a notebook (issue 16, item 4): the main result types
+"""Results at home in a notebook: the main result types
 show themselves as HTML tables and give pandas DataFrames holding the same
 figures -- exact fractions kept exact."""
 

@@ -1,7 +1,7 @@
 """``punto report`` opened in a real browser: the page renders, its tables
 are there, every chart is inline SVG with labelled axes, the page makes no
 request beyond its own file, and the text of the charts is text a reader
-can select (issues 3 and 16)."""
+can select."""
 
 from __future__ import annotations
 

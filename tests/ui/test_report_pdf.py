@@ -1,5 +1,5 @@
 """``punto report --pdf``: the document printed by Chromium, with its text as
-text (issue 16).  Its own module: the PDF is printed by a Playwright instance
+text.  Its own module: the PDF is printed by a Playwright instance
 of its own, and the sync API allows one per thread."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The five roads of a shoe as SVG (issue 16, item 3): the picture read back
+"""The five roads of a shoe as SVG: the picture read back
 cell by cell equals the roads' data, and ``punto roads`` draws the shoes of a
 replay file and of a table's event log."""
 

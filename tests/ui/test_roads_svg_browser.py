@@ -1,4 +1,4 @@
-"""``punto roads`` of a two-coup replay drawn by Chromium (issue 36, item 6):
+"""``punto roads`` of a two-coup replay drawn by Chromium:
 every line of text ends inside the picture, the title included, where the
 picture used to be as wide as the road (20 units) and cut the text off."""
 

@@ -1,4 +1,4 @@
-"""Game protection for the pit (issue 15): what each bet was worth when it was
+"""Game protection for the pit: what each bet was worth when it was
 placed, players' theoretical win, and alerts with their evidence.
 
 * :mod:`~punto.protection.valuation` -- the exact value of every bet at

@@ -1,4 +1,4 @@
-"""Dealer and table anomalies, from the tables' event logs (issue 15, item 5).
+"""Dealer and table anomalies, from the tables' event logs.
 
 Per dealer and per table: keyed cards, voids, resettlements and
 irregularities per hundred rounds, and the actual hold (house win over the

@@ -254,5 +254,5 @@ router.include_router(tables.router)
 router.include_router(bets.router)
 router.include_router(dealer.router)
 router.include_router(pit.router)
-router.include_router(protection.router)  # ratings and alerts (issue 15)
-router.include_router(anomalies.router)  # the pit's protection (issue 15)
+router.include_router(protection.router)  # ratings and alerts
+router.include_router(anomalies.router)  # the pit's protection

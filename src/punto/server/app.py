@@ -190,7 +190,7 @@ def create_app(
     (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
     processes may share the database, off on SQLite (one process serves a file).
     ``valuation``: value every bet at placement and feed the players'
-    detectors (issue 15); off only to measure what that costs.
+    detectors; off only to measure what that costs.
     ``demo_tournament``: with ``demo``, the demo's tournament too
     (:func:`punto.server.demo.create_demo_tournament`; a dict gives its
     ``betting_seconds`` and ``pause_seconds``).

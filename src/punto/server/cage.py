@@ -1,6 +1,6 @@
 """The cage's amounts: read by the one reader of money, and bounded.
 
-Issue 12 found ``true`` taken as a deposit of 1.00 (a JSON ``true`` is an
+The security review found ``true`` taken as a deposit of 1.00 (a JSON ``true`` is an
 ``int`` to a lax model) and deposits that overflowed the ledger.  A cage
 amount here is a JSON string (``"500.00"``) or a whole JSON number (``500``);
 a boolean, a fraction written as a JSON number (``500.5``: a float, and money

@@ -1,6 +1,6 @@
 """Where a server table's cards come from, and the shoe as the pit audits it.
 
-Issue 12, item 2 (docs/security.md, "Card-source integrity").  The table's
+Finding 1 of the security review (docs/security.md, "Card-source integrity").  The table's
 ``card_source`` says it:
 
 * ``virtual``: the server's own shuffled shoe, its order committed to and

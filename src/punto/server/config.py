@@ -116,7 +116,7 @@ class TableConfig:
     #: of RWS 5.10 (set by a pit manager between rounds; logged)
     face_down: bool = False
     #: the pit manager's confirmations of the wagers offered here that favour
-    #: the player (issue 15; :func:`punto.protection.edges.check_confirmed`)
+    #: the player (:func:`punto.protection.edges.check_confirmed`)
     confirmations: tuple[EdgeConfirmation, ...] = ()
 
     def __post_init__(self) -> None:

@@ -3,7 +3,7 @@
 Left to itself, uvicorn keeps a connection that never sends a request (or
 sends half its headers and stops) open for ever; with a modest
 file-descriptor limit a few hundred such sockets made every new request
-fail (issue 12).  :class:`Limits` is what ``punto serve`` sets, with flags:
+fail.  :class:`Limits` is what ``punto serve`` sets, with flags:
 
 - ``keep_alive``: an idle connection between requests is closed after this
   many seconds (uvicorn's ``timeout_keep_alive``);

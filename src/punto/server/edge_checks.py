@@ -1,5 +1,5 @@
 """A table offering a wager that favours the player: the pit manager's
-confirmation, asked when the table is set up or changed (issue 15, item 4).
+confirmation, asked when the table is set up or changed.
 
 The rules of it are :func:`punto.protection.edges.check_confirmed`; here
 they meet the request (its ``confirm_player_favoured``, the user's position)

@@ -1,4 +1,4 @@
-"""A bet for a named round (issue 12): ``round_id`` in the bet request.
+"""A bet for a named round: ``round_id`` in the bet request.
 
 A bet is for the round the player saw.  Without a round of its own, a request
 that arrived late (held by a slow network, a retry after a timeout) landed in

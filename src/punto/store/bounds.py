@@ -3,7 +3,7 @@
 The ledger keeps money in integer minor units in 64-bit columns (``BIGINT``
 on PostgreSQL, SQLite's 8-byte ``INTEGER``).  Past 2**63 - 1 (about 9.22e18)
 SQLite refuses the value (``OverflowError``) or, in an expression, turns it
-into a float, and PostgreSQL raises "bigint out of range".  Issue 12 found
+into a float, and PostgreSQL raises "bigint out of range".  The security review found
 exactly that: repeated cage deposits took a wallet past it and the server
 answered 500.  The bounds below keep every balance and every sum the ledger
 takes far below it:

@@ -1,6 +1,7 @@
 """Replaying a table for audit.
 
-A replay file (JSON, documented with complete examples in ``docs/replay.md``)
+A replay file (JSON, documented in ``docs/replay.md``, with complete files
+worked through in ``docs/replay-examples.md``)
 names the game, its layout and limits, and the actions taken at the table in
 order: ``open``, bets, ``no_more_bets``, cards, Insurance Plus bets, the
 irregularity procedures of :mod:`punto.table.irregularities` (by name, with

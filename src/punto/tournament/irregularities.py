@@ -383,7 +383,7 @@ class HandIrregularities:
             ruling = procedure(r, cards)
             self._check_record(t, r, before, settled, len(cards) if settled else dealt + out)
             if settled and r.phase is RoundPhase.VOID:
-                # Undoing what a hand paid is a pit manager's, as on a table (issue 5).
+                # Undoing what a hand paid is a pit manager's, as on a table.
                 role.check_acts_as(Role.PIT_MANAGER, "void a hand already settled", ruling.clause)
         except RoleError as error:
             raise IrregularityRoleError(

@@ -1,5 +1,5 @@
 """The pit's protection: wagers that favour the player, and dealer and table
-anomalies (issue 15, items 4 and 5), as JSON and CSV."""
+anomalies, as JSON and CSV."""
 
 from __future__ import annotations
 

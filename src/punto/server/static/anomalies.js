@@ -1,4 +1,4 @@
-// The pit's protection (issue 15, items 4 and 5): a standing warning for every
+// The pit's protection: a standing warning for every
 // wager a table offers that favours the player, with its exact edge and who
 // confirmed it; and the dealer and table anomalies with their tests' alerts.
 // The figures are the API's (/api/pit/warnings, /api/pit/anomalies) as given.

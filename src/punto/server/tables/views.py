@@ -1,4 +1,4 @@
-"""What a table shows its readers, as an immutable snapshot (issue 12).
+"""What a table shows its readers, as an immutable snapshot.
 
 The runtime builds a :class:`TableSnapshot` under its lock after a change
 (when a reader or a watcher wants it: a change nobody looks at costs
@@ -342,7 +342,7 @@ def staff_json(rt: TableRuntime, decided: dict[str, Any]) -> dict[str, Any]:
             "settle": r is not None and r.can_settle(),
             "close_withdrawal": r is not None and r.can_close_withdrawal(),
             "power_failure": r is not None and r.can_power_failure(),
-            # some clause of the game's [grants.void] applies now (issue #11)
+            # some clause of the game's [grants.void] applies now
             "void": r is not None and bool(r.granted("void", Role.SHIFT_MANAGER)),
             "replace_shoe": rt.table.replacement_due is not None,
             "confirm": pending is not None,

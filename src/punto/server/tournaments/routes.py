@@ -131,7 +131,7 @@ class RegisteredOut(BaseModel):
 
 class BetLineIn(Strict):
     wager: Annotated[str, Field(min_length=1, max_length=32, examples=["banker"])]
-    #: strict: a JSON true is not 1 chip (issue 12)
+    #: strict: a JSON true is not 1 chip
     stake: Annotated[StrictInt, Field(ge=0, le=10**12)]
 
 

@@ -7,7 +7,7 @@ Create Date: 2026-11-26
 
 Frozen: a later change to the schema is a new revision, never an edit here.
 
-Issue 15, item 4: a table offering a wager whose house edge is negative for
+A table offering a wager whose house edge is negative for
 its shoe is set up only with a pit manager's confirmation (who, when, the
 wager, its exact edge), kept with the table as JSON.  Tables set up before
 this revision carry none: the pit page warns of their player-favoured wagers

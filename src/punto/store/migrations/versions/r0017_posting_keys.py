@@ -10,7 +10,7 @@ The ledger kept its posting keys in a table of their own (key, a scope that
 was always ``ledger``, the request's hash, a time) beside the one store of
 request answers (``server_requests``), and each transaction pointed at its
 key.  A posting's key is already unique on ``ledger_transactions``; with the
-request's hash beside it there, the second key table goes (issue 13: one
+request's hash beside it there, the second key table goes (one
 idempotency store).  Every transaction's hash is copied from its key's row.
 
 SQLite cannot drop a foreign key, and rebuilding ``ledger_transactions``
