@@ -226,6 +226,17 @@ def test_a_pending_ruling_stops_the_round_and_says_who_filed_it(
         assert small_controls(dealer) == []
         dealer.screenshot("dealer-screen-1024x768-ruling", full_page=False)
 
+        # a screen opened mid-round shows how the round got here, in words
+        dealer.page.reload()
+        expect(dealer.testid("claim-pending")).to_be_visible()
+        dealer.page.get_by_test_id("event").filter(
+            has_text=re.compile(r"^earlier")
+        ).first.wait_for()
+        dealer.wait_text("event-text", re.compile(r"^demo bet 100\.00 on Player at seat 1$"))
+        dealer.wait_text("event-text", re.compile(r"^9 of hearts to the Player \(keyed\)$"))
+        dealer.wait_text("event-text", re.compile(r"^Ruling pending: foreign card \(clause 5\.1\)"))
+        assert_in_words(dealer)
+
         # withdrawn, confirmed first: nothing moved, the round goes on
         dealer.testid("btn-withdraw-claim").tap()
         expect(dealer.testid("confirm-title")).to_have_text("Withdraw the claim?")

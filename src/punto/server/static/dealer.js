@@ -319,8 +319,9 @@
       el("td", { class: "num", testid: "bet-payout", text: money(r.payout) })));
   }
 
+  let knownWagers = []; // the table's wagers before the first snapshot (seed)
   function nameOf(id) {
-    const w = state && state.table.wagers.find((x) => x.id === id);
+    const w = ((state && state.table.wagers) || knownWagers).find((x) => x.id === id);
     return w ? w.name : words(id);
   }
 
@@ -433,18 +434,43 @@
     };
   }
 
-  function eventLine(m) {
+  // One line of the panel; `hand`: the hand a card went to, when known now;
+  // `earlier`: an event written before the page watched (no time to show).
+  function eventLine(m, hand, earlier) {
     const e = m.event;
     if (e.type === "bet_placed" || e.type === "insurance_placed") seenBets.set(e.bet_id, { player: e.player, wager: e.wager, stake: e.stake });
     if (e.type === "ruling_claimed") claimants.set(e.claim_id, e.by);
-    const text = DealerWords.eventText(e, eventContext(m));
-    const time = new Date().toLocaleTimeString("en-GB");
+    const text = DealerWords.eventText(e, { ...eventContext(m), cardHand: hand || null });
+    const time = earlier ? "earlier" : new Date().toLocaleTimeString("en-GB");
     const line = el("li", { testid: "event", dataset: { kind: e.type, round: m.round_id || "" } },
       el("span", { class: "etime", text: time }),
       el("span", { class: "eround", text: m.round_id ? `round ${m.round_id}` : "" }),
       el("span", { class: "etext", testid: "event-text", text }));
-    if (e.type === "card_dealt") cardLines.push({ round: m.round_id, card: String(e.card), line, event: e });
+    if (e.type === "card_dealt" && !earlier) cardLines.push({ round: m.round_id, card: String(e.card), line, event: e });
     return line;
+  }
+
+  // What the round in play had written before the page watched it (GET
+  // .../rounds/{id}: its events), in the same words, so that a screen
+  // opened or reloaded mid-round shows how it got there.
+  async function seed() {
+    const now = await api("GET", base);
+    const round = now.ok && now.data.round;
+    if (!round) return;
+    const detail = await api("GET", `${base}/rounds/${encodeURIComponent(round.id)}`);
+    if (!detail.ok) return;
+    knownWagers = now.data.table.wagers;
+    const cards = round.cards || [];
+    let dealtSoFar = 0;
+    const lines = detail.data.events.map((event) => {
+      let hand = null;
+      if (event.type === "card_dealt") {
+        const c = cards[dealtSoFar++];
+        hand = c && c.card === event.card ? c.hand : null;
+      }
+      return eventLine({ round_id: round.id, event }, hand, true);
+    });
+    $("#events").replaceChildren(...lines.reverse());
   }
 
   // A `card` message names the hand and the totals: the line of its card says them.
@@ -465,6 +491,7 @@
   });
 
   let socket = null;
+  let seeding = Promise.resolve();
   const login = Punto.loginBox($("#login"), (who) => {
     const changed = (who && who.username) !== (user && user.username);
     user = who;
@@ -474,11 +501,14 @@
     } else {
       say("");
     }
-    if (socket && changed) socket.reconnect();
+    if (changed && Punto.isStaff(who)) {
+      seeding = seed();
+      seeding.then(() => socket && socket.reconnect());
+    } else if (socket && changed) socket.reconnect();
     procedures.load();
     render();
   });
-  login.refresh().then(() => {
+  login.refresh().then(() => seeding).then(() => {
     socket = Punto.connect(table, (m) => {
       if (m.type === "state") {
         state = m;
