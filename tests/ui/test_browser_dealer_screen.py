@@ -102,6 +102,8 @@ def test_a_round_by_touch_the_next_step_lit_and_what_cannot_be_undone_confirmed(
             has_text=re.compile(r"^demo bet 25\.00 on Banker at seat \d+$")
         ).wait_for()
 
+        dealer.testid("bet-row").wait_for()  # the bet on the layout, as the snapshot has it
+
         # "No more bets", asked first: cancelled, betting stays open
         dealer.testid("btn-close").tap()
         expect(dealer.testid("confirm-dialog")).to_be_visible()
