@@ -1,5 +1,5 @@
 """The five roads of a shoe as one SVG: the drawing the scoreboard page
-shows (``server/static/common.js``, ``roadSvg`` and ``DRAW``), for audit
+shows (``server/static/felt.js``, ``roadSvg`` and ``DRAW``), for audit
 files and reports.
 
 Drawn from :meth:`punto.roads.Scoreboard.to_dict`, the same data the page

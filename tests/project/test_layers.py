@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -156,3 +157,52 @@ def test_the_import_linter_contracts_are_kept() -> None:
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "0 broken" in run.stdout
+
+
+# -- the pages' scripts ----------------------------------------------------------------------
+
+#: The pages' own scripts and stylesheets (no build step: each is served as it is).
+STATIC = PACKAGE / "server" / "static"
+
+#: The files that add to ``Punto``; each page loads those whose names its scripts use.
+SHARED_SCRIPTS = ("common.js", "live.js", "felt.js")
+
+
+def test_no_page_script_is_over_the_line_limit() -> None:
+    over = {p.name: n for p in sorted(STATIC.glob("*.js")) if (n := _lines(p)) > LINE_LIMIT}
+    assert over == {}, f"split these scripts by concern (at most {LINE_LIMIT} lines): {over}"
+
+
+def _exports(script: str) -> set[str]:
+    """The names a shared script gives ``Punto``: its last ``return { ... }``."""
+    text = (STATIC / script).read_text(encoding="utf-8")
+    block = text[text.rindex("return {") + len("return {") :]
+    block = block[: block.index("};")] if "};" in block else block[: block.index("}")]
+    block = re.sub(r"get (\w+)\(\) \{[^}]*\}", r"\1", block)
+    return set(re.findall(r"[A-Za-z_$][\w$]*", block))
+
+
+def _uses(script: str) -> set[str]:
+    """The names of ``Punto`` a script uses: ``Punto.x`` and ``const { x } = Punto``."""
+    text = (STATIC / script).read_text(encoding="utf-8")
+    used = set(re.findall(r"\bPunto\.(\w+)", text))
+    for names in re.findall(r"const \{([^}]*)\} = Punto\b", text):
+        used |= {n.strip() for n in names.split(",") if n.strip()}
+    return used
+
+
+def test_every_page_loads_the_shared_scripts_its_own_scripts_use() -> None:
+    """A page that uses ``Punto.connect`` loads live.js, one that draws cards
+    felt.js, each before the scripts that use them."""
+    missing: dict[str, list[str]] = {}
+    for page in sorted(STATIC.glob("*.html")):
+        scripts = re.findall(r'<script src="/static/([\w.-]+\.js)"', page.read_text("utf-8"))
+        given: set[str] = set()
+        for script in scripts:
+            if script in SHARED_SCRIPTS:
+                given |= _exports(script)
+            elif (STATIC / script).exists():
+                lacking = sorted(_uses(script) - given)
+                if lacking:
+                    missing[f"{page.name}: {script}"] = lacking
+    assert missing == {}, f"load the shared script that defines these first: {missing}"

@@ -173,6 +173,8 @@ def test_mbs_5_1_foreign_card_voids_the_round_and_returns_every_stake(client: Te
     ]
     assert audit[1]["detail"]["procedure"] == "foreign_card"
     assert audit[1]["detail"]["parameters"] == {"card": "QH"}
+    # the console says when the claim was filed: the audit log's moment
+    assert pending["claims"][0]["filed_at"] == audit[1]["at"]
     # The void is over: the next round opens.
     post(client, f"/api/tables/{table}/round/open", dealer)
     check_books(client)

@@ -174,7 +174,7 @@ def test_tiger_baccarat_dealers_no_more_bets_through_a_failover_closes_betting_o
         dealer.page.route(
             "**/api/tables/failover-close/round/close", killed_after_answering(first, keys)
         )
-        dealer.testid("btn-close").click()
+        dealer.confirm("btn-close")
         said(dealer, lambda m: m.startswith("Connection lost"), keys)
         dealer.screenshot("failover_dealer_sending")
         # The other process takes the table over and answers the same request:

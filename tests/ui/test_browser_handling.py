@@ -45,7 +45,7 @@ def test_tiger_baccarat_3_10_2_the_dealer_passes_the_cards_from_the_console(
         site.call("POST", "/api/tables/squeeze/bets", PLAYER, {"wager": "banker", "stake": "100"})
         site.call("POST", "/api/tables/squeeze/bets", PLAYER2, {"wager": "banker", "stake": "300"})
         expect(dealer.testid("btn-pass-banker")).to_be_disabled()  # not while betting
-        dealer.testid("btn-close").click()
+        dealer.confirm("btn-close")
         expect(dealer.testid("btn-pass-banker")).to_be_enabled()
         expect(dealer.testid("btn-pass-banker")).to_have_text("Pass the Banker cards to demo2")
         expect(dealer.testid("btn-pass-player")).to_be_disabled()  # nobody bet on Player
@@ -55,7 +55,7 @@ def test_tiger_baccarat_3_10_2_the_dealer_passes_the_cards_from_the_console(
         expect(dealer.testid("btn-pass-banker")).to_be_disabled()
         dealer.screenshot("browser-handling-passed")
         site.deal("squeeze", "9H 2C KD 3S")  # the Player wins 9 to 5
-        dealer.testid("btn-settle").click()
+        dealer.confirm("btn-settle")
         dealer.wait_text("result", re.compile("Player wins 9 to 5"))
         assert site.balance(PLAYER) == before[PLAYER] - 100
         assert site.balance(PLAYER2) == before[PLAYER2] - 300

@@ -196,6 +196,14 @@ class Page:
         self.testid("card-input").fill(card)
         self.testid("card-input").press("Enter")
 
+    def confirm(self, testid: str) -> None:
+        """At the dealer's screen: press a control whose action cannot be
+        undone, and confirm it in the screen's own dialog."""
+        self.testid(testid).click()
+        expect(self.testid("confirm-dialog")).to_be_visible()
+        self.testid("confirm-ok").click()
+        expect(self.testid("confirm-dialog")).to_be_hidden()
+
     def wait_phase(self, phase: str) -> None:
         self.page.locator(f'[data-testid="phase"][data-phase="{phase}"]').wait_for()
 
@@ -325,16 +333,18 @@ def open_page(
     width: int = 1280,
     height: int = 900,
     phone: bool = False,
+    touch: bool = False,
     locale: str = "en-US",
 ) -> Page:
     """``path`` in a fresh browser context (its own cookies and storage), in
-    the browser's language ``locale``."""
+    the browser's language ``locale``; ``touch``: a touch screen (taps) of
+    the size given, ``phone`` a phone's."""
     context = browser.new_context(
         viewport={"width": width, "height": height},
         locale=locale,
         timezone_id="UTC",
         is_mobile=phone,
-        has_touch=phone,
+        has_touch=phone or touch,
         device_scale_factor=2 if phone else 1,
         reduced_motion="no-preference",
     )

@@ -65,7 +65,7 @@ def test_player_bets_dealer_deals_from_the_console_and_settles(
         player.screenshot("browser-1-player-bets")
         dealer.screenshot("browser-1-dealer-betting")
 
-        dealer.testid("btn-close").click()
+        dealer.confirm("btn-close")
         player.wait_phase("dealing")
         player.wait_text("phase", "No more bets")
         # Key the coup: the first card by the keypad, the rest typed in.
@@ -81,7 +81,7 @@ def test_player_bets_dealer_deals_from_the_console_and_settles(
         player.wait_text("banker-total", "5")
         player.wait_phase("result")
         dealer.wait_text("result", re.compile("Player wins 9 to 5"))
-        dealer.testid("btn-settle").click()
+        dealer.confirm("btn-settle")
 
         player.wait_phase("settled")
         player.wait_text("result", re.compile(r"^Player wins 9 to 5 · natural"))
@@ -130,7 +130,7 @@ def test_tiger_buffalo_insurance_plus_taken_and_passed(browser: Browser, site: S
         player.testid("chip-100").click()
         player.testid("area-player").click()
         player.wait_text("mine-player", "100.00")
-        dealer.testid("btn-close").click()
+        dealer.confirm("btn-close")
         player.wait_text("phase", "No more bets")
         for n, card in enumerate(["3H", "4C", "2D", "KS"], start=1):
             dealer.key_card(card)
@@ -166,7 +166,7 @@ def test_tiger_buffalo_insurance_plus_taken_and_passed(browser: Browser, site: S
         dealer.key_card("5H")  # Banker 9
         player.wait_cards(6)
         dealer.wait_text("result", re.compile("Banker wins 9 to 8"))
-        dealer.testid("btn-settle").click()
+        dealer.confirm("btn-settle")
         player.wait_phase("settled")
         player.wait_text("net", f"You lose {signed(-25)}")
         results = {
@@ -306,9 +306,11 @@ def test_tiger_baccarat_6_1_dealer_files_a_void_the_shift_manager_confirms(
         dealer.key_card("7H")
         player.wait_cards(1)
         dealer.testid("void-reason").fill("a card was exposed")
-        dealer.testid("btn-void").click()
+        dealer.confirm("btn-void")
         dealer.wait_text("message", re.compile(r"^Filed: unforeseen under clause 6\.1 waits"))
-        dealer.wait_text("claim-text", re.compile(r"waits for a shift manager's confirmation"))
+        dealer.wait_text(
+            "claim-text", re.compile(r"filed by dealer, waiting for a Gaming Shift Manager")
+        )
         assert site.balance(PLAYER) == before - 100
         claims = site.call("GET", "/api/tables/void/claims", PIT)
         (claim,) = claims["claims"]

@@ -513,11 +513,22 @@ def _rule(
 def table_claims(table_id: str, request: Request) -> dict[str, Any]:
     """The claims of the round in play (or the last round): who filed each,
     for which procedure and clause, the position that may confirm it, and
-    what became of it (pending, confirmed, rejected, withdrawn)."""
+    what became of it (pending, confirmed, rejected, withdrawn), and when it
+    was filed (``filed_at``, from the audit log; null for a claim the log
+    does not hold, one filed through a replay)."""
     server = server_of(request)
     user = user_of(request)
     table_role(user, Role.DEALER, "see the claims of a round")
     out = server.table(table_id).claims()
+    if out["claims"]:
+        # The events carry no clock: the audit log says when each was filed.
+        filed = {
+            e["detail"].get("claim"): e["at"]
+            for e in reversed(server.audit.entries(table_id, limit=200))
+            if e["action"] == "claim_filed" and e["round_id"] == out["round_id"]
+        }
+        for claim in out["claims"]:
+            claim["filed_at"] = filed.get(claim["claim_id"])
     if out["affected"]:  # each wager's value when it was placed, as the pit weighs it
         values = round_values(server.engine, table_id, out["round_id"])
         for bet in out["affected"]:

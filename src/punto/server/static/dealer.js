@@ -1,18 +1,43 @@
-// The dealer console: open and close betting, draw from the shoe or key
-// cards in (keyboard or keypad), the Insurance Plus windows, settle, and the
-// irregularities (void, power failure, withdrawal, and every procedure of the
-// rules through /irregularities, its form made from the parameter kinds),
-// each ruling that moves money filed as a claim for the pit to confirm.
+// The dealer's screen at the table: a touch screen whose controls follow
+// the round -- place your bets, no more bets, the cards (drawn from the
+// server's shoe, or keyed from a physical one), settle, the next round --
+// the step that moves the round on highlighted, the others disabled with
+// the reason said.  What cannot be undone is confirmed in the screen's own
+// dialog first.  A ruling filed for the pit is shown with who filed it,
+// when, and what it would change; the round waits meanwhile.  The events
+// panel says what happened in words (dealer-words.js); the procedures of
+// the rules are in dealer-procedures.js.
 "use strict";
 
 (() => {
-  const { $, el, api, errorText, money, words } = Punto;
+  const { $, el, api, money, words } = Punto;
   const table = Punto.tableId();
   const base = `/api/tables/${encodeURIComponent(table)}`;
   const say = Punto.sayer($("#message"));
   let state = null;
   let staff = null;
   let user = null;
+
+  // -- the confirmation dialog ---------------------------------------------------------------
+
+  // The screen's own dialog (a modal <dialog>: reached by touch and by the
+  // keyboard, Escape cancels, focus starts on Cancel): resolves true only
+  // when the dealer presses the confirming button.
+  const dialog = $("#confirm");
+  function ask(title, text, ok) {
+    if (dialog.open) dialog.close("cancel");
+    $("#confirm-title").textContent = title;
+    $("#confirm-text").textContent = text;
+    $("#confirm-ok").textContent = ok;
+    dialog.returnValue = "";
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+      dialog.showModal();
+      $("#confirm-cancel").focus();
+    });
+  }
+
+  // -- actions ------------------------------------------------------------------------------
 
   async function act(path, body, done) {
     if (!Punto.isLive()) {
@@ -40,30 +65,46 @@
   // for a second person on the pit page (MBS 6.2).
   function filed(data) {
     const c = data.claim;
-    return `Filed: ${words(c.procedure)} under clause ${c.clause} waits for a ${words(c.confirming)}'s confirmation on the pit page (claim ${c.claim_id}). The round waits.`;
+    return `Filed: ${words(c.procedure)} under clause ${c.clause} waits for ${DealerWords.article(DealerWords.roleTitle(c.confirming))}'s confirmation on the pit page. The round waits.`;
   }
 
-  $("#btn-withdraw-claim").addEventListener("click", async () => {
-    const claim = staff && staff.claim;
-    if (!claim) return say("No claim is pending.");
-    if (!window.confirm(`Withdraw claim ${claim.claim_id} (${words(claim.procedure)})? Nothing will have moved.`)) return;
-    await act(`/claims/${encodeURIComponent(claim.claim_id)}/reject`, { reason: "withdrawn at the table" },
-      `Claim ${claim.claim_id} withdrawn: nothing moved, the round goes on.`);
-  });
+  // An action that cannot be undone: asked first, sent only on "ok".
+  async function confirmed(title, text, ok, run) {
+    if (!(await ask(title, text, ok))) {
+      say("Nothing was done.");
+      return null;
+    }
+    return run();
+  }
+
+  const betCount = () => ((staff && staff.bets) || []).filter((b) => b.status === "active").length;
 
   $("#btn-open").addEventListener("click", () => act("/round/open", undefined, "Place your bets, please."));
-  $("#btn-close").addEventListener("click", async () => {
-    const data = await act("/round/close", undefined, "No more bets.");
-    if (data && data.rejected && data.rejected.length) say(`No more bets. Over the differential, returned: ${data.rejected.join(", ")}.`, true);
-  });
+  $("#btn-close").addEventListener("click", () => confirmed("No more bets?",
+    `Betting closes for round ${state && state.round ? state.round.id : ""} with ${betCount()} bet(s) on the layout. No bet can be placed or taken back after it.`,
+    "No more bets", async () => {
+      const data = await act("/round/close", undefined, "No more bets.");
+      if (data && data.rejected && data.rejected.length) say(`No more bets. Over the differential, returned: ${data.rejected.join(", ")}.`, true);
+    }));
   $("#btn-draw").addEventListener("click", async () => {
+    if (state && state.table.card_source === "device") {
+      // cards come from the physical shoe: the keypad below takes them
+      $("#card-input").focus();
+      return say("Key the card the shoe gave: its rank, then its suit.");
+    }
     const data = await act("/round/deal");
     if (data) say(dealt(data), true);
   });
-  $("#btn-settle").addEventListener("click", async () => {
-    const data = await act("/round/settle", undefined);
-    if (data) say(`${Punto.resultText(data)}. Settled.`, true);
+  $("#btn-settle").addEventListener("click", () => {
+    const result = state && state.round && state.round.result;
+    return confirmed("Settle the coup?",
+      `${result ? `${DealerWords.coupText({ player: result.player_total, banker: result.banker_total })}. ` : ""}Every bet is paid or taken now; a settlement is not undone.`,
+      "Settle", async () => {
+        const data = await act("/round/settle", undefined);
+        if (data) say(`${Punto.resultText(data)}. Settled.`, true);
+      });
   });
+
   // Card handling (MBS 3.9-3.12): the Dealer passes a hand's cards to the
   // player the amounts name; the pit chooses the Method between rounds.
   for (const side of ["player", "banker"]) {
@@ -78,7 +119,9 @@
     const data = await act("/handling/method", { method, idempotency_key: Punto.newKey() });
     if (data) say(`Method ${data.method} from the next round (clause 3.9.2).`, true);
   });
-  $("#btn-close-withdrawal").addEventListener("click", () => act("/round/withdrawal/close", undefined, "Withdrawal option closed."));
+  $("#btn-close-withdrawal").addEventListener("click", () => confirmed("Close the withdrawal option?",
+    "Players can no longer withdraw their wagers this round; the others play on.", "Close it",
+    () => act("/round/withdrawal/close", undefined, "Withdrawal option closed.")));
 
   // keying cards: type them, or tap a rank and a suit on the keypad
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -122,125 +165,119 @@
       return say("Give the reason for the void.");
     }
     // The Gaming Shift Manager's decision (MBS 6.1; RWS 5.19): no clause by hand.
-    const data = await act("/round/void", { reason }, "The round is void: every bet is returned.");
+    const data = await confirmed("Void the round?", `Reason: ${reason}. Every bet of round ${state && state.round ? state.round.id : ""} would be returned; after “No more bets” the void is filed for a Gaming Shift Manager to confirm.`, "Void the round",
+      () => act("/round/void", { reason }, "The round is void: every bet is returned."));
     if (data && data.pending) say(filed(data), true);
     if (data) $("#void-reason").value = "";
   });
   $("#btn-replace-shoe").addEventListener("click", async () => {
     const clause = state && state.shoe.replacement_due;
     if (!clause) return say("No rule calls for the cards to be replaced now.");
-    const data = await act("/shoe/replace", { clause }, `The cards are replaced (clause ${clause}): a new shoe.`);
-    if (data) say(`New shoe ${data.shoe_id}, commitment ${data.commitment.slice(0, 16)}…`, true);
+    const data = await confirmed("Replace the cards?", `The shoe is retired and a new one started (clause ${clause}). The old shoe's cards are not dealt again.`, "Replace the cards",
+      () => act("/shoe/replace", { clause }, `The cards are replaced (clause ${clause}): a new shoe.`));
+    if (data) say(`New shoe ${data.shoe_id}: the cards are replaced (clause ${clause}).`, true);
   });
   $("#btn-power-failure").addEventListener("click", async () => {
-    const data = await act("/round/power-failure");
+    const data = await confirmed("Declare a power failure?", "The round is interrupted and the game's clause decides what follows (a withdrawal option, a void, or play on); a ruling that moves money waits for the pit.", "Power failure",
+      () => act("/round/power-failure"));
     if (data) say(data.pending ? filed(data) : `Power failure: ${words(data.consequence)}.`, true);
   });
 
-  // The procedures of the rules (sections 5 and 6): the list comes from the
-  // server, the form from each parameter's kind, the values go as a replay
-  // file writes them (docs/replay.md).
-  let procedures = [];
-  let loadedFor = null;
-  async function loadProcedures() {
-    const who = user && user.username;
-    if (loadedFor === who) return;
-    loadedFor = who;
-    procedures = [];
-    if (Punto.isStaff(user)) {
-      const result = await api("GET", `${base}/irregularities`);
-      if (result.ok) procedures = result.data.procedures;
-    }
-    const select = $("#irr-select");
-    select.replaceChildren(
-      el("option", { value: "", text: procedures.length ? "Choose the irregularity…" : "Log in as a dealer to see the procedures" }),
-      ...procedures.map((p) => el("option", { value: p.name, text: words(p.name) })));
-    showProcedure();
+  const procedures = DealerProcedures.mount({ base, act, ask, say, filed, user: () => user });
+
+  // -- a pending ruling -------------------------------------------------------------------------
+
+  // What the pit sees of the claim (GET .../claims): when it was filed and
+  // the wagers it would return or change; fetched once per claim.
+  let claimDetail = { id: "", data: null };
+  async function loadClaim(claim) {
+    claimDetail = { id: claim.claim_id, data: null };
+    const result = await api("GET", `${base}/claims`);
+    if (claimDetail.id === claim.claim_id && result.ok) claimDetail.data = result.data;
+    render();
   }
 
-  const KIND_PLACEHOLDERS = {
-    "cards": "e.g. QH 2C", "cards?": "e.g. QH 2C", "cards_with_gaps": "e.g. QH ? 2C", "shoe": "empty: the table's shoe",
-    "card?": "e.g. QH", "players": "e.g. ann, bob", "players?": "e.g. ann, bob", "sides?": "e.g. ann:player bob:banker",
-  };
-
-  function paramField(p) {
-    const id = `irr-param-${p.name}`;
-    const label = `${words(p.name)}${p.required ? "" : " (optional)"}`;
-    if (p.kind === "flag") {
-      return el("div", { class: "field check" },
-        el("label", { for: id }, el("input", { type: "checkbox", id, testid: id, dataset: { param: p.name, kind: p.kind }, checked: p.default === true }), ` ${label}`));
-    }
-    let input;
-    if (p.kind === "moment?") {
-      input = el("select", { id, testid: id, dataset: { param: p.name, kind: p.kind } },
-        el("option", { value: "", text: "the last one missed" }),
-        el("option", { value: "four_cards", text: "after four cards" }),
-        el("option", { value: "player_third_card", text: "after the Player's third card" }));
-    } else {
-      const number = p.kind === "int" || p.kind === "position";
-      input = el("input", {
-        id, testid: id, type: number ? "number" : "text", inputmode: number ? "numeric" : null,
-        autocomplete: "off", autocapitalize: /card|shoe/.test(p.kind) ? "characters" : "off", spellcheck: "false",
-        maxlength: "2000", placeholder: KIND_PLACEHOLDERS[p.kind] || p.help, dataset: { param: p.name, kind: p.kind },
-      });
-      if (p.default !== null && p.default !== undefined && typeof p.default !== "object") input.value = String(p.default);
-    }
-    return el("div", { class: "field" }, el("label", { for: id, text: label }), input, el("small", { class: "muted", text: p.help }));
+  function claimChange(detail) {
+    if (!detail) return "…";
+    if (!detail.affected.length) return "No wager changes.";
+    return detail.affected.map((a) => `${a.player}'s ${nameOf(a.wager)} ${money(a.stake)}: ${a.now} → ${a.then}`).join("; ");
   }
 
-  function showProcedure() {
-    const chosen = procedures.find((p) => p.name === $("#irr-select").value);
-    $("#irr-summary").textContent = chosen ? chosen.summary : "";
-    $("#irr-params").replaceChildren(...(chosen ? chosen.params.map(paramField) : []));
-    $("#btn-irregularity").disabled = !chosen;
-  }
-  $("#irr-select").addEventListener("change", showProcedure);
-
-  // A form value in the JSON form the procedure's parameter reads; undefined: not given.
-  function paramValue(node) {
-    const kind = node.dataset.kind;
-    if (kind === "flag") return node.checked;
-    const text = node.value.trim();
-    if (!text) return undefined;
-    if (kind === "int" || kind === "position") return /^-?\d+$/.test(text) ? Number(text) : text;
-    if (kind === "players" || kind === "players?") return text.split(/[\s,]+/).filter(Boolean);
-    if (kind === "shoe" && /^\d+$/.test(text)) return Number(text);
-    if (kind === "sides?") {
-      const sides = {};
-      for (const item of text.split(/[\s,]+/).filter(Boolean)) {
-        const [player, side] = item.split(":");
-        sides[player] = (side || "").toLowerCase();
-      }
-      return sides;
-    }
-    return text;
-  }
-
-  function rulingText(name, data) {
-    const r = data.ruling;
-    const title = words(name);
-    const parts = [`${title.charAt(0).toUpperCase()}${title.slice(1)}: ruling under clause ${r.clause}, ${words(r.consequence)}`];
-    if (r.withdrawn && r.withdrawn.length) parts.push(`withdrawn (wagers returned): ${r.withdrawn.join(", ")}`);
-    if (r.returned && r.returned.length) parts.push(`bets returned: ${r.returned.join(", ")}`);
-    if (r.next_round && r.next_round.length) parts.push(`held for the next round, dealt first: ${r.next_round.join(" ")}`);
-    if (r.missing && r.missing.length) parts.push(`missing, replaced: ${r.missing.join(" ")}`);
-    if (r.unused && r.unused.length) parts.push(`set aside, unused: ${r.unused.join(" ")}`);
-    if (data.void) parts.push("the round is void: every bet is returned");
-    return `${parts.join("; ")}.`;
-  }
-
-  $("#irr-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const name = $("#irr-select").value;
-    if (!name) return say("Choose the irregularity.");
-    const body = {};
-    for (const node of $("#irr-params").querySelectorAll("[data-param]")) {
-      const value = paramValue(node);
-      if (value !== undefined) body[node.dataset.param] = value;
-    }
-    const data = await act(`/irregularities/${encodeURIComponent(name)}`, body);
-    if (data) say(data.pending ? filed(data) : rulingText(name, data), true);
+  $("#btn-withdraw-claim").addEventListener("click", async () => {
+    const claim = staff && staff.claim;
+    if (!claim) return say("No claim is pending.");
+    await confirmed("Withdraw the claim?", `${DealerWords.capital(words(claim.procedure))} (clause ${claim.clause}) is taken back: nothing moves and the round goes on.`, "Withdraw the claim",
+      () => act(`/claims/${encodeURIComponent(claim.claim_id)}/reject`, { reason: "withdrawn at the table" },
+        `Claim withdrawn: nothing moved, the round goes on.`));
   });
+
+  function renderClaim(claim) {
+    $("#claim-pending").hidden = !claim;
+    document.body.classList.toggle("ruling-pending", !!claim);
+    if (!claim) return;
+    if (claimDetail.id !== claim.claim_id) loadClaim(claim);
+    const detail = claimDetail.id === claim.claim_id ? claimDetail.data : null;
+    const record = detail && detail.claims.find((c) => c.claim_id === claim.claim_id);
+    const when = record && record.filed_at ? new Date(record.filed_at) : null;
+    const waits = `${DealerWords.article(DealerWords.roleTitle(claim.confirming))} or above, on the pit page`;
+    $("#claim-text").textContent = `Ruling pending: ${words(claim.procedure)}, filed by ${claim.filed_by}, waiting for ${DealerWords.article(DealerWords.roleTitle(claim.confirming))}. The round waits.`;
+    $("#claim-what").textContent = `${DealerWords.capital(words(claim.procedure))} (clause ${claim.clause})${Object.keys(claim.parameters || {}).length ? `: ${Object.entries(claim.parameters).map(([k, v]) => `${words(k)} ${Array.isArray(v) ? v.join(" ") : v}`).join(", ")}` : ""}`;
+    $("#claim-who").textContent = `${claim.filed_by} (${DealerWords.roleTitle(claim.filed_role)})`;
+    $("#claim-when").textContent = when ? when.toLocaleTimeString("en-GB") : "–";
+    $("#claim-waits").textContent = waits;
+    $("#claim-change").textContent = claimChange(detail);
+    const own = !!user && claim.filed_by === user.username;
+    $("#btn-withdraw-claim").disabled = !own || !Punto.isLive();
+    $("#why-withdraw").textContent = own ? "" : `Only ${claim.filed_by}, who filed it, withdraws it here; the pit confirms or rejects it.`;
+  }
+
+  // -- the round's steps ---------------------------------------------------------------------
+
+  // Why a step cannot be taken now, in the dealer's words ("" when it can).
+  function reasons(round, can, claim) {
+    const out = { open: "", close: "", cards: "", settle: "" };
+    let all = "";
+    if (!Punto.isStaff(user)) all = "Log in with a dealer's account.";
+    else if (!Punto.isLive()) all = "Not connected to the table.";
+    else if (claim) all = "A ruling is pending: the round waits for the pit.";
+    const phase = round ? round.phase : "none";
+    const over = !round || phase === "settled" || phase === "void";
+    const due = state && state.shoe.replacement_due;
+    if (!can.open) out.open = all || (!over ? `Round ${round.id} is in play: settle it first.` : due ? `Replace the cards first (clause ${due}).` : "Not possible now.");
+    if (!can.close) out.close = all || (over ? "Open betting first." : phase === "betting" ? "Not possible now." : "Betting is already closed.");
+    if (!can.deal) {
+      out.cards = all || (over ? "Open betting first." : phase === "betting" ? "Call “No more bets” first." : phase === "result" ? "The coup is complete." : round.withdrawal ? "The withdrawal option is open: close it first." : "Not possible now.");
+    }
+    if (!can.settle) out.settle = all || (over ? (phase === "settled" ? "Settled." : "No coup to settle.") : phase === "betting" ? "The cards are not dealt yet." : phase === "result" ? "Not possible now." : "The coup is not complete yet.");
+    return out;
+  }
+
+  function renderSteps(t, round, can, claim) {
+    const up = Punto.isLive();
+    const device = t.card_source === "device";
+    const allowed = { open: can.open, close: can.close, cards: can.deal, settle: can.settle };
+    const why = reasons(round, can, claim);
+    const next = claim ? "" : can.open ? "open" : can.close ? "close" : can.settle ? "settle" : can.deal ? "cards" : "";
+    const ids = { open: "#btn-open", close: "#btn-close", cards: "#btn-draw", settle: "#btn-settle" };
+    for (const [step, id] of Object.entries(ids)) {
+      const ok = !!allowed[step] && up && !claim;
+      $(id).disabled = !ok;
+      $(id).classList.toggle("next-step", step === next && ok);
+      $(id).closest(".step").classList.toggle("next", step === next && ok);
+      $(`#why-${step}`).textContent = ok ? (step === next ? "Next" : "") : why[step];
+    }
+    const finished = !round || round.phase === "settled" || round.phase === "void";
+    $("#btn-open .label").textContent = round && finished ? "Next round: place your bets" : "Place your bets";
+    $("#btn-draw .label").textContent = device ? "Key the next card" : "Draw a card";
+    // cards are keyed only from a physical shoe: the server's own shoe takes none (2.1)
+    $("#key-form").classList.toggle("hidden", !device);
+    $("#key-form").classList.toggle("next-step", device && next === "cards" && up);
+    const keying = !!can.deal && device && up && !claim;
+    $("#btn-key").disabled = !keying;
+    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !keying;
+  }
+
+  // -- the bets ------------------------------------------------------------------------------
 
   // The settlement of a finished round, per bet: what to pay and what to take.
   let settled = null;
@@ -282,10 +319,31 @@
       el("td", { class: "num", testid: "bet-payout", text: money(r.payout) })));
   }
 
+  let knownWagers = []; // the table's wagers before the first snapshot (seed)
   function nameOf(id) {
-    const w = state && state.table.wagers.find((x) => x.id === id);
+    const w = ((state && state.table.wagers) || knownWagers).find((x) => x.id === id);
     return w ? w.name : words(id);
   }
+
+  function renderBets(round, results) {
+    const bets = (staff && staff.bets) || [];
+    const d = round && round.differential;
+    $("#differential").textContent = d && d.exceeded
+      ? `differential ${money(d.now)} over ${money(d.limit)} (clause ${d.clause})${d.request ? (d.asked ? ` · asked: ${nameOf(d.request.decrease)} to decrease (${d.request.clauses.decrease}); remove wagers (${d.request.clauses.remove})` : " · 'No more bets' asks the players") : ""}`
+      : staff && staff.differential ? `differential ${money(staff.differential)}` : "";
+    const totals = (round && round.totals) || {};
+    $("#totals").replaceChildren(...Object.entries(totals).map(([w, v]) => el("li", { testid: `dealer-total-${w}`, text: `${nameOf(w)} ${money(v)}` })));
+    const head = ["Player", "Wager", "Stake", results ? "Outcome" : "Status", ...(results ? ["Pays"] : [])];
+    const rows = results ? resultRows(results) : betRows(bets);
+    $("#bets").replaceChildren(
+      el("tr", {}, ...head.map((h) => el("th", { scope: "col", class: h === "Stake" || h === "Pays" ? "num" : "", text: h }))),
+      ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: head.length, class: "empty", text: staff ? "No bets this round." : "Log in as a dealer to see the bets." }))])
+    );
+    const sum = (key) => (results || []).reduce((s, r) => s + Punto.cents(r[key]), 0);
+    $("#house").textContent = results && results.length ? `Taken ${money(Punto.fromCents(sum("stake")))} · paid ${money(Punto.fromCents(sum("payout")))} · house ${Punto.signed(Punto.fromCents(sum("stake") - sum("payout")))}` : "";
+  }
+
+  // -- the whole screen ----------------------------------------------------------------------
 
   function render() {
     if (!state) return;
@@ -327,23 +385,13 @@
     if (withdrawal) $("#withdrawal").textContent = `Withdrawal option open: ${withdrawal.reason} (clause ${withdrawal.clause}).`;
 
     const claim = staff && staff.claim;
-    $("#claim-pending").hidden = !claim;
-    if (claim) $("#claim-text").textContent = `A ruling is pending: ${words(claim.procedure)} under clause ${claim.clause}, filed by ${claim.filed_by}, waits for a ${words(claim.confirming)}'s confirmation on the pit page (claim ${claim.claim_id}). The round waits.`;
-    $("#btn-withdraw-claim").disabled = !claim || !user || claim.filed_by !== user.username;
-
+    renderClaim(claim);
     const can = (staff && staff.can) || {};
-    const allowed = {
-      "#btn-open": can.open, "#btn-close": can.close, "#btn-draw": can.deal && t.card_source !== "device",
-      "#btn-settle": can.settle, "#btn-key": can.deal && t.card_source === "device", "#btn-close-withdrawal": can.close_withdrawal,
-      "#btn-power-failure": can.power_failure, "#btn-void": can.void, "#btn-replace-shoe": can.replace_shoe,
-    };
+    renderSteps(t, round, can, claim);
     // Nothing is done on a stale picture: every action waits for the connection.
     const up = Punto.isLive();
-    for (const [id, ok] of Object.entries(allowed)) $(id).disabled = !ok || !up;
-    // cards are keyed only from a physical shoe: the server's own shoe takes none (2.1)
-    for (const node of $("#keypad").querySelectorAll("button")) node.disabled = !(can.deal && t.card_source === "device") || !up;
-    const step = can.open ? "#btn-open" : can.close ? "#btn-close" : can.settle ? "#btn-settle" : can.deal ? "#btn-draw" : "";
-    for (const id of ["#btn-open", "#btn-close", "#btn-draw", "#btn-settle"]) $(id).classList.toggle("next-step", id === step);
+    const others = { "#btn-close-withdrawal": can.close_withdrawal, "#btn-power-failure": can.power_failure, "#btn-void": can.void, "#btn-replace-shoe": can.replace_shoe };
+    for (const [id, ok] of Object.entries(others)) $(id).disabled = !ok || !up || !!claim;
 
     const handling = round && round.handling;
     $("#handling-box").classList.toggle("hidden", !t.method);
@@ -358,21 +406,7 @@
       }
       $("#btn-method").disabled = !staff || !(staff.handling && staff.handling.choose_method && staff.handling.choose_method[$("#method-select").value]);
     }
-
-    const d = round && round.differential;
-    $("#differential").textContent = d && d.exceeded
-      ? `differential ${money(d.now)} over ${money(d.limit)} (clause ${d.clause})${d.request ? (d.asked ? ` · asked: ${nameOf(d.request.decrease)} to decrease (${d.request.clauses.decrease}); remove wagers (${d.request.clauses.remove})` : " · 'No more bets' asks the players") : ""}`
-      : staff && staff.differential ? `differential ${money(staff.differential)}` : "";
-    const totals = (round && round.totals) || {};
-    $("#totals").replaceChildren(...Object.entries(totals).map(([w, v]) => el("li", { testid: `dealer-total-${w}`, text: `${nameOf(w)} ${money(v)}` })));
-    const head = ["Player", "Wager", "Stake", results ? "Outcome" : "Status", ...(results ? ["Pays"] : [])];
-    const rows = results ? resultRows(results) : betRows(bets);
-    $("#bets").replaceChildren(
-      el("tr", {}, ...head.map((h) => el("th", { scope: "col", class: h === "Stake" || h === "Pays" ? "num" : "", text: h }))),
-      ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: head.length, class: "empty", text: staff ? "No bets this round." : "Log in as a dealer to see the bets." }))])
-    );
-    const house = results ? results.reduce((sum, r) => sum + Punto.cents(r.stake) - Punto.cents(r.payout), 0) : null;
-    $("#house").textContent = results && results.length ? `Taken ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.stake), 0)))} · paid ${money(Punto.fromCents(results.reduce((s, r) => s + Punto.cents(r.payout), 0)))} · house ${Punto.signed(Punto.fromCents(house))}` : "";
+    renderBets(round, results);
   }
 
   // No countdown while an exceeded differential holds betting open (MBS 5.18).
@@ -380,10 +414,75 @@
   Punto.countdown($("#countdown"), () => (state && state.round && state.round.phase === "betting" && !held(state.round) ? state.round.deadline : null));
   Punto.countdown($("#insurance-countdown"), () => (state && state.round && state.round.insurance ? state.round.insurance.ends : null));
 
-  function eventLine(m) {
+  // -- the events, in words --------------------------------------------------------------------
+
+  const seenBets = new Map(); // bet id -> { player, wager, stake }, from the events and the staff's bets
+  const coups = new Map(); // round id -> { player, banker }: the totals the cards came to
+  const claimants = new Map(); // claim id -> who filed it
+  const cardLines = []; // lines of cards dealt, waiting for the hand the `card` message names
+
+  function eventContext(m) {
     const e = m.event;
-    const detail = Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-    return el("li", { testid: "event" }, el("span", { class: "eround", text: m.round_id }), el("span", { class: "etype", text: words(e.type) }), ` ${detail}`);
+    const r = state && state.round;
+    const result = r && r.id === m.round_id && r.result ? { player: r.result.player_total, banker: r.result.banker_total } : null;
+    return {
+      nameOf,
+      bet: (id) => seenBets.get(id) || ((staff && staff.bets) || []).find((b) => b.bet_id === id) || null,
+      totals: result || coups.get(m.round_id) || null,
+      filedBy: e.claim_id ? claimants.get(e.claim_id) : null,
+      cardHand: null,
+    };
+  }
+
+  // One line of the panel; `hand`: the hand a card went to, when known now;
+  // `earlier`: an event written before the page watched (no time to show).
+  function eventLine(m, hand, earlier) {
+    const e = m.event;
+    if (e.type === "bet_placed" || e.type === "insurance_placed") seenBets.set(e.bet_id, { player: e.player, wager: e.wager, stake: e.stake });
+    if (e.type === "ruling_claimed") claimants.set(e.claim_id, e.by);
+    const text = DealerWords.eventText(e, { ...eventContext(m), cardHand: hand || null });
+    const time = earlier ? "earlier" : new Date().toLocaleTimeString("en-GB");
+    const line = el("li", { testid: "event", dataset: { kind: e.type, round: m.round_id || "" } },
+      el("span", { class: "etime", text: time }),
+      el("span", { class: "eround", text: m.round_id ? `round ${m.round_id}` : "" }),
+      el("span", { class: "etext", testid: "event-text", text }));
+    if (e.type === "card_dealt" && !earlier) cardLines.push({ round: m.round_id, card: String(e.card), line, event: e });
+    return line;
+  }
+
+  // What the round in play had written before the page watched it (GET
+  // .../rounds/{id}: its events), in the same words, so that a screen
+  // opened or reloaded mid-round shows how it got there.
+  async function seed() {
+    const now = await api("GET", base);
+    const round = now.ok && now.data.round;
+    if (!round) return;
+    const detail = await api("GET", `${base}/rounds/${encodeURIComponent(round.id)}`);
+    if (!detail.ok) return;
+    knownWagers = now.data.table.wagers;
+    const cards = round.cards || [];
+    let dealtSoFar = 0;
+    const lines = detail.data.events.map((event) => {
+      let hand = null;
+      if (event.type === "card_dealt") {
+        const c = cards[dealtSoFar++];
+        hand = c && c.card === event.card ? c.hand : null;
+      }
+      return eventLine({ round_id: round.id, event }, hand, true);
+    });
+    $("#events").replaceChildren(...lines.reverse());
+  }
+
+  // A `card` message names the hand and the totals: the line of its card says them.
+  function cardSeen(m) {
+    coups.set(m.round_id, { player: m.player_total, banker: m.banker_total });
+    const i = cardLines.findIndex((c) => c.round === m.round_id && c.card === m.card);
+    if (i < 0) return;
+    const [c] = cardLines.splice(0, i + 1).slice(-1);
+    const text = DealerWords.eventText(c.event, { ...eventContext({ event: c.event, round_id: m.round_id }), cardHand: m.hand });
+    // the totals once both hands hold a card (the first card is the Player's)
+    const totals = m.index >= 1 ? ` · ${DealerWords.coupText({ player: m.player_total, banker: m.banker_total }).replace(/:.*/, "")}` : "";
+    $(".etext", c.line).textContent = `${text}${totals}`;
   }
 
   // After a reconnection: what the rules did to the round that was open.
@@ -392,6 +491,7 @@
   });
 
   let socket = null;
+  let seeding = Promise.resolve();
   const login = Punto.loginBox($("#login"), (who) => {
     const changed = (who && who.username) !== (user && user.username);
     user = who;
@@ -401,11 +501,14 @@
     } else {
       say("");
     }
-    if (socket && changed) socket.reconnect();
-    loadProcedures();
+    if (changed && Punto.isStaff(who)) {
+      seeding = seed();
+      seeding.then(() => socket && socket.reconnect());
+    } else if (socket && changed) socket.reconnect();
+    procedures.load();
     render();
   });
-  login.refresh().then(() => {
+  login.refresh().then(() => seeding).then(() => {
     socket = Punto.connect(table, (m) => {
       if (m.type === "state") {
         state = m;
@@ -414,11 +517,13 @@
       } else if (m.type === "staff") {
         staff = m.staff;
         render();
-      } else if (m.type === "card" && Punto.applyCard(state, m)) {
-        render();
+      } else if (m.type === "card") {
+        cardSeen(m);
+        if (Punto.applyCard(state, m)) render();
       } else if (m.type === "event") {
         $("#events").prepend(eventLine(m));
         while ($("#events").children.length > 200) $("#events").lastChild.remove();
+        while (cardLines.length > 20) cardLines.shift();
       }
     }, (up, reason, code) => {
       if (!up && code === 4404) say(reason || "There is no such table.");

@@ -610,7 +610,7 @@
     }
   }
 
-  // The shared connection (common.js): the banner, the frozen countdowns, and
+  // The shared connection (live.js): the banner, the frozen countdowns, and
   // live again only with a fresh snapshot.
   function connect() {
     const live = $("#t-live");
