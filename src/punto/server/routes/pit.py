@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 
 from punto.server.auth import table_role
 from punto.server.models import (
@@ -133,7 +133,7 @@ def open_shift(request: Request) -> dict[str, Any]:
 
 
 @router.post("/pit/shift/{shift_id}/close", tags=["pit"], **documented(ShiftOut))
-def close_shift(shift_id: int, request: Request) -> dict[str, Any]:
+def close_shift(shift_id: Annotated[int, Path(ge=1, le=2**53)], request: Request) -> dict[str, Any]:
     """Close the open shift ``shift_id`` (a pit manager or higher), keeping its
     report as it stands now.  In the audit log."""
     who = _staff(request, "close a shift")
