@@ -9,7 +9,7 @@ house edge off the top, :mod:`punto.protection.edges`, the figures of
 edge off the top and adds nothing to it).
 
 They come from the tables' event logs, folded round by round
-(:class:`punto.protection.anomalies.LogFolder`): a round is the shift's when
+(:mod:`punto.server.folds`, shared with the anomalies): a round is the shift's when
 the event that finished it (its settlement, or its void) was recorded after
 the table's mark at the shift's opening and, once closed, at or before its
 mark at the closing (:mod:`punto.store.shifts`).  Money is exact: ``Decimal``
@@ -23,7 +23,6 @@ amounts and the theoretical win a ``Fraction``.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -31,17 +30,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from punto.money import format_money
-from punto.protection.anomalies import LogFolder, RoundFacts
+from punto.protection.anomalies import RoundFacts
+from punto.server.folds import FoldedLogs
 from punto.store.shifts import Shift
-from punto.store.sql_log import read_stream
-from punto.table.events import TABLE_STREAM
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Engine
-
     from punto.server.config import TableConfig
 
-__all__ = ["ShiftFigures", "ShiftReport", "ShiftReporter", "TableShift", "figures_of"]
+__all__ = ["ShiftFigures", "ShiftReport", "TableShift", "figures_of", "shift_report"]
 
 
 def _exact(value: Fraction) -> str:
@@ -151,31 +147,21 @@ def in_window(facts: RoundFacts, after: int, upto: int | None) -> bool:
     return facts.finished_seq > after and (upto is None or facts.finished_seq <= upto)
 
 
-class ShiftReporter:
-    """Each table's log folded once and kept: a report reads only the events
-    written since the last (the folders are shared, one report at a time)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._folders: dict[str, LogFolder] = {}
-        self._lock = threading.Lock()
-
-    def report(
-        self,
-        tables: Iterable[TableConfig],
-        shift: Shift,
-        upto: Mapping[str, int] | None = None,
-    ) -> ShiftReport:
-        """``shift``'s report over ``tables``: up to the marks ``upto`` (a
-        table missing from them: none of its rounds), or without them every
-        round finished since the shift opened."""
-        lines = []
-        with self._lock:
-            for config in tables:
-                folder = self._folders.setdefault(config.id, LogFolder(config.id))
-                folder.feed(read_stream(self.engine, TABLE_STREAM, config.id, after=folder.seq), {})
-                after = shift.opened_marks.get(config.id, 0)
-                end = None if upto is None else upto.get(config.id, 0)
-                rounds = [f for f in folder.facts({}) if in_window(f, after, end)]
-                lines.append(TableShift(config.id, config.name, config.game, figures_of(rounds)))
-        return ShiftReport(tuple(lines))
+def shift_report(
+    logs: FoldedLogs,
+    tables: Iterable[TableConfig],
+    shift: Shift,
+    upto: Mapping[str, int] | None = None,
+) -> ShiftReport:
+    """``shift``'s report over ``tables``, from their folded ``logs``: up to
+    the marks ``upto`` (a table missing from them: none of its rounds), or
+    without them every round finished since the shift opened."""
+    tables = list(tables)
+    facts = logs.facts(t.id for t in tables)
+    lines = []
+    for config in tables:
+        after = shift.opened_marks.get(config.id, 0)
+        end = None if upto is None else upto.get(config.id, 0)
+        rounds = [f for f in facts[config.id] if in_window(f, after, end)]
+        lines.append(TableShift(config.id, config.name, config.game, figures_of(rounds)))
+    return ShiftReport(tuple(lines))

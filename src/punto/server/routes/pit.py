@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
 from punto.server.auth import table_role
+from punto.server.folds import folded_logs
 from punto.server.models import (
     LedgerOut,
     ShiftOut,
@@ -21,7 +21,7 @@ from punto.server.routes.common import (
 from punto.server.runtime import (
     money,
 )
-from punto.server.shift_report import ShiftReporter
+from punto.server.shift_report import shift_report
 from punto.store.shifts import Shift, ShiftBook, Staff
 from punto.table.roles import Role
 
@@ -82,20 +82,8 @@ def ledger_totals(request: Request) -> dict[str, Any]:
 
 # -- the shift ----------------------------------------------------------------------------------------------
 
-#: Guards the first report of an application setting up its reporter.
-_SETUP = threading.Lock()
 #: The position that opens and closes the casino's shift (or higher).
 OPENS_SHIFTS = Role.PIT_MANAGER
-
-
-def _reporter(request: Request) -> ShiftReporter:
-    """The application's shift reporter (its folded logs kept between reports)."""
-    state = request.app.state
-    with _SETUP:
-        if not hasattr(state, "shift_reporter"):
-            state.shift_reporter = ShiftReporter(server_of(request).engine)
-    reporter: ShiftReporter = state.shift_reporter
-    return reporter
 
 
 def _shift_json(request: Request, shift: Shift | None) -> dict[str, Any]:
@@ -105,7 +93,8 @@ def _shift_json(request: Request, shift: Shift | None) -> dict[str, Any]:
     report = shift.report
     if report is None:
         tables = server_of(request).store.all()
-        report = _reporter(request).report(tables, shift).to_json()
+        logs = folded_logs(request.app.state, server_of(request).engine)
+        report = shift_report(logs, tables, shift).to_json()
     return {"shift": shift.to_json(), "report": report}
 
 
@@ -140,7 +129,8 @@ def close_shift(shift_id: Annotated[int, Path(ge=1, le=2**53)], request: Request
     server = server_of(request)
     book = ShiftBook(server.engine)
     marks = book.marks()
-    report = _reporter(request).report(server.store.all(), book.get(shift_id), marks)
+    logs = folded_logs(request.app.state, server.engine)
+    report = shift_report(logs, server.store.all(), book.get(shift_id), marks)
     return _shift_json(request, book.close(shift_id, who, marks, report.to_json()))
 
 
