@@ -86,6 +86,7 @@ def contrast(page: Page, testid: str) -> float:
     return ratio
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("literal_pairs")
 def test_a_second_pit_manager_sees_the_shift_the_first_opened(browser: Browser, site: Site) -> None:
     site.new_table(
