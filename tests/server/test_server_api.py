@@ -88,7 +88,7 @@ def test_a_young_databases_tables_are_analysed_as_they_grow_while_the_server_run
 def test_health_openapi_and_pages(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health["status"] == "ok"
-    assert health["revision"] == "0018"
+    assert health["revision"] == "0019"
     assert health["tables"] == 3
     spec = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/bets" in spec["paths"]
@@ -143,7 +143,7 @@ def test_player_bets_dealer_deals_player_sees_settlement(client: TestClient) -> 
     tables = {t["id"]: t for t in client.get("/api/pit", headers=pit).json()}
     figures = tables["dragon"]["figures"]
     assert figures == {
-        "drop": "110.00",
+        "handle": "110.00",
         "win": "-595.00",
         "hold": "-540.91",
         "commission": "5.00",

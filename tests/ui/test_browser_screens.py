@@ -1,8 +1,9 @@
 """The table-side scoreboard and the pit page in Debian's Chromium, against a
 real server: the scoreboard's roads and shoe
 statistics update live over the WebSocket as coups settle; the pit shows
-each table, its round in play, drop, win, hold and commission, for the table
-and for the shift, and the audit log.  Screenshots go to ``artifacts/``."""
+each table, its round in play, handle, win, hold and commission since it
+opened, and the audit log (the shift: tests/ui/test_browser_shift.py).
+Screenshots go to ``artifacts/``."""
 
 from __future__ import annotations
 
@@ -82,18 +83,15 @@ def test_scoreboard_updates_live_as_coups_settle(browser: Browser, site: Site) -
 
 
 def test_pit_shows_tables_rounds_hold_and_commission(browser: Browser, site: Site) -> None:
-    """The pit manager starts a shift, then one coup: Banker 100 wins at
-    0.95 to 1 (commission 5.00), Player 50 loses; then a new round with a
-    Banker 50 bet in play.  Drop 200.00, win -45.00, hold -22.50%, for the
-    table and for the shift; the round in play; the dealer's actions in the
+    """One coup: Banker 100 wins at 0.95 to 1 (commission 5.00), Player 50
+    loses; then a new round with a Banker 50 bet in play.  Handle 200.00, win
+    -45.00, hold -22.50%; the round in play; the dealer's actions in the
     audit log."""
     site.new_table("pitt", "tiger-baccarat", card_source="device")
     pit = open_page(browser, site, "/pit", "pit")
     try:
         pit.login(PIT)
         pit.testid("pit-pitt").wait_for()
-        pit.testid("new-shift").click()
-        pit.wait_text("pit-shift-drop-pitt", "0.00")
 
         site.call("POST", "/api/tables/pitt/round/open", DEALER)
         for wager, stake in (("banker", "100"), ("player", "50")):
@@ -105,10 +103,10 @@ def test_pit_shows_tables_rounds_hold_and_commission(browser: Browser, site: Sit
         site.call("POST", "/api/tables/pitt/bets", PLAYER, {"wager": "banker", "stake": "50"})
 
         pit.page.reload()  # (it also refreshes by itself every few seconds)
-        pit.wait_text("pit-drop-pitt", "200.00")
+        pit.wait_text("pit-handle-pitt", "200.00")
         figures = next(t for t in site.call("GET", "/api/pit", PIT) if t["id"] == "pitt")["figures"]
         assert figures == {
-            "drop": "200.00",
+            "handle": "200.00",
             "win": "-45.00",
             "hold": "-22.50",
             "commission": "5.00",
@@ -119,10 +117,6 @@ def test_pit_shows_tables_rounds_hold_and_commission(browser: Browser, site: Sit
             "pit-hold-pitt": "−22.50%",
             "pit-commission-pitt": "5.00",
             "pit-in-play-pitt": "50.00",
-            "pit-shift-drop-pitt": "200.00",
-            "pit-shift-win-pitt": "−45.00",
-            "pit-shift-hold-pitt": "−22.50%",
-            "pit-shift-commission-pitt": "5.00",
             "pit-limits-pitt": "10.00–1,000.00",
         }
         for testid, text in expected.items():

@@ -80,7 +80,7 @@ from punto.table.events import (
 )
 from punto.table.limits import TableLimits
 from punto.table.round import Round
-from punto.table.round_state import Phase
+from punto.table.round_state import Phase, commission_taken
 from punto.wagers import PairRule
 
 #: The dealer of a round no person dealt (an automatic dealer).
@@ -178,6 +178,13 @@ class RoundFacts:
     claims_confirmed: int = 0
     claims_rejected: int = 0
     claims_refused: int = 0
+    #: every bet played (won, lost or pushed), Insurance Plus with the rest:
+    #: the amount staked, the house's result and the commission taken on wins
+    handle: Decimal = Decimal(0)
+    win: Decimal = Decimal(0)
+    commission: Decimal = Decimal(0)
+    #: the log's number of the event that first finished the round (settled or void)
+    finished_seq: int = 0
 
 
 def _setting(event: TableConfigured) -> tuple[TableSetting, dict[str, Any]]:
@@ -218,6 +225,7 @@ class LogFolder:
         #: the current round opened (its bets' composition at placement)
         self._shown: list[Card] = []
         self._shown_before = 0
+        self._finished_seq = 0
 
     def feed(self, stored: Iterable[Stored[Event]], dealers: Mapping[str, str]) -> None:
         """The next events of the log, in order."""
@@ -238,11 +246,14 @@ class LogFolder:
                     self._done.append(done)
                 self._current, self._current_id = [], item.round_id
                 self._opened_under = self._configured
+                self._finished_seq = 0
                 self._shown_before = len(self._shown)
             if isinstance(event, CardDealt) and event.source not in REUSED:
                 self._shown.append(event.card)
             if self._current_id:
                 self._current.append(event)
+                if isinstance(event, RoundSettled | RoundVoided) and not self._finished_seq:
+                    self._finished_seq = item.seq
 
     def facts(self, dealers: Mapping[str, str]) -> list[RoundFacts]:
         """Every finished round so far, in order."""
@@ -267,6 +278,7 @@ class LogFolder:
             return None  # not finished: nothing to count yet
         dealer = dealers.get(self._current_id, AUTOMATIC)
         facts = _facts(self.table_id, self._current_id, dealer, r, setting, self.edge)
+        facts = replace(facts, finished_seq=self._finished_seq)
         ruled = ruled_stakes(
             r,
             get_game(setting.game),
@@ -319,7 +331,9 @@ def _facts(
     bets = 0
     by_wager: dict[str, Decimal] = defaultdict(Decimal)
     edges: dict[str, WagerEdge] = {}
-    for s in r.results():
+    results = r.results()
+    played = [s for s in results if s.outcome in PLAYED]
+    for s in results:
         found = edge(setting, s.bet.wager)
         if s.outcome not in PLAYED or found is None:
             continue  # returned, withdrawn, void; or Insurance Plus (no edge off the top)
@@ -349,6 +363,9 @@ def _facts(
         claims_filed=sum(1 for e in events if isinstance(e, RulingClaimed)),
         claims_confirmed=sum(1 for e in events if isinstance(e, ClaimConfirmed)),
         claims_rejected=sum(1 for e in events if isinstance(e, ClaimRejected)),
+        handle=sum((s.settled_stake for s in played), Decimal(0)),
+        win=-sum((s.net for s in played), Decimal(0)),
+        commission=commission_taken(get_game(setting.game), played),
     )
 
 

@@ -63,6 +63,7 @@ from punto.store.ledger import (
     LedgerError,
     UnknownWalletError,
 )
+from punto.store.shifts import ShiftError
 
 log = logging.getLogger("punto.server")
 
@@ -105,6 +106,7 @@ STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (ActionError, 409),
     (LedgerError, 409),
     (GameDataError, 422),
+    (ShiftError, 409),
     (StoreError, 503),
 )
 

@@ -286,3 +286,50 @@ def documented(model: type[BaseModel], status: int = 200, *also: int) -> dict[st
         "responses": {code: {"model": model} for code in (status, *also)},
         "response_model": None,
     }
+
+
+class ShiftFiguresOut(Out):
+    """A shift's figures: handle (total wagered), win (the house's result),
+    hold (win / handle, percent; null with no handle), commission, rounds
+    settled, players (distinct) and theoretical win (stake x exact house edge
+    off the top; ``theoretical_win_exact`` the fraction itself)."""
+
+    handle: Money
+    win: Money
+    hold: str | None
+    commission: Money
+    rounds: int
+    players: int
+    theoretical_win: Money
+    theoretical_win_exact: str
+
+
+class TableShiftOut(ShiftFiguresOut):
+    table_id: str
+    name: str
+    game: str
+
+
+class ShiftReportOut(Out):
+    tables: list[TableShiftOut]
+    #: money and rounds summed over the tables; players counted once
+    total: ShiftFiguresOut
+
+
+class ShiftInfoOut(Out):
+    id: int
+    open: bool
+    opened_at: str
+    opened_by: str
+    opened_role: str
+    closed_at: str | None
+    closed_by: str | None
+    closed_role: str | None
+
+
+class ShiftOut(Out):
+    """A shift and its report (open: as of now; closed: as it stood at closing);
+    both null when no shift is open."""
+
+    shift: ShiftInfoOut | None
+    report: ShiftReportOut | None

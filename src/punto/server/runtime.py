@@ -356,7 +356,7 @@ class TableRuntime:
         return self.moves.step()
 
     def figures(self) -> dict[str, Any]:
-        """Drop, win (hold) and commission of this table, from the ledger and
+        """Handle, win (hold) and commission of this table, from the ledger and
         the rounds (:func:`table_figures`), as the pit shows them."""
         return table_figures(self.engine, self.id, self.snapshot().commission).to_json()
 

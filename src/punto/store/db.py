@@ -73,6 +73,7 @@ from punto.store.columns import UTCDateTime as UTCDateTime
 from punto.store.columns import utc_now as utc_now
 from punto.store.errors import StoreError
 from punto.store.protection_schema import protection_tables
+from punto.store.shifts_schema import shift_table
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -482,6 +483,9 @@ Index("ix_table_requests_table_id_taken_by", table_requests.c.table_id, table_re
 
 #: Each bet's value at placement and the pit's alerts (:mod:`punto.store.protection`, 0013).
 bet_values, protection_alerts, protection_thresholds = protection_tables(metadata)
+
+#: The pit's shifts, one open at a time (:mod:`punto.store.shifts`, revision 0019).
+pit_shifts = shift_table(metadata)
 
 
 # --- migrations ----------------------------------------------------------------------

@@ -5,11 +5,14 @@ the fold of its events builds (:class:`punto.table.round.Round`).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 
 from punto.cards import Card
 from punto.coup import Deal, Side
+from punto.game import Game
 from punto.insurance import Moment
 from punto.table.events import (
     BettingReopened,
@@ -114,3 +117,21 @@ def deal_after(deal: Deal, event: Event) -> Deal:
             return Deal()
         case _:
             return deal
+
+
+#: A win paid 0.95 to 1 is an even-money win less a 5% commission.
+COMMISSION_ODDS = Fraction(19, 20)
+
+
+def commission_taken(game: Game, results: Iterable[BetSettlement]) -> Decimal:
+    """The commission taken from the wins among ``results`` (a round's, of
+    ``game``): on each win paid 0.95 to 1, the stake less what it won."""
+    total = Decimal(0)
+    for s in results:
+        if s.outcome != "win" or s.event is None:
+            continue
+        wager = game.wagers.get(s.bet.wager)
+        pays = wager.pays.get(s.event) if wager else None
+        if pays is not None and pays.odds == COMMISSION_ODDS:
+            total += s.settled_stake - s.net
+    return total

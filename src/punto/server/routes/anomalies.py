@@ -3,7 +3,6 @@ anomalies, as JSON and CSV."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
@@ -11,32 +10,28 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import select
 
-from punto.eventlog import Stored
 from punto.games import get_game
 from punto.protection.anomalies import (
     ALPHA,
+    AUTOMATIC,
     MAX_ALPHA,
     MIN_ALPHA,
     MIN_BETS,
     AnomalyReport,
-    LogFolder,
     report,
     report_csv,
     report_json,
 )
 from punto.protection.edges import table_edges
+from punto.server.folds import folded_logs
 from punto.server.routes.common import pit_or_admin, server_of, user_of
 from punto.server.schema import server_audit
-from punto.store.sql_log import read_stream
-from punto.table.events import TABLE_STREAM, Event
 
 if TYPE_CHECKING:
     from punto.server.services import Server
 
 router = APIRouter()
 
-#: Guards the first report of an application setting up its folders.
-_SETUP = threading.Lock()
 #: The audited actions that are a dealer's at a round: whoever first took one dealt it.
 DEALING = ("open", "close", "key_card", "settle")
 
@@ -66,35 +61,24 @@ def refusals(server: Server) -> Counter[tuple[str, str]]:
         return Counter((t, r) for t, r in conn.execute(query) if t)
 
 
-def _new_events(server: Server, table_id: str, after: int) -> list[Stored[Event]]:
-    """A table's events after sequence number ``after``, in order."""
-    return read_stream(server.engine, TABLE_STREAM, table_id, after=after)
-
-
 def pit_report(request: Request, alpha: float, min_bets: int) -> AnomalyReport:
-    """Every table's finished rounds, from its event log, tested against the
-    pit.  Each table's log is folded once: the folders are kept with the
-    application, and each report reads only the events written since the last."""
+    """Every table's finished rounds, from its event log (folded once and kept
+    with the application: :mod:`punto.server.folds`), each given the dealer
+    the audit log names, tested against the pit."""
     server = server_of(request)
-    state = request.app.state
-    with _SETUP:
-        if not hasattr(state, "anomaly_folders"):
-            state.anomaly_folders = {}
-            state.anomaly_lock = threading.Lock()
-    folders: dict[str, LogFolder] = state.anomaly_folders
+    logs = folded_logs(request.app.state, server.engine)
     dealt = dealers(server)
-    facts = []
-    with state.anomaly_lock:  # one report folds at a time: the folders are shared
-        for config in server.store.all():
-            folder = folders.setdefault(config.id, LogFolder(config.id))
-            by_round = dealt.get(config.id, {})
-            folder.feed(_new_events(server, config.id, folder.seq), by_round)
-            facts += folder.facts(by_round)
     refused = refusals(server)
-    if refused:
-        facts = [
-            replace(f, claims_refused=n) if (n := refused[(f.table_id, f.round_id)]) else f
-            for f in facts
+    facts = []
+    for table_id, rounds in logs.facts(c.id for c in server.store.all()).items():
+        by_round = dealt.get(table_id, {})
+        facts += [
+            replace(
+                f,
+                dealer=by_round.get(f.round_id, AUTOMATIC),
+                claims_refused=refused[(table_id, f.round_id)],
+            )
+            for f in rounds
         ]
     return report(facts, alpha=alpha, min_bets=min_bets)
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 
+from punto.server.auth import table_role
+from punto.server.folds import folded_logs
 from punto.server.models import (
     LedgerOut,
+    ShiftOut,
     documented,
 )
 from punto.server.routes.common import (
@@ -18,6 +21,9 @@ from punto.server.routes.common import (
 from punto.server.runtime import (
     money,
 )
+from punto.server.shift_report import shift_report
+from punto.store.shifts import Shift, ShiftBook, Staff
+from punto.table.roles import Role
 
 router = APIRouter()
 
@@ -27,8 +33,9 @@ router = APIRouter()
 
 @router.get("/pit", tags=["pit"])
 def pit(request: Request) -> list[dict[str, Any]]:
-    """Every table: limits, the round in play, drop, win, hold and commission
-    (pit supervisor or higher, or the admin)."""
+    """Every table: limits, the round in play, and since it opened its handle
+    (total wagered), win, hold, commission and the money in play (pit
+    supervisor or higher, or the admin)."""
     server = server_of(request)
     user = user_of(request)
     pit_or_admin(user, "see the pit")
@@ -71,3 +78,72 @@ def ledger_totals(request: Request) -> dict[str, Any]:
         "trial_balance": money(server.ledger.trial_balance()),
         "totals": {kind.value: money(v) for kind, v in totals.items()},
     }
+
+
+# -- the shift ----------------------------------------------------------------------------------------------
+
+#: The position that opens and closes the casino's shift (or higher).
+OPENS_SHIFTS = Role.PIT_MANAGER
+
+
+def _shift_json(request: Request, shift: Shift | None) -> dict[str, Any]:
+    """The shift and its report: kept at closing, or made now for the open one."""
+    if shift is None:
+        return {"shift": None, "report": None}
+    report = shift.report
+    if report is None:
+        tables = server_of(request).store.all()
+        logs = folded_logs(request.app.state, server_of(request).engine)
+        report = shift_report(logs, tables, shift).to_json()
+    return {"shift": shift.to_json(), "report": report}
+
+
+def _staff(request: Request, action: str) -> Staff:
+    user = user_of(request)
+    role = table_role(user, OPENS_SHIFTS, action)
+    return Staff(user.id, user.username, role.value)
+
+
+@router.get("/pit/shift", tags=["pit"], **documented(ShiftOut))
+def shift(request: Request) -> dict[str, Any]:
+    """The casino's open shift (the same for every pit page and every server
+    process): who opened it, when, and its report so far, per table and in
+    total (pit supervisor or higher, or the admin)."""
+    pit_or_admin(user_of(request), "see the shift")
+    return _shift_json(request, ShiftBook(server_of(request).engine).current())
+
+
+@router.post("/pit/shift", tags=["pit"], status_code=201, **documented(ShiftOut, 201))
+def open_shift(request: Request) -> dict[str, Any]:
+    """Open a shift now (a pit manager or higher; one open at a time): its
+    figures count the rounds finished from now on.  In the audit log."""
+    who = _staff(request, "open a shift")
+    return _shift_json(request, ShiftBook(server_of(request).engine).open(who))
+
+
+@router.post("/pit/shift/{shift_id}/close", tags=["pit"], **documented(ShiftOut))
+def close_shift(shift_id: Annotated[int, Path(ge=1, le=2**53)], request: Request) -> dict[str, Any]:
+    """Close the open shift ``shift_id`` (a pit manager or higher), keeping its
+    report as it stands now.  In the audit log."""
+    who = _staff(request, "close a shift")
+    server = server_of(request)
+    book = ShiftBook(server.engine)
+    marks = book.marks()
+    logs = folded_logs(request.app.state, server.engine)
+    report = shift_report(logs, server.store.all(), book.get(shift_id), marks)
+    return _shift_json(request, book.close(shift_id, who, marks, report.to_json()))
+
+
+@router.get(
+    "/pit/shifts",
+    tags=["pit"],
+    responses={200: {"model": list[ShiftOut]}},
+    response_model=None,
+)
+def closed_shifts(
+    request: Request, limit: Annotated[int, Query(ge=1, le=100)] = 10
+) -> list[dict[str, Any]]:
+    """The last ``limit`` closed shifts with their reports, the latest first
+    (pit supervisor or higher, or the admin)."""
+    pit_or_admin(user_of(request), "see the shifts")
+    return [_shift_json(request, s) for s in ShiftBook(server_of(request).engine).closed(limit)]

@@ -22,23 +22,31 @@ const PuntoProtection = (() => {
     const result = await api("GET", "/api/pit/warnings");
     const list = $("#warnings-list");
     if (!result.ok) {
-      list.replaceChildren(el("li", { class: "muted", text: errorText(result) }));
+      list.replaceChildren(el("p", { class: "muted", text: errorText(result) }));
       return;
     }
     $("#warnings").classList.remove("hidden");
     if (!result.data.length) {
-      list.replaceChildren(el("li", { class: "muted", testid: "warnings-none", text: "No table offers a wager that favours the player." }));
+      list.replaceChildren(el("p", { class: "muted", testid: "warnings-none", text: "No table offers a wager that favours the player." }));
       return;
     }
-    list.replaceChildren(...result.data.map((w) => {
-      const c = w.confirmation;
-      const who = c ? `confirmed by ${c.by} (${words(c.role)}) at ${new Date(c.at).toLocaleString()}` : "not confirmed: a pit manager must confirm it";
-      return el("li", { class: "notice", role: "alert", testid: `warning-${w.table_id}-${w.wager}`, dataset: { table: w.table_id, wager: w.wager, edge: w.house_edge } },
-        el("strong", { text: `${w.table_id}: ${w.name}` }),
-        ` returns the player ${signed((-Number(w.house_edge_percent)).toFixed(4))}% of each stake (house edge `,
-        el("span", { testid: `warning-edge-${w.table_id}-${w.wager}`, text: `${signed(w.house_edge_percent)}%` }),
-        `, exactly ${w.house_edge}; clause ${w.clause}; ${w.decks} decks, pairs read by the ${w.pair_rule} rule) — ${who}.`);
-    }));
+    // One line per wager, in words: the table, the wager, what it gives the
+    // player, its rule, and who allowed it when (or that no one has).
+    const head = el("tr", {}, ...["Table", "Wager", "House edge", "Rule", "Allowed by"].map((h, i) => el("th", { scope: "col", class: i === 2 ? "num" : "", text: h })));
+    list.replaceChildren(el("table", { class: "list warnings-table", testid: "warnings-table" }, el("thead", {}, head),
+      el("tbody", {}, ...result.data.map((w) => {
+        const c = w.confirmation;
+        return el("tr", { class: c ? "" : "unconfirmed", role: c ? null : "alert", testid: `warning-${w.table_id}-${w.wager}`, dataset: { table: w.table_id, wager: w.wager, edge: w.house_edge } },
+          el("td", {}, el("strong", { text: w.table_id }), el("div", { class: "muted", text: w.table_name || "" })),
+          el("td", {}, el("strong", { text: w.name }),
+            el("div", { text: `returns the player ${signed((-Number(w.house_edge_percent)).toFixed(2))}% of each stake on average` })),
+          el("td", { class: "num neg" }, el("span", { testid: `warning-edge-${w.table_id}-${w.wager}`, text: `${signed(w.house_edge_percent)}%` }),
+            el("div", { class: "muted", text: `exactly ${w.house_edge}` })),
+          el("td", { text: `clause ${w.clause}; ${w.decks} decks; pairs by ${words(w.pair_rule)}` }),
+          el("td", { testid: `warning-by-${w.table_id}-${w.wager}` }, c
+            ? [el("div", { text: `${c.by} (${words(c.role)})` }), el("div", { class: "muted", text: new Date(c.at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) })]
+            : el("strong", { class: "neg", text: "not allowed yet: a pit manager must confirm it" })));
+      }))));
   }
 
   // The counts of each dealer and table, in the order of the columns.

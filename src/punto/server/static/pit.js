@@ -1,42 +1,15 @@
-// The pit: every table with its limits, round in play, drop, win, hold and
-// commission -- since the tables opened and since the shift started; changing
-// limits, timings and modes; opening tables; the audit log.
+// The pit: every table with its limits, round in play, handle, win, hold and
+// commission since it opened; the casino's shift (the server's: who opened it,
+// since when, its report by table); changing limits, timings and modes;
+// opening tables; the audit log.
 "use strict";
 
 (() => {
   const { $, el, api, errorText, money, words } = Punto;
   const say = Punto.sayer($("#message"));
-  const SHIFT_KEY = "punto:pit:shift";
   let games = [];
   let tables = [];
   let user = null;
-
-  // -- the shift: figures since a baseline taken when the shift started -------------------
-  // (The API gives each table's figures since it opened; a shift's are the
-  // difference from the figures at the start of the shift.)
-  function shift() {
-    try {
-      const data = JSON.parse(localStorage.getItem(SHIFT_KEY) || "null");
-      if (data && data.at && data.tables) return data;
-    } catch (error) {
-      // a damaged baseline: start again
-    }
-    return null;
-  }
-  function startShift() {
-    const data = { at: new Date().toISOString(), tables: {} };
-    for (const t of tables) {
-      const f = t.figures || {};
-      data.tables[t.id] = { drop: f.drop || "0", win: f.win || "0", commission: f.commission || "0" };
-    }
-    localStorage.setItem(SHIFT_KEY, JSON.stringify(data));
-    return data;
-  }
-  $("#new-shift").addEventListener("click", () => {
-    startShift();
-    say("A new shift has started: its figures count from now.", true);
-    load();
-  });
 
   const c = Punto.cents;
   const m = (cents) => money(Punto.fromCents(cents));
@@ -44,14 +17,13 @@
   function percent(text) {
     return `${String(text).replace(/^-/, "−")}%`;
   }
-  function hold(win, drop) {
-    return drop ? percent(((100 * win) / drop).toFixed(2)) : "–";
+  function hold(win, handle) {
+    return handle ? percent(((100 * win) / handle).toFixed(2)) : "–";
   }
-  function sinceShift(t, base) {
-    const f = t.figures || {};
-    const b = (base && base.tables[t.id]) || { drop: "0", win: "0", commission: "0" };
-    return { drop: c(f.drop || "0") - c(b.drop), win: c(f.win || "0") - c(b.win), commission: c(f.commission || "0") - c(b.commission) };
-  }
+  // Who opens and closes the shift: a pit manager or higher (the server checks).
+  const OPENS_SHIFTS = ["pit_manager", "shift_manager", "assistant_casino_manager"];
+  const when = (iso) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
   // "Tiger Buffalo (Commission Baccarat with Insurance Plus)" -> "Tiger Buffalo"
   function shortTitle(title) {
     return String(title).replace(/\s*\(.*\)\s*$/, "");
@@ -80,11 +52,13 @@
   // again once it is done, so the page never stays on figures from before.
   const reload = Punto.coalesced(async () => {
     await loadTables();
+    await loadShift();
     await loadAudit();
   });
   async function load() {
     if (!Punto.seesPit(user)) {
       $("#summary").classList.add("hidden");
+      $("#shift").classList.add("hidden");
       $("#pit-only").classList.add("hidden");
       $("#tables").replaceChildren();
       $("#audit").replaceChildren();
@@ -109,17 +83,12 @@
     figuresAt = new Date();
     if (!result.ok) return say(errorText(result));
     tables = result.data;
-    const base = shift() || startShift();
     $("#summary").classList.remove("hidden");
     $("#pit-only").classList.remove("hidden");
-    $("#shift-info").textContent = `Since ${new Date(base.at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`;
-    const total = { drop: 0, win: 0, commission: 0, in_play: 0 };
-    const shiftTotal = { drop: 0, win: 0, commission: 0 };
+    const total = { handle: 0, win: 0, commission: 0, in_play: 0 };
     const rows = tables.map((t) => {
       const f = t.figures || {};
       for (const k of Object.keys(total)) total[k] += c(f[k] || "0");
-      const s = sinceShift(t, base);
-      for (const k of Object.keys(shiftTotal)) shiftTotal[k] += s[k];
       const round = t.round;
       const game = games.find((g) => g.id === t.game);
       return el("tr", { testid: `pit-${t.id}`, dataset: { table: t.id } },
@@ -138,36 +107,25 @@
           ...(t.alerts || []).map((a) => el("div", { class: "notice", role: "alert", testid: `pit-alert-${t.id}`, text: `${a.text} (clause ${a.clause})` })),
           t.insurance_notice ? el("div", { class: "muted", testid: `pit-insurance-${t.id}`, text: `${t.insurance_notice.text} (clause ${t.insurance_notice.clause})` }) : ""),
         numCell(t.rounds ?? "–", `pit-rounds-${t.id}`),
-        numCell(money(f.drop), `pit-drop-${t.id}`),
+        numCell(money(f.handle), `pit-handle-${t.id}`),
         numCell(money(f.win), `pit-win-${t.id}`, c(f.win || "0") < 0),
         numCell(f.hold === null || f.hold === undefined ? "–" : percent(f.hold), `pit-hold-${t.id}`, Number(f.hold) < 0),
         numCell(money(f.commission), `pit-commission-${t.id}`),
-        numCell(money(f.in_play), `pit-in-play-${t.id}`),
-        el("td", { class: "gap" }),
-        numCell(m(s.drop), `pit-shift-drop-${t.id}`, false, "shift"),
-        numCell(m(s.win), `pit-shift-win-${t.id}`, s.win < 0, "shift"),
-        numCell(hold(s.win, s.drop), `pit-shift-hold-${t.id}`, s.win < 0, "shift"),
-        numCell(m(s.commission), `pit-shift-commission-${t.id}`, false, "shift"));
+        numCell(money(f.in_play), `pit-in-play-${t.id}`));
     });
     const th = (text, cls, span) => el("th", { scope: span ? "colgroup" : "col", class: cls || "", colspan: span || null, text });
-    const groups = el("tr", { class: "group" }, th("", "", 4), th("Since the table opened", "num", 5), th("", ""), th("This shift", "num shift", 4));
+    const groups = el("tr", { class: "group" }, th("", "", 4), th("Since the table opened", "num", 5));
     const head = el("tr", {},
       th("Table"), th("Limits", "num"), th("Round in play"), th("Rounds", "num"),
-      ...["Drop", "Win", "Hold", "Commission", "In play"].map((h) => th(h, "num")), th("", ""),
-      ...["Drop", "Win", "Hold", "Commission"].map((h) => th(h, "num shift")));
+      ...["Handle", "Win", "Hold", "Commission", "In play"].map((h) => th(h, "num")));
     $("#tables").replaceChildren(groups, head, ...rows);
     $("#t-running").textContent = `${tables.filter((t) => t.running).length} of ${tables.length}`;
-    $("#t-drop").textContent = m(total.drop);
+    $("#t-handle").textContent = m(total.handle);
     $("#t-win").textContent = m(total.win);
     $("#t-win").classList.toggle("neg", total.win < 0);
-    $("#t-hold").textContent = hold(total.win, total.drop);
+    $("#t-hold").textContent = hold(total.win, total.handle);
     $("#t-commission").textContent = m(total.commission);
     $("#t-in-play").textContent = m(total.in_play);
-    $("#s-drop").textContent = m(shiftTotal.drop);
-    $("#s-win").textContent = m(shiftTotal.win);
-    $("#s-win").classList.toggle("neg", shiftTotal.win < 0);
-    $("#s-hold").textContent = hold(shiftTotal.win, shiftTotal.drop);
-    $("#s-commission").textContent = m(shiftTotal.commission);
 
     for (const id of ["#edit-table", "#audit-table"]) {
       const select = $(id);
@@ -228,6 +186,76 @@
     }
     $("#claims-list").replaceChildren(...cards);
   }
+
+  // -- the shift: the server's, the same on every pit screen -------------------------------
+  // Who opened it and when, its report by table (figures since it opened, from
+  // the tables' records), Open and Close for a pit manager or higher, and the
+  // last closed shifts with the reports kept at their closing.
+  let shiftNow = null;
+  const REPORT_COLUMNS = [
+    ["handle", "Handle"], ["win", "Win"], ["hold", "Hold"], ["commission", "Commission"],
+    ["rounds", "Rounds"], ["players", "Players"], ["theoretical_win", "Theoretical win"],
+  ];
+  function figureText(key, value) {
+    if (key === "hold") return value === null || value === undefined ? "–" : percent(value);
+    if (key === "rounds" || key === "players") return String(value);
+    return money(value);
+  }
+  function figureCells(line, prefix) {
+    return REPORT_COLUMNS.map(([key]) => {
+      const negative = (key === "win" || key === "hold" || key === "theoretical_win") && String(line[key] || "").startsWith("-");
+      return numCell(figureText(key, line[key]), `${prefix}-${key}`, negative);
+    });
+  }
+  function reportTable(report, prefix) {
+    const head = el("tr", {}, el("th", { scope: "col", text: "Table" }), ...REPORT_COLUMNS.map(([, h]) => el("th", { scope: "col", class: "num", text: h })));
+    const rows = report.tables.map((t) => el("tr", { testid: `${prefix}-${t.table_id}`, dataset: { table: t.table_id } },
+      el("td", { class: "table-cell" }, el("strong", { text: t.table_id }), el("div", { class: "muted", text: t.name })),
+      ...figureCells(t, `${prefix}-${t.table_id}`)));
+    const total = el("tr", { class: "total", testid: `${prefix}-total` },
+      el("th", { scope: "row", text: "All tables" }), ...figureCells(report.total, `${prefix}-total`));
+    return [el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, total)];
+  }
+
+  async function loadShift() {
+    const result = await api("GET", "/api/pit/shift");
+    if (!result.ok) return;
+    const { shift, report } = result.data;
+    shiftNow = shift;
+    const manages = !!user && OPENS_SHIFTS.includes(user.role);
+    $("#shift").classList.remove("hidden");
+    $("#shift-open").classList.toggle("hidden", !manages || !!shift);
+    $("#shift-close").classList.toggle("hidden", !manages || !shift);
+    $("#shift-status").textContent = shift
+      ? `Shift ${shift.id}, open since ${when(shift.opened_at)}, opened by ${shift.opened_by} (${words(shift.opened_role)}). Its figures count the rounds settled since it opened.`
+      : `No shift is open.${manages ? " Open one to count the figures from now." : " A pit manager opens it."}`;
+    $("#shift-report").replaceChildren(...(report ? reportTable(report, "shift") : []));
+    const closed = await api("GET", "/api/pit/shifts?limit=5");
+    if (!closed.ok) return;
+    $("#closed-shifts").classList.toggle("hidden", !closed.data.length);
+    $("#closed-list").replaceChildren(
+      el("thead", {}, el("tr", {}, ...["Shift", "Opened", "Closed", ...REPORT_COLUMNS.map(([, h]) => h)].map((h, i) => el("th", { scope: "col", class: i > 2 ? "num" : "", text: h })))),
+      el("tbody", {}, ...closed.data.map(({ shift: s, report: r }) => el("tr", { testid: `closed-${s.id}` },
+        el("td", { text: String(s.id) }),
+        el("td", { text: `${when(s.opened_at)} by ${s.opened_by}` }),
+        el("td", { text: `${when(s.closed_at)} by ${s.closed_by}` }),
+        ...figureCells(r.total, `closed-${s.id}`)))));
+  }
+
+  $("#shift-open").addEventListener("click", async () => {
+    if (!window.confirm("Open a shift now? Every pit screen shows it, and its figures count from now.")) return;
+    const data = await Punto.perform("POST", "/api/pit/shift", undefined, say, "Opening the shift");
+    if (data) say(`Shift ${data.shift.id} is open: its figures count from now.`, true);
+    await reload();
+  });
+  $("#shift-close").addEventListener("click", async () => {
+    if (!shiftNow) return;
+    const id = shiftNow.id;
+    if (!window.confirm(`Close shift ${id}, opened by ${shiftNow.opened_by} at ${when(shiftNow.opened_at)}? Its report is kept as it stands now.`)) return;
+    const data = await Punto.perform("POST", `/api/pit/shift/${id}/close`, undefined, say, `Closing shift ${id}`);
+    if (data) say(`Shift ${id} is closed; its report is kept below, under "Closed shifts".`, true);
+    await reload();
+  });
 
   async function loadAudit() {
     const filter = $("#audit-table").value;

@@ -1,5 +1,7 @@
-"""The pit's figures of a table (:func:`table_figures`): drop, win (hold),
-commission and the money in play, from the ledger and the rounds."""
+"""The pit's figures of a table (:func:`table_figures`): handle (the total
+wagered), win (hold), commission and the money in play, from the ledger and
+the rounds.  Not "drop": the chips are bought at the cage, not at the table,
+so no table has a drop to show."""
 
 from __future__ import annotations
 
@@ -20,27 +22,28 @@ __all__ = ["TableFigures", "table_figures"]
 class TableFigures:
     """A table's figures, in minor units (the commission as money)."""
 
-    drop: int
+    #: the total wagered: every bet placed at the table
+    handle: int
     win: int
     commission: Decimal
     in_play: int
 
     def to_json(self) -> dict[str, str | None]:
-        drop, house = self.drop, self.win
+        handle, house = self.handle, self.win
         return {
-            "drop": money(drop),
+            "handle": money(handle),
             "win": money(house),
-            "hold": f"{(Decimal(house) / Decimal(drop) * 100):.2f}" if drop else None,
+            "hold": f"{(Decimal(house) / Decimal(handle) * 100):.2f}" if handle else None,
             "commission": money(self.commission),
             "in_play": money(self.in_play),
         }
 
 
 def table_figures(engine: Engine, table_id: str, commission: Decimal) -> TableFigures:
-    """Drop, win and money in play of table ``table_id`` from the ledger
+    """Handle, win and money in play of table ``table_id`` from the ledger
     (``commission``: from its rounds, which the ledger does not know)."""
     with engine.connect() as conn:
-        drop = conn.execute(
+        handle = conn.execute(
             select(func.coalesce(func.sum(ledger_bets.c.placed), 0)).where(
                 ledger_bets.c.table_id == table_id
             )
@@ -67,4 +70,4 @@ def table_figures(engine: Engine, table_id: str, commission: Decimal) -> TableFi
                 ledger_bets.c.table_id == table_id, ledger_bets.c.status == "open"
             )
         ).scalar_one()
-    return TableFigures(int(drop), int(house), commission, int(held))
+    return TableFigures(int(handle), int(house), commission, int(held))

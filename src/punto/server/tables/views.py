@@ -20,7 +20,6 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from punto.errors import ActionError
@@ -32,6 +31,7 @@ from punto.table import claims
 from punto.table.events import BetPlaced, Event, event_to_json
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
+from punto.table.round_state import commission_taken
 from punto.wagers import pair_rule_warning
 
 if TYPE_CHECKING:
@@ -55,8 +55,6 @@ HISTORY_KEPT = 500
 #: How long after the staff last read a table their part of its snapshot is kept
 #: fresh at every build (then only when they read it or watch the table).
 STAFF_KEPT_SECONDS = 60.0
-#: A win paid 0.95 to 1 is an even-money win less a 5% commission.
-COMMISSION_ODDS = Fraction(19, 20)
 
 
 class RoundNotFoundError(ActionError):
@@ -615,12 +613,4 @@ class TableViews:
 
 def _commission(rt: TableRuntime, results: list[BetSettlement]) -> Decimal:
     """The commission taken from the wins of a settled round's results."""
-    total = Decimal(0)
-    for s in results:
-        if s.outcome != "win" or s.event is None:
-            continue
-        wager = rt.game.wagers.get(s.bet.wager)
-        pays = wager.pays.get(s.event) if wager else None
-        if pays is not None and pays.odds == COMMISSION_ODDS:
-            total += s.settled_stake - s.net
-    return total
+    return commission_taken(rt.game, results)
