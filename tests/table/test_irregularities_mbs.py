@@ -182,7 +182,7 @@ def test_mbs_5_1_no_foreign_card_in_a_shoe_the_table_shuffled(game_id: str) -> N
 @pytest.mark.parametrize(
     ("game_id", "clause"), [("tiger-baccarat", "5.8.2.1"), ("tiger-no-commission", "5.3")]
 )
-def test_simultaneous_cards_of_the_tables_sealed_shoe_come_out_in_its_order(
+def test_tiger_no_commission_5_3_cards_drawn_together_from_a_sealed_shoe_came_in_its_order(
     game_id: str, clause: str
 ) -> None:
     """Where the table's own shoe deals every card (sealed: the server's
