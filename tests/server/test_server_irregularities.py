@@ -27,6 +27,7 @@ from tests.server.test_server_support import (
     balance,
     check_books,
     confirmed,
+    deal_cards,
     error_of,
     login,
     make_app,
@@ -300,26 +301,19 @@ def test_rws_5_8_excess_cards_options_5_13_and_the_held_card_dealt_first(
 
 
 def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: TestClient) -> None:
-    """After the initial deal two cards come out at once, their order not
-    known: the Pit Manager sets the order, each player may withdraw all
-    remaining wagers (5.8.2.2), and the cards go where the Table of Play says
-    in the order set; a card the coup does not use is held."""
-    table = new_table(client, id="tiger-simultaneous", game="tiger-baccarat")
+    """After the initial deal two cards come out of a physical shoe at once,
+    their order not known: the Pit Manager sets the order, each player may
+    withdraw all remaining wagers (5.8.2.2), and the cards go where the
+    Table of Play says in the order set; a card the coup does not use is
+    held."""
+    table = new_table(client, id="tiger-simultaneous", game="tiger-baccarat", card_source="device")
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
-    for _ in range(30):  # until the initial deal leaves a third card to draw
-        open_with_bets(client, table, [(player, "banker", "100"), (player2, "player", "60")])
-        for _card in range(4):
-            last = post(client, f"/api/tables/{table}/round/deal", dealer)
-        if last["phase"] == "dealing":
-            break
-        post(client, f"/api/tables/{table}/round/settle", dealer)
-    else:
-        pytest.fail("no coup needed a third card")
+    open_with_bets(client, table, [(player, "banker", "100"), (player2, "player", "60")])
+    deal_cards(client, dealer, table, "2H 3D 2C 4S")  # Player 4 draws, Banker 7
     check_books(client)
     before_balance = balance(client, player2)
-    two = next_cards(client, table, 2)
-    decided = [str(two[1]), str(two[0])]
-    body = {"cards": [str(c) for c in two], "order_known": False, "withdrawing": ["demo2"]}
+    decided = ["9C", "5H"]
+    body = {"cards": ["5H", "9C"], "order_known": False, "withdrawing": ["demo2"]}
     # Without the order decided the procedure is refused, and writes nothing.
     before = events(client, table)
     undecided = irregularity(client, table, "simultaneous_draw", dealer, body)
@@ -342,15 +336,85 @@ def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: Te
     assert balance(client, player2) == f"{int(before_balance[:-3]) + 60}.00"
     r = server_of(client).tables[table].round
     assert r is not None
-    assert str(r.deal.cards[4]) == decided[0]  # the order set, not the order drawn
-    used = [str(c) for c in r.deal.cards[4:]]
-    assert used + result["held"] == decided
+    # the order set, not the order named: 9C to the Player (4 + 9 = 3); the
+    # Banker stands on 7, and 5H is held for the next round
+    assert [str(c) for c in r.deal.cards] == ["2H", "3D", "2C", "4S", "9C"]
+    assert result["held"] == ["5H"]
     assert result["ruling"].get("next_round", []) == result["held"]
-    if r.deal.is_complete:
+    post(client, f"/api/tables/{table}/round/settle", dealer)
+    check_books(client)
+
+
+def test_mbs_5_8_2_at_the_servers_own_shoe_the_order_of_cards_drawn_together_is_the_shoes(
+    client: TestClient,
+) -> None:
+    """At a table whose cards the server shuffles and deals, cards drawn
+    together came out in the shoe's order, which the table's record holds:
+    a void for an order not ascertainable in the initial deal (5.8.2.1) and
+    an order set after it (5.8.2.2) are refused naming the record, and so
+    are cards named in another order than the shoe's; nothing is written
+    and no balance moves.  In the shoe's order the draw is the 5.8.1 option."""
+    table = new_table(client, id="virtual-simultaneous", game="tiger-baccarat")
+    dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
+    pit = login(client, PIT)
+    for _ in range(30):  # until the initial deal leaves a third card to draw
+        open_with_bets(client, table, [(player, "banker", "100"), (player2, "player", "60")])
+        post(client, f"/api/tables/{table}/round/deal", dealer)
+        post(client, f"/api/tables/{table}/round/deal", dealer)
+        two = next_cards(client, table, 2)
+        # in the initial deal, "their order unknown": the void of 5.8.2.1
+        void = {"cards": [str(c) for c in two], "order_known": False}
+        before = (events(client, table), balance(client, player), balance(client, player2))
+        for who in (dealer, pit):
+            refused = irregularity(client, table, "simultaneous_draw", who, void)
+            assert refused.status_code == 409, refused.text
+            error = error_of(refused)
+            assert (error["type"], error["clause"]) == ("RecordError", "5.8.2.1")
+            assert error["message"].startswith("round r")
+            assert "was dealt by the table from shoe s1, cards" in error["message"]
+            assert "the record holds that order" in error["message"]
+        assert (events(client, table), balance(client, player), balance(client, player2)) == (
+            before
+        )
+        last = post(client, f"/api/tables/{table}/round/deal", dealer)
+        last = post(client, f"/api/tables/{table}/round/deal", dealer)
+        if last["phase"] == "dealing":
+            break
         post(client, f"/api/tables/{table}/round/settle", dealer)
     else:
-        post(client, f"/api/tables/{table}/round/deal", dealer)
-        post(client, f"/api/tables/{table}/round/settle", dealer)
+        pytest.fail("no coup needed a third card")
+    two = next_cards(client, table, 2)
+    named, reversed_ = [str(c) for c in two], [str(two[1]), str(two[0])]
+    before = (events(client, table), balance(client, player), balance(client, player2))
+    # after the initial deal, an order "set" by the pit (5.8.2.2): refused
+    body = {"cards": named, "order_known": False, "order": reversed_, "withdrawing": ["demo2"]}
+    for who in (dealer, pit):
+        refused = irregularity(client, table, "simultaneous_draw", who, body)
+        assert refused.status_code == 409, refused.text
+        assert (error_of(refused)["type"], error_of(refused)["clause"]) == (
+            "RecordError",
+            "5.8.2.2",
+        )
+    # "their order known", named in another order than the shoe's: refused
+    if two[0] != two[1]:
+        wrong = {"cards": reversed_, "order_known": True, "withdrawing": ["demo2"]}
+        refused = irregularity(client, table, "simultaneous_draw", dealer, wrong)
+        assert refused.status_code == 409, refused.text
+        assert error_of(refused)["type"] == "DeviceCardsError"
+        assert "not the next card out of shoe s1" in error_of(refused)["message"]
+    assert (events(client, table), balance(client, player), balance(client, player2)) == before
+    # in the shoe's order: the option of 5.8.1, filed and confirmed
+    known = {"cards": named, "order_known": True, "withdrawing": ["demo2"]}
+    filed = irregularity(client, table, "simultaneous_draw", dealer, known)
+    done = confirmed(client, table, filed, pit)
+    assert done.status_code == 200, done.text
+    assert (done.json()["ruling"]["clause"], done.json()["ruling"]["withdrawn"]) == (
+        "5.8.1",
+        ["demo2"],
+    )
+    r = server_of(client).tables[table].round
+    assert r is not None
+    assert r.deal.cards[4] == two[0]  # the shoe's order
     check_books(client)
 
 

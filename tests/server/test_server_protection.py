@@ -4,6 +4,7 @@ result, ratings and alerts for the pit."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -14,9 +15,11 @@ from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
 from punto.cards import Card
 from punto.games import get_game
+from punto.protection.edges import table_edges
 from punto.protection.players import Counter, FlatBettor, ShoeView, big_tiger_counter
-from punto.server.advantage import AdvantageWatch
+from punto.server.advantage import FAVOURED, AdvantageWatch
 from punto.store.protection import StoredValue, round_values
+from punto.wagers import LITERAL_PAIR_WARNING, PairRule
 from tests.server import test_server_support as support
 from tests.server.test_server_support import (
     DEALER,
@@ -24,6 +27,7 @@ from tests.server.test_server_support import (
     PLAYER,
     PLAYER2,
     deal_cards,
+    error_of,
     login,
     new_table,
     physical_shoe,
@@ -366,3 +370,108 @@ def test_the_detection_thresholds_are_seen_by_the_pit_and_set_by_a_pit_manager(
     chosen = client.put(f"{path}/tiger", headers=login(client, PIT), json={"preset": "strict"})
     assert chosen.status_code == 200, chosen.text
     assert client.get(path, headers=admin).json()["tables"]["tiger"] == "strict"
+
+
+# -- a wager that favours the player: the literal Tiger Pair, set explicitly ------------------
+
+
+def test_tiger_baccarat_1_1_14_a_table_reading_pairs_literally_is_flagged_and_alerted(
+    client: TestClient,
+) -> None:
+    """Tiger Baccarat 1.1.14 read as written is a table's explicit option
+    (``pair_rule: literal``), under which Tiger Pair favours the player: the
+    table is made only with a pit manager's confirmation of that wager, its
+    state carries the warning, the pit's warnings list it with who
+    confirmed it, and its first valued round raises the protection's alert
+    of a wager that favours the player -- once, with the exact edge as
+    evidence.  The reading never changes on a table that has it."""
+    pit, player = login(client, PIT), login(client, PLAYER)
+    (literal,) = [
+        e for e in table_edges("tiger-baccarat", None, 8, PairRule.LITERAL) if e.player_favoured
+    ]
+    assert literal.wager == "tiger_pair"
+    body = {
+        "id": "literal",
+        "game": "tiger-baccarat",
+        "mode": "dealer",
+        "limits": {"minimum": "10", "maximum": "1000"},
+        "pair_rule": "literal",
+    }
+    # Without the confirmation the table is refused, naming the wager.
+    refused = client.post("/api/tables", headers=pit, json=body)
+    assert refused.status_code == 422, refused.text
+    assert "tiger_pair" in error_of(refused)["message"]
+    assert client.get("/api/tables/literal").status_code == 404
+    made = client.post(
+        "/api/tables", headers=pit, json={**body, "confirm_player_favoured": ["tiger_pair"]}
+    )
+    assert made.status_code == 201, made.text
+    assert made.json()["pair_rule"] == "literal"
+    table = client.get("/api/tables/literal").json()["table"]
+    assert table["pair_rule"] == "literal"
+    assert table["pair_rule_warning"] == LITERAL_PAIR_WARNING
+    (warning,) = [
+        w for w in client.get("/api/pit/warnings", headers=pit).json() if w["table_id"] == "literal"
+    ]
+    assert (warning["wager"], warning["pair_rule"]) == ("tiger_pair", "literal")
+    assert warning["confirmation"]["by"] == PIT[0]
+
+    server = server_of(client)
+    assert server.advantage is not None
+    assert server.valuation is not None
+
+    def favoured_alerts() -> list[dict[str, Any]]:
+        alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
+        return [a for a in alerts if a["table_id"] == "literal" and a["test"] == FAVOURED]
+
+    assert favoured_alerts() == []
+    # The first round valued raises the alert; a second raises none more.
+    for _ in range(2):
+        play_round(
+            client, "literal", [(player, "banker", "100"), (player, "tiger_pair", "10")], "*"
+        )
+        server.valuation.drain()
+        server.journal.barrier()
+    (offered,) = wait_for(favoured_alerts, timeout=30)
+    assert offered["player"] == ""
+    (evidence,) = offered["evidence"]
+    assert (evidence["wager"], evidence["pair_rule"], evidence["clause"]) == (
+        "tiger_pair",
+        "literal",
+        literal.clause,
+    )
+    assert Fraction(evidence["house_edge"]) == literal.edge < 0
+    assert Decimal(offered["statistic"]) > 0  # the player's return per unit, off the top
+    # The reading is the table's for good: a change is refused, and nothing changes.
+    changed = client.patch("/api/tables/literal", headers=pit, json={"pair_rule": "rank"})
+    assert changed.status_code == 422, changed.text
+    assert "reads a Pair by literal" in error_of(changed)["message"]
+    assert client.get("/api/tables/literal").json()["table"]["pair_rule"] == "literal"
+
+
+def test_a_table_reading_pairs_by_rank_raises_no_favoured_wager_alert(client: TestClient) -> None:
+    """The same table by rank (the default, or set so): no confirmation
+    needed, no warning, no alert of a wager that favours the player."""
+    pit, player = login(client, PIT), login(client, PLAYER)
+    body = {
+        "id": "by-rank",
+        "game": "tiger-baccarat",
+        "mode": "dealer",
+        "limits": {"minimum": "10", "maximum": "1000"},
+        "pair_rule": "rank",
+    }
+    made = client.post("/api/tables", headers=pit, json=body)
+    assert made.status_code == 201, made.text
+    table = client.get("/api/tables/by-rank").json()["table"]
+    assert table["pair_rule"] == "rank"
+    assert "pair_rule_warning" not in table
+    play_round(client, "by-rank", [(player, "banker", "100"), (player, "tiger_pair", "10")], "*")
+    server = server_of(client)
+    assert server.valuation is not None
+    server.valuation.drain()
+    server.journal.barrier()
+    alerts = client.get("/api/pit/alerts", headers=pit).json()["alerts"]
+    assert not [a for a in alerts if a["table_id"] == "by-rank" and a["test"] == FAVOURED]
+    wrong = client.post("/api/tables", headers=pit, json={**body, "id": "x", "pair_rule": "suit"})
+    assert wrong.status_code == 422, wrong.text
+    assert "is not a reading of a Pair" in error_of(wrong)["message"]

@@ -3,8 +3,10 @@ procedures on a hand (POST /api/tournaments/{id}/irregularities/...), pit
 positions only, once per Idempotency-Key, every entrant's chips exact.
 
 Every card of a tournament hand comes out of the engine's own shoe: a claim
-that shoe disproves (5.1, 5.2, 5.4) is refused 409 naming it, and nothing is
-written; cards drawn together in the initial deal (5.3) void the hand."""
+that shoe disproves (5.1, 5.2, 5.4, and 5.3's cards drawn together in an
+order nobody can ascertain: the shoe's order is theirs) is refused 409
+naming it, and nothing is written; cards drawn together in a known order
+(5.3) are noted and the hand is dealt on."""
 
 from __future__ import annotations
 
@@ -121,7 +123,7 @@ def test_baccarat_tournament_5_2_a_settled_hand_claimed_by_the_pit_is_refused_by
     assert chips(client) == after_hand_2
 
 
-def test_baccarat_tournament_5_3_a_hand_in_play_voided_by_the_pit_and_claims_refused_by_the_shoe(
+def test_baccarat_tournament_5_3_claims_on_a_hand_in_play_refused_by_the_shoe_a_known_order_noted(
     client: TestClient,
 ) -> None:
     pit = two_hands_played(client)
@@ -134,26 +136,25 @@ def test_baccarat_tournament_5_3_a_hand_in_play_voided_by_the_pit_and_claims_ref
         ("incorrect_number_of_cards", {"reconstructable": True, "dealt": 5}, "5.2"),
         ("order_altered", {"reconstructable": False}, "5.4"),
         ("order_altered", {"reconstructable": True, "dealt": 2}, "5.4"),
+        # cards drawn together in the initial deal: they came out in the shoe's order
+        ("simultaneous_draw", {"cards": 2, "order_known": False, "dealt": 0}, "5.3"),
+        ("simultaneous_draw", {"cards": 2, "order_known": False, "dealt": 1}, "5.3"),
     ]
     for procedure, fields, clause in claims:
-        refused_by_the_shoe(client, pit, procedure, {"table": 1, **fields}, clause)
+        error = refused_by_the_shoe(client, pit, procedure, {"table": 1, **fields}, clause)
+        if procedure == "simultaneous_draw":
+            assert "the record holds that order" in error["message"]
+            assert "the order known" in error["hint"]
     assert chips(client) == after_hand_2
 
-    # cards drawn together in the initial deal, their order unknown: void
+    # their order known: noted, and the hand is dealt on from the shoe as it is
     url = f"/api/tournaments/{TID}/irregularities/simultaneous_draw"
-    body = {"table": 1, "cards": 2, "order_known": False, "dealt": 1}
-    key = {**pit, "Idempotency-Key": "void-hand-3"}
+    body = {"table": 1, "cards": 2, "order_known": True, "dealt": 1}
+    key = {**pit, "Idempotency-Key": "noted-hand-3"}
     r = client.post(url, headers=key, json=body)
     assert r.status_code == 200, r.text
     event = r.json()["event"]
-    assert (event["type"], event["clause"], event["hand"], event["settled"]) == (
-        "hand_voided",
-        "5.3",
-        3,
-        False,
-    )
-    assert len(event["cards"].split()) == 3
-    assert {s["entrant"]: s["chips"] for s in event["chips"]} == after_hand_2
+    assert (event["type"], event["clause"], event["hand"]) == ("hand_irregularity_noted", "5.3", 3)
     assert chips(client) == after_hand_2
     written = seq(client)
 
@@ -163,6 +164,16 @@ def test_baccarat_tournament_5_3_a_hand_in_play_voided_by_the_pit_and_claims_ref
     assert again.json() == r.json()
     assert seq(client) == written
     table = client.get(f"/api/tournaments/{TID}").json()["tables"][0]
-    assert (table["phase"], table["hand"], table["settled"]) == ("idle", 3, 2)
-    assert table["voided"]["clause"] == "5.3"
-    assert chips(client) == after_hand_2
+    assert (table["phase"], table["hand"], table["settled"]) == ("closed", 3, 2)
+    assert table["voided"] is None
+    assert table["irregularity"]["clause"] == "5.3"
+
+    # the hand settles on the shoe's cards
+    for _ in range(10):
+        table = client.get(f"/api/tournaments/{TID}").json()["tables"][0]
+        if table["settled"] == 3:
+            break
+        advance(client, pit, TID, 1)
+    assert table["settled"] == 3
+    assert table["last_hand"]["hand"] == 3
+    assert chips(client) == {r["entrant"]: r["chips"] for r in table["last_hand"]["results"]}

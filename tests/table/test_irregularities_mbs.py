@@ -179,6 +179,50 @@ def test_mbs_5_1_no_foreign_card_in_a_shoe_the_table_shuffled(game_id: str) -> N
     assert r.phase is Phase.DEALING
 
 
+@pytest.mark.parametrize(
+    ("game_id", "clause"), [("tiger-baccarat", "5.8.2.1"), ("tiger-no-commission", "5.3")]
+)
+def test_tiger_no_commission_5_3_cards_drawn_together_from_a_sealed_shoe_came_in_its_order(
+    game_id: str, clause: str
+) -> None:
+    """Where the table's own shoe deals every card (sealed: the server's
+    ``virtual`` source), cards drawn together in the initial deal came out
+    in the shoe's order, which the record holds: the void for an order not
+    ascertainable is refused whoever claims it.  At a table not sealed the
+    same claim voids the round (a second person confirms it at the server)."""
+    for sealed in (True, False):
+        table = LiveTable(
+            "t",
+            get_game(game_id),
+            limits=LIMITS,
+            log=MemoryEventLog(TABLE_STREAM),
+            seed="5.3",
+            physical_shoe=False if sealed else None,
+        )
+        r = table.new_round()
+        r.place_bet("ann", 1, "banker", Decimal(100))
+        r.close_betting()
+        table.draw()
+        assert table.shoe is not None
+        two = table.shoe.order[1:3]
+        before = list(r.events)
+        if not sealed:
+            irr.simultaneous_draw(r, two, order_known=False, role=Role.PIT_MANAGER)
+            assert r.void is not None
+            assert (r.phase, r.void.clause, r.nets()) == (Phase.VOID, clause, {"ann": Decimal(0)})
+            continue
+        for role in (Role.DEALER, Role.PIT_MANAGER, Role.SHIFT_MANAGER):
+            with pytest.raises(RecordError) as refused:
+                irr.simultaneous_draw(r, two, order_known=False, role=role)
+            assert refused.value.clause == clause
+            assert refused.value.message.startswith(
+                "round r1 was dealt by the table from shoe s1, cards 1-1"
+            )
+            assert "the record holds that order" in refused.value.message
+        assert r.events == before
+        assert r.phase is Phase.DEALING
+
+
 def test_tiger_baccarat_5_1_foreign_card_voids_round() -> None:
     r = with_bets("tiger-baccarat")
     deal_cards(r, "QH 2C 2D")

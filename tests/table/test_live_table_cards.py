@@ -288,6 +288,42 @@ def test_tiger_baccarat_5_8_2_2_decided_order_of_the_shoes_next_cards_is_accepte
     assert r.nets() == {"ann": D(95), "bob": D(-200), "cat": D(-50)}
 
 
+def test_tiger_buffalo_5_11_at_a_sealed_shoe_the_decided_order_is_the_shoes(
+    tmp_path: Path,
+) -> None:
+    """RWS 5.11: a Pit Supervisor decides the order of cards drawn together.
+    Where the table's own shoe deals every card (sealed: the server's
+    ``virtual`` source), they came out in the shoe's order: another order is
+    refused and nothing is written; the shoe's own stands, with the options
+    of 5.13 as ever (5.11.1).  A shoe not sealed takes the order decided."""
+    for sealed in (True, False):
+        name = "sealed" if sealed else "open"
+        table = table_on(
+            tmp_path / f"{name}.db", "tiger-buffalo", "c", physical_shoe=False if sealed else None
+        )
+        r = betting(table)
+        draw(table, 2)
+        assert table.shoe is not None
+        two = table.shoe.order[2:4]
+        assert two[0] != two[1]
+        other = (two[1], two[0])
+        if not sealed:
+            irr.simultaneous_draw(r, two, order_known=False, order=other, role=Role.PIT_SUPERVISOR)
+            assert r.deal.cards[2:4] == other
+            continue
+        before = written(table)
+        with pytest.raises(DeviceCardsError) as refused:
+            irr.simultaneous_draw(r, two, order_known=False, order=other, role=Role.PIT_SUPERVISOR)
+        assert refused.value.clause == "5.11"
+        assert f"{other[0]} is not the next card out of shoe s1" in refused.value.message
+        assert written(table) == before
+        ruling = irr.simultaneous_draw(
+            r, two, order_known=False, order=two, withdrawing=["bob"], role=Role.PIT_SUPERVISOR
+        )
+        assert (ruling.clause, ruling.withdrawn) == ("5.11", ("bob",))
+        assert r.deal.cards[2:4] == two
+
+
 # -- RWS 5.11.2: the Pit Supervisor replaces the cards -----------------------------------------
 
 

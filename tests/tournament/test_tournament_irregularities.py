@@ -3,12 +3,14 @@
 Every card of a tournament hand comes out of the shoe the engine shuffled,
 one at a time by the Table of Play: that shoe is the hand's record.  A claim
 it disproves -- a foreign card (5.1), a hand dealt an incorrect number of
-cards (5.2), the shoe's order altered (5.4) -- is refused naming the shoe,
-whoever makes it, and nothing is written.  What can happen is put right by
-the table engine's own procedures: cards drawn together (5.3) and a shoe
-that really runs out (5.5).  A void returns every bet and any penalty, the
-hand is dealt again under the same number, standings count only the hands
-that stand, and a replay of the log gives the same tournament.
+cards (5.2), cards drawn together whose order cannot be ascertained (5.3:
+the shoe's order is theirs), the shoe's order altered (5.4) -- is refused
+naming the shoe, whoever makes it, and nothing is written.  What can happen
+is put right by the table engine's own procedures: cards drawn together in
+a known order (5.3) and a shoe that really runs out (5.5, the only void).
+A void returns every bet and any penalty, the hand is dealt again under the
+same number, standings count only the hands that stand, and a replay of the
+log gives the same tournament.
 
 Expected chips are worked out independently of the engine: the coup is
 dealt from the table's shoe with :func:`punto.coup.deal` and each bet
@@ -52,7 +54,12 @@ from punto.tournament.events import (
 )
 from punto.tournament.runner import Runner
 from punto.tournament.tournament import Phase
-from tests.tournament.test_tournament_clock import FakeTime, live_turbo, run_until_waiting
+from tests.tournament.test_tournament_clock import (
+    FakeTime,
+    live_turbo,
+    phase,
+    run_until_waiting,
+)
 from tests.tournament.test_tournament_core import next_coup, small, tournament
 
 GAME = get_game("baccarat-tournament")
@@ -144,6 +151,43 @@ def refused_by_the_record(
     return error
 
 
+def refused_unascertained(t: Tournament, claim: Callable[[], object], out: int) -> None:
+    """``claim`` (a void under 5.3) refused: the record holds the order of
+    every card out of the engine's shoe, ``out`` of them in this hand so far
+    (the cards drawn together with the ones before them); nothing written."""
+    before = as_it_stands(t)
+    with pytest.raises(IrregularityRecordError) as refused:
+        claim()
+    error = refused.value
+    assert error.clause == "5.3"
+    table = t.tables[1]
+    shoe = table.shoe
+    assert shoe is not None
+    cards = f"cards {shoe.position + 1}-{shoe.position + out}"
+    assert error.message.startswith(
+        f"round {table.hand} of session 1 at table 1 was dealt by the table from shoe "
+        f"{table.shoes} of table 1, {cards}: cards drawn together from the table's own shoe "
+        "came out in the shoe's order"
+    ), error.message
+    assert "the order known" in (error.hint or "")
+    assert as_it_stands(t) == before
+
+
+def short_shoe(t: Tournament, coups: int, *, table: int = 1) -> Tournament:
+    """``t`` reopened with the first shoe at ``table`` cut short: the cards
+    of ``coups`` coups of a shuffled shoe, then three cards, too few for a
+    coup (a log written elsewhere: the tournament itself never deals such a
+    shoe).  Its session started, no hand opened at ``table`` yet."""
+    rest = iter(Shoe.shuffled(8, seed="short").order)
+    cards = [card for _ in range(coups) for card in deal(rest).cards]
+    cards += [next(rest) for _ in range(3)]
+    shoe = Shoe(cards)
+    nonce, order = shoe.reveal()
+    started = ShoeStarted(t.session_number, table, 1, order, len(cards), shoe.commitment, nonce)
+    t.log.append(t.id, started, expected=t.seq + 1)
+    return Tournament.open(t.log, t.id)
+
+
 # -- 5.1 a foreign card: the engine's shoe holds none ----------------------------------------
 
 
@@ -179,7 +223,7 @@ def test_baccarat_tournament_5_1_a_foreign_card_while_bets_are_open_is_refused_b
     assert chips(t)["e1"] == START + net(coup, [("banker", 2000)])
 
 
-def test_baccarat_tournament_5_1_2_previous_hands_stand_after_a_void() -> None:
+def test_baccarat_tournament_5_1_2_previous_hands_stand() -> None:
     t = three()
     bet_hand(t, BETS)
     first = next_coup(t, 1)
@@ -194,9 +238,8 @@ def test_baccarat_tournament_5_1_2_previous_hands_stand_after_a_void() -> None:
     assert not t.can_foreign_card(1)
     assert t.seq == seq
     bet_hand(t, BETS)
-    voided = t.simultaneous_draw(1, 2, order_known=False, dealt=2)
-    assert voided.clause == "5.3"
-    assert chips(t) == after_first  # hand 1 stands; hand 2 is void
+    refused_unascertained(t, lambda: t.simultaneous_draw(1, 2, order_known=False, dealt=2), 4)
+    assert chips(t) == after_first  # hand 1 stands; hand 2 is in play
     assert (t.tables[1].settled, t.tables[1].hand) == (1, 2)
     replayed(t)
 
@@ -286,35 +329,27 @@ def test_baccarat_tournament_5_2_refused_once_a_sudden_death_hand_has_commenced(
     assert t.entrants["e1"].chips == t.entrants["e2"].chips
 
 
-# -- 5.3 cards drawn simultaneously: the void and what it does -------------------------------
+# -- 5.3 cards drawn simultaneously: their order is the engine's shoe's ---------------------
 
 
 @pytest.mark.parametrize("dealt", [0, 1, 2, 3])
-def test_baccarat_tournament_5_3_unknown_order_in_the_initial_deal_voids_the_hand(
+def test_baccarat_tournament_5_3_unknown_order_in_the_initial_deal_is_refused_by_the_shoe(
     dealt: int,
 ) -> None:
     t = three()
     bet_hand(t, BETS)
-    shoe = t.tables[1].shoe
-    assert shoe is not None
-    out = shoe.order[shoe.position : shoe.position + dealt + 2]
-    after = shoe.order[shoe.position + dealt + 2 :]
-    voided = t.simultaneous_draw(1, 2, order_known=False, dealt=dealt, role=Role.DEALER)
-    assert isinstance(voided, HandVoided)
-    assert (voided.clause, voided.hand, voided.settled, voided.new_shoe) == ("5.3", 1, False, False)
-    assert voided.cards == " ".join(str(c) for c in out)  # the cards out, discarded
-    # every wager returned: nothing was taken, nothing paid
-    assert chips(t) == {"e1": START, "e2": START, "e3": START}
-    assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [0, 0, 0]
-    table = t.tables[1]
-    assert (table.phase, table.hand, table.settled, table.bets) == (Phase.IDLE, 1, 0, {})
-    assert t.snapshot()["tables"][0]["voided"]["clause"] == "5.3"
-    # the hand is dealt again, under the same number, from the same shoe
-    bet_hand(t, BETS)
-    assert (t.tables[1].hand, t.tables[1].shoes) == (1, 1)
     coup = next_coup(t, 1)
-    assert coup == deal(iter(after))
-    settled(t)
+    for role in STAFF:
+        refused_unascertained(
+            t,
+            partial(t.simultaneous_draw, 1, 2, order_known=False, dealt=dealt, role=role),
+            dealt + 2,
+        )
+        assert not t.can_simultaneous_draw(1, 2, order_known=False, dealt=dealt, role=role)
+    assert t.snapshot()["tables"][0]["voided"] is None
+    # the hand settles on the shoe's own cards, in the shoe's order
+    result = settled(t)
+    assert result.cards == str(coup)
     assert chips(t) == {e: START + net(coup, BETS[e]) for e in ("e1", "e2", "e3")}
     assert [t.entrants[e].hands_bet for e in ("e1", "e2", "e3")] == [1, 1, 1]
     replayed(t)
@@ -356,9 +391,13 @@ def test_baccarat_tournament_5_3_no_card_is_out_while_bets_are_open() -> None:
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
 
 
-def test_baccarat_tournament_5_3_a_void_returns_the_penalty_for_the_hand() -> None:
+# -- a void (5.5, the only one left): what it does ------------------------------------------
+
+
+def test_baccarat_tournament_5_5_a_void_returns_the_penalty_for_the_hand() -> None:
     t = tournament(small(heat_min_hands=6), 3, seed="penalty")
     t.start_session()
+    t = short_shoe(t, 0)
     t.open_hand(1)
     t.place_bets("e1", [("banker", 1000)])
     t.place_bets("e2", [("player", 1000)])
@@ -366,19 +405,24 @@ def test_baccarat_tournament_5_3_a_void_returns_the_penalty_for_the_hand() -> No
     assert [(p.entrant, p.chips) for p in penalties] == [("e3", 500)]
     assert chips(t) == {"e1": START, "e2": START, "e3": START - 500}
     assert t.entrants["e3"].penalties == 1
-    t.simultaneous_draw(1, 2, order_known=False, dealt=2)
+    voided = t.deal_hand(1)
+    assert isinstance(voided, HandVoided)
+    assert voided.clause == "5.5"
     assert chips(t) == {"e1": START, "e2": START, "e3": START}
     assert t.entrants["e3"].penalties == 0
     replayed(t)
 
 
-def test_baccarat_tournament_5_3_standings_and_advancing_count_only_the_hands_that_stand() -> None:
+def test_baccarat_tournament_5_5_standings_and_advancing_count_only_the_hands_that_stand() -> None:
     t = three()
+    t = short_shoe(t, 5)
     expected = {"e1": START, "e2": START, "e3": START}
     for hand in range(1, 7):
         bet_hand(t, BETS)
-        if hand == 6:  # the last hand voided in its initial deal, dealt again
-            t.simultaneous_draw(1, 2, order_known=False, dealt=1)
+        if hand == 6:  # the shoe cannot complete the last hand: void, dealt again
+            voided = t.deal_hand(1)
+            assert isinstance(voided, HandVoided)
+            assert voided.clause == "5.5"
             assert chips(t) == expected
             assert (t.tables[1].phase, t.tables[1].hand) == (Phase.IDLE, 6)
             bet_hand(t, BETS)
@@ -404,28 +448,36 @@ def test_baccarat_tournament_5_3_standings_and_advancing_count_only_the_hands_th
     assert {e: t.entrants[e].session_chips[1] for e in expected} == expected
 
 
-def test_baccarat_tournament_5_3_a_live_hand_voided_opens_again_with_a_full_window() -> None:
+def test_baccarat_tournament_5_5_a_live_hand_voided_opens_again_with_a_full_window() -> None:
     t = live_turbo(("ann", "bo"), 2)
     t.start_session()
+    t = short_shoe(t, 0)
     time = FakeTime()
     opened: list[Window] = []
     clock = Clock(t, Runner(t), on_window=opened.append, now=time)
     run_until_waiting(clock)
     assert t.tables[1].phase is Phase.BETTING
+    first = time.now
     t.place_bets("ann", [("banker", 1000)])
     time.now += 1.0
     t.close_betting(1)  # "No more bets" before the window ends
-    voided = t.simultaneous_draw(1, 2, order_known=False, role=Role.PIT_SUPERVISOR)
-    assert (voided.clause, voided.hand) == ("5.3", 1)
+    pause = run_until_waiting(clock)  # the hand dealt: void, then the pause after a hand
+    assert pause is not None
+    assert pause == pytest.approx(0.5)
+    voided = t.tables[1].voided
+    assert voided is not None
+    assert (voided.clause, voided.hand) == ("5.5", 1)
     turbo = 20000  # the turbo format's starting chips
     assert set(chips(t).values()) == {turbo}
+    assert phase(t) is Phase.IDLE
+    time.now += pause
     wait = run_until_waiting(clock)  # hand 1 again, with a full window of its own
     assert t.tables[1].phase is Phase.BETTING
     assert t.tables[1].hand == 1
-    assert t.tables[1].shoes == 1
+    assert t.tables[1].shoes == 2
     assert wait == pytest.approx(2.0)
     assert [(w.hand, w.deadline) for w in opened] == [
-        (1, time.now - 1.0 + 2.0),
+        (1, first + 2.0),
         (1, time.now + 2.0),
     ]
     assert [(w.hand, w.deadline) for w in clock.windows()] == [(1, time.now + 2.0)]
@@ -433,7 +485,7 @@ def test_baccarat_tournament_5_3_a_live_hand_voided_opens_again_with_a_full_wind
     assert set(chips(t).values()) == {turbo}
 
 
-def test_baccarat_tournament_5_3_a_void_survives_a_restart_from_the_database(
+def test_baccarat_tournament_a_void_and_a_note_survive_a_restart_from_the_database(
     tmp_path: Path,
 ) -> None:
     log = open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM)
@@ -441,12 +493,13 @@ def test_baccarat_tournament_5_3_a_void_survives_a_restart_from_the_database(
     for name in ("P1", "P2", "P3"):
         t.register(name)
     t.start_session()
+    t = short_shoe(t, 1)
     bet_hand(t, BETS)
     first = next_coup(t, 1)
     settled(t)
     bet_hand(t, BETS)
-    t.simultaneous_draw(1, 2, order_known=False)  # hand 2 void
-    bet_hand(t, BETS)  # hand 2 again: an irregularity noted, not yet dealt
+    assert isinstance(t.deal_hand(1), HandVoided)  # hand 2 void: three cards left (5.5)
+    bet_hand(t, BETS)  # hand 2 again, from a new shoe: an irregularity noted, not yet dealt
     t.simultaneous_draw(1, 2, order_known=True, dealt=1)
     again = Tournament.open(open_event_log(str(tmp_path / "cup.db"), TOURNAMENT_STREAM), "cup")
     assert chips(again) == chips(t) == {e: START + net(first, BETS[e]) for e in BETS}
@@ -456,7 +509,7 @@ def test_baccarat_tournament_5_3_a_void_survives_a_restart_from_the_database(
     voided, noted = t.tables[1].voided, t.tables[1].noted
     assert voided is not None
     assert noted is not None
-    assert (voided.clause, noted.clause) == ("5.3", "5.3")
+    assert (voided.clause, noted.clause) == ("5.5", "5.3")
 
 
 # -- 5.4 the shoe's order altered: the engine's shoe is never touched -----------------------

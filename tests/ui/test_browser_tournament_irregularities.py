@@ -1,9 +1,11 @@
 """The pit's irregularity control on the tournament page, clicked in Debian's
 Chromium: a pit manager's claim of a foreign card (Baccarat Tournament 5.1)
 is refused naming the engine's own shoe, every card of the hand having come
-out of it; cards drawn together in the initial deal, their order unknown
-(5.3), void the hand, and the player at that table sees the void and their
-chips as they were; the API agrees, to the chip.
+out of it; so is a void for cards drawn together in the initial deal whose
+order nobody can ascertain (5.3: they came out in the shoe's order, which
+the record holds).  Their order known, the draw is noted and the hand is
+dealt on; the player at that table sees the hand settle on the shoe's
+cards; the API agrees, to the chip.
 
 The spot is reached through the API with the helpers of the API tests of the
 same paths (:mod:`tests.server.test_server_tournament_paths`), on the very app the
@@ -36,7 +38,7 @@ __all__ = ["browser", "served"]
 
 
 @pytest.mark.slow
-def test_baccarat_tournament_5_3_the_pit_voids_a_hand_from_the_tournament_page(
+def test_baccarat_tournament_5_3_the_pit_cannot_void_a_hand_the_engine_dealt(
     browser: Browser, served: Served
 ) -> None:
     site, client = served.site, served.client
@@ -80,47 +82,60 @@ def test_baccarat_tournament_5_3_the_pit_voids_a_hand_from_the_tournament_page(
         assert t.seq == seq
         assert phase(t) is Phase.CLOSED
 
-        # two cards drawn together in the initial deal, their order unknown
+        # two cards drawn together in the initial deal, "their order unknown":
+        # the engine's shoe holds the order they came out in
         pit.testid("t-irr-procedure").select_option("simultaneous_draw")
         expect(pit.testid("t-irr-cards")).to_be_visible()
         pit.testid("t-irr-dealt").fill("1")
         pit.testid("t-irr-cards").fill("2")
         expect(pit.testid("t-irr-order-known")).not_to_be_checked()
         pit.testid("t-irr-apply").click()
-        expect(pit.testid("t-staff-message")).to_have_text(
-            "Hand 1 at table 1 is void (5.3): every bet returned; it is dealt again"
+        expect(pit.testid("t-staff-message")).to_contain_text(
+            "round 1 of session 1 at table 1 was dealt by the table from shoe 1 of table 1, "
+            "cards 1-3: cards drawn together from the table's own shoe came out in the "
+            "shoe's order"
         )
-        voided = t.tables[1].voided
-        assert voided is not None
-        assert voided.reason.startswith("cards drawn simultaneously")
-        expect(player.testid("t-last-result")).to_have_text(
-            f"Hand 1: void (5.3: {voided.reason}) · every bet returned · chips {CHIPS:,}"
-        )
-        expect(player.testid("t-my-chips")).to_have_text(f"{CHIPS:,}")
-        pit.screenshot("tournament-void-pit")
-        player.screenshot("tournament-void-player")
+        assert t.seq == seq
+        assert phase(t) is Phase.CLOSED
+        assert t.tables[1].voided is None
 
-        # the API: every bet gone, every entrant's chips as the hand found them,
-        # the hand to be dealt again under its number
-        assert phase(t) is Phase.IDLE
-        assert (t.tables[1].hand, t.tables[1].settled) == (1, 0)
-        assert {e: t.entrants[e].chips for e in t.entrants} == {
-            PLAYER[0]: CHIPS,
-            "ann": CHIPS,
-            "bo": CHIPS,
-            "cy": CHIPS,
-        }
-        assert t.tables[1].bets == {}
-        assert (voided.clause, voided.role) == ("5.3", "pit_manager")
+        # their order known: noted, and the hand is dealt on
+        pit.testid("t-irr-order-known").check()
+        pit.testid("t-irr-apply").click()
+        expect(pit.testid("t-staff-message")).to_contain_text(
+            "Noted (5.3): cards drawn simultaneously"
+        )
+        expect(pit.testid("t-staff-message")).to_contain_text("hand 1 at table 1 is dealt on")
+        noted = t.tables[1].noted
+        assert noted is not None
+        assert (noted.clause, noted.role) == ("5.3", "pit_manager")
+        assert phase(t) is Phase.CLOSED
+        assert {e: t.entrants[e].chips for e in t.entrants} == dict.fromkeys(
+            (PLAYER[0], "ann", "bo", "cy"), CHIPS
+        )
+        pit.screenshot("tournament-claims-pit")
+
+        # the hand settles on the shoe's cards, and the player sees it
+        step(client, "void")
+        last = t.tables[1].last
+        assert last is not None
+        assert (last.hand, t.tables[1].voided) == (1, None)
+        mine = next(r for r in last.results if r.entrant == PLAYER[0])
+        expect(player.testid("t-my-chips")).to_have_text(f"{mine.chips:,}")
+        player.screenshot("tournament-claims-player")
 
         # a player sees no pit controls
         expect(player.testid("t-staff")).to_be_hidden()
         player.check()
-        # the refused claim's answer is the one thing the browser complains of
-        assert pit.errors == [
-            "console error: Failed to load resource: the server responded with a status "
-            "of 409 (Conflict)"
-        ]
+        # the refused claims' answers are the one thing the browser complains of
+        assert (
+            pit.errors
+            == [
+                "console error: Failed to load resource: the server responded with a status "
+                "of 409 (Conflict)"
+            ]
+            * 2
+        )
         clean(client)
     finally:
         player.context.close()

@@ -44,6 +44,7 @@ from punto.table.bet_limits import check_limit_wagers, check_table_limits
 from punto.table.events import Event
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable, TableConfigError, check_hlga
+from punto.wagers import PairRule
 
 if TYPE_CHECKING:
     from punto.server.journal import Journal
@@ -118,6 +119,10 @@ class TableConfig:
     #: the pit manager's confirmations of the wagers offered here that favour
     #: the player (:func:`punto.protection.edges.check_confirmed`)
     confirmations: tuple[EdgeConfirmation, ...] = ()
+    #: how a Pair is read here, set explicitly (None: the game's default, by
+    #: rank); ``literal`` is Tiger Baccarat 1.1.14 as written, an option
+    #: flagged wherever it shows (:data:`punto.wagers.LITERAL_PAIR_WARNING`)
+    pair_rule: PairRule | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _TABLE_ID.fullmatch(self.id):
@@ -165,9 +170,14 @@ class TableConfig:
         return get_game(self.game)
 
     @property
+    def rule(self) -> PairRule:
+        """How a Pair is read at this table: the one set, else the game's default."""
+        return self.pair_rule or self.game_.pair_rule
+
+    @property
     def edges(self) -> tuple[WagerEdge, ...]:
         """The exact house edge off the top of every wager this table offers."""
-        return table_edges(self.game, self.layout, self.decks)
+        return table_edges(self.game, self.layout, self.decks, self.rule)
 
     def warnings_json(self) -> list[dict[str, Any]]:
         """The wagers offered here that favour the player, each with its
@@ -183,7 +193,7 @@ class TableConfig:
                     "game": self.game,
                     "layout": self.layout,
                     "decks": self.decks,
-                    "pair_rule": self.game_.pair_rule.value,
+                    "pair_rule": self.rule.value,
                     **edge.to_json(),
                     "confirmation": None if c is None else c.to_json(),
                 }
@@ -208,6 +218,7 @@ class TableConfig:
             insurance_offered=self.insurance_offered,
             electronic_device=self.electronic_device,
             face_down=self.face_down,
+            pair_rule=self.rule,
             # a card-reading shoe is a physical shoe: its cards are checked
             # against its decks; the server's own shoe takes no card from outside
             physical_shoe=physical(self.card_source),
@@ -237,6 +248,7 @@ class TableConfig:
             "hlga",
             "insurance_offered",
             "face_down",
+            "pair_rule",
         }
         unknown = sorted(set(data) - known)
         if unknown:
@@ -274,6 +286,8 @@ class TableConfig:
                 if not isinstance(data[name], bool):
                     raise ConfigError(f"{name} must be true or false")
                 values[name] = data[name]
+        if "pair_rule" in data:
+            values["pair_rule"] = _pair_rule(data["pair_rule"])
         if base is not None:
             if values.get("id", base.id) != base.id:
                 raise ConfigError("a table's id cannot change")
@@ -303,6 +317,7 @@ class TableConfig:
             "insurance_notice": self.insurance_notice,
             "electronic_device": self.electronic_device,
             "face_down": self.face_down,
+            "pair_rule": self.rule.value,
         }
 
     @property
@@ -312,6 +327,21 @@ class TableConfig:
         if self.insurance_offered or clause is None:
             return None
         return {"clause": clause, "text": "No Insurance Plus at this table"}
+
+
+def _pair_rule(value: Any) -> PairRule | None:
+    """A table's ``pair_rule`` setting: null for the game's default, or one
+    of the readings by name."""
+    if value is None:
+        return None
+    try:
+        return PairRule(value)
+    except ValueError:
+        raise ConfigError(
+            f"pair_rule {str(value)[:32]!r} is not a reading of a Pair",
+            hint="rank (the default), or literal for Tiger Baccarat 1.1.14 as written "
+            "(a wager that then favours the player needs a pit manager's confirmation)",
+        ) from None
 
 
 def _row_to_config(row: RowMapping) -> TableConfig:
@@ -333,6 +363,7 @@ def _row_to_config(row: RowMapping) -> TableConfig:
         hlga=bool(row["hlga"]),
         insurance_offered=bool(row["insurance_offered"]),
         face_down=bool(row["face_down"]),
+        pair_rule=None if row["pair_rule"] is None else PairRule(row["pair_rule"]),
         confirmations=tuple(
             EdgeConfirmation.from_json(c) for c in json.loads(row["edge_confirmations"])
         ),
@@ -395,6 +426,7 @@ class TableStore:
             "hlga": config.hlga,
             "insurance_offered": config.insurance_offered,
             "face_down": config.face_down,
+            "pair_rule": None if config.pair_rule is None else config.pair_rule.value,
             "edge_confirmations": json.dumps(
                 [c.to_json() for c in config.confirmations], sort_keys=True
             ),

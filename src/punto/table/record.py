@@ -36,6 +36,7 @@ __all__ = [
     "CLAIM_EVENTS",
     "ORDER_CLAIMS",
     "SHOE_CLAIMS",
+    "UNASCERTAINED_CLAIMS",
     "RecordError",
     "ShoeRecord",
     "check_claim",
@@ -59,6 +60,13 @@ SHOE_CLAIMS = ("foreign_card", "shortage_or_excess", "extra_or_missing", "unshuf
 #: own device deals every card by the Table of Play and no hand touches the
 #: shoe (a sealed table: the server's card source ``virtual``).
 ORDER_CLAIMS = ("order_altered", "method_c_order", "incorrect_number")
+#: The clauses (by key) whose ruling claims that the order in which cards
+#: drawn together came out of the device cannot be ascertained: the void of
+#: the initial deal (MBS 5.8.2.1; No Commission and Tournament 5.3) and the
+#: order set by a person after it (MBS 5.8.2.2).  Not where the table's own
+#: device deals every card: the order they came out in is the shoe's, which
+#: the record holds.
+UNASCERTAINED_CLAIMS = ("simultaneous_initial", "simultaneous_after")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +107,12 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
     """Refuse ``event`` if it claims what ``record`` disproves; ``deal``: the
     round's cards before it."""
     refuted: set[str] = set()
+    unascertained: set[tuple[type[Event], str]] = set()
     if record.shuffled_by_table and record.own:
         refuted = {c for key in SHOE_CLAIMS if (c := game.clause(key)) is not None}
         if record.sealed:
             refuted |= {c for key in ORDER_CLAIMS if (c := game.clause(key)) is not None}
+            unascertained = _unascertained(game)
     match event:
         case RoundVoided(clause=clause) | IrregularityNoted(clause=clause) if clause in refuted:
             raise RecordError(
@@ -111,6 +121,17 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
                 clause=clause,
                 hint="apply the procedure for what did happen, or settle the round on the "
                 "cards dealt",
+            )
+        case RoundVoided(clause=clause) | IrregularityNoted(clause=clause) if (
+            type(event),
+            clause,
+        ) in unascertained:
+            raise RecordError(
+                f"{record.words()}: cards drawn together from the table's own shoe came out "
+                "in the shoe's order, one after another, and the record holds that order: "
+                "it is ascertained",
+                clause=clause,
+                hint="apply the procedure with the order known (the shoe's), and deal on",
             )
         case RoundVoided(clause=clause) if (
             clause == game.clause("insufficient_cards") and record.left is not None
@@ -127,6 +148,20 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
             _check_order(record, cards, clause, deal)
         case _:
             pass
+
+
+def _unascertained(game: Game) -> set[tuple[type[Event], str]]:
+    """The events of :data:`UNASCERTAINED_CLAIMS` in ``game``: the void under
+    the clause of the initial deal (under No Commission and Tournament 5.3
+    the same clause notes an order known, which claims nothing) and the
+    order noted as set after it."""
+    initial, after = (game.clause(key) for key in UNASCERTAINED_CLAIMS)
+    out: set[tuple[type[Event], str]] = set()
+    if initial is not None:
+        out.add((RoundVoided, initial))
+    if after is not None:
+        out.add((IrregularityNoted, after))
+    return out
 
 
 def _check_order(record: ShoeRecord, cards: tuple[Card, ...], clause: str, deal: Deal) -> None:

@@ -22,12 +22,17 @@ Every card of a tournament hand comes out of the shoe the engine shuffled,
 one at a time by the Table of Play: that shoe is the hand's record
 (:mod:`punto.table.record`).  A claim it disproves is refused, whoever makes
 it, with :class:`~punto.tournament.errors.IrregularityRecordError` naming the
-shoe, and nothing is written: a foreign card (5.1), a hand dealt an incorrect
-number of cards (5.2, in play or settled), the shoe's order altered (5.4,
+shoe and the hand's cards, and nothing is written: a foreign card (5.1), a
+hand dealt an incorrect number of cards (5.2, in play or settled), cards
+drawn together whose order cannot be ascertained (5.3: they came out in the
+shoe's order, which the record holds), the shoe's order altered (5.4,
 reconstructable or not), or insufficient cards while the shoe holds enough
-(5.5).  What can happen is cards drawn together (5.3) and a shoe that really
-runs out, which :meth:`shoe_short` finds when a hand is dealt (5.5, by
-:func:`punto.table.irregularities.insufficient_cards`, never a crash).
+(5.5).  What can happen is cards drawn together in their known order (5.3,
+noted; the hand is dealt on) and a shoe that really runs out, which
+:meth:`shoe_short` finds when a hand is dealt (5.5, by
+:func:`punto.table.irregularities.insufficient_cards`, never a crash) --
+the only void of a tournament hand, and the record's own: no person's word
+voids one.
 
 ``dealt`` is how many cards of the hand came out of the shoe before the
 irregularity was noticed (after "No more bets" only); the engine's shoe
@@ -48,9 +53,13 @@ Traceback (most recent call last):
 ...
 punto.tournament.errors.IrregularityRecordError: round 1 of session 1 at table 1 was dealt by the table from shoe 1 of table 1, no card out yet: a shoe the table shuffled itself holds the cards of its decks and no other, shuffled, and they came out in its order (clause 5.1); apply the procedure for what did happen, or settle the round on the cards dealt
 >>> penalties = t.close_betting(1)
->>> voided = t.simultaneous_draw(1, 2, order_known=False, dealt=1)
->>> voided.clause, t.tables[1].hand, t.tables[1].phase.value, t.entrants["e1"].chips
-('5.3', 1, 'idle', 20000)
+>>> t.simultaneous_draw(1, 2, order_known=False, dealt=1, role=Role.PIT_MANAGER)
+Traceback (most recent call last):
+...
+punto.tournament.errors.IrregularityRecordError: round 1 of session 1 at table 1 was dealt by the table from shoe 1 of table 1, cards 1-3: cards drawn together from the table's own shoe came out in the shoe's order, one after another, and the record holds that order: it is ascertained (clause 5.3); apply the procedure with the order known (the shoe's), and deal on
+>>> noted = t.simultaneous_draw(1, 2, order_known=True, dealt=1)
+>>> noted.clause, t.tables[1].hand, t.tables[1].phase.value, t.entrants["e1"].chips
+('5.3', 1, 'closed', 20000)
 """
 
 from __future__ import annotations
@@ -246,11 +255,14 @@ class HandIrregularities:
         dealt: int = 0,
         role: Role = Role.DEALER,
     ) -> HandOutcome:
-        """Two or more cards drawn from the shoe at once (5.3).  Their order
-        not ascertainable during the initial deal: void, the cards out
-        discarded.  Known: they are the shoe's next cards in that order, and
-        the hand is dealt on.  Not ascertainable after the initial deal: the
-        rules have no procedure (refused, for the Gaming Shift Manager)."""
+        """Two or more cards drawn from the shoe at once (5.3).  Known order:
+        they are the shoe's next cards in that order, and the hand is dealt
+        on.  Their order not ascertainable during the initial deal would void
+        the hand; but they came out of the engine's shoe in its order, which
+        the record holds: refused by the record
+        (:class:`IrregularityRecordError`), whoever claims it.  After the
+        initial deal the rules have no procedure (refused, for the Gaming
+        Shift Manager)."""
         with self._lock:
             event = self.check_simultaneous_draw(
                 table, cards, order_known=order_known, dealt=dealt, role=role
@@ -424,8 +436,9 @@ class HandIrregularities:
         """Refuse what the engine's own shoe disproves (:mod:`punto.table.record`):
         it shuffled the shoe and deals every card of a hand by the Table of
         Play, so a foreign card, an altered order, a hand dealt a wrong number
-        of cards, or a shoe run dry while it holds cards enough did not happen,
-        whoever claims it.  ``out``: the hand's cards out of the shoe (a
+        of cards, cards drawn together in an order nobody can ascertain (it is
+        the shoe's), or a shoe run dry while it holds cards enough did not
+        happen, whoever claims it.  ``out``: the hand's cards out of the shoe (a
         settled hand's coup was drawn already; a hand in play's are not yet)."""
         if t.shoe is None:  # no card out: betting on the first hand of a shoe
             first = last = 0

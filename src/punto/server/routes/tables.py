@@ -76,7 +76,12 @@ async def create_table(
     "limits": {"minimum", "maximum", "differential"?, "wagers"?}, ...}``;
     ``"confirm_player_favoured": [wager, ...]``: a pit manager's confirmation
     of the wagers offered that favour the player (without it such a table is
-    refused, 422, naming the wager, its exact edge and its clause).  An ``Idempotency-Key`` makes a retry get the first answer
+    refused, 422, naming the wager, its exact edge and its clause).
+    ``"pair_rule": "literal"``: Tiger Baccarat 1.1.14 read as written (an
+    explicit option; by rank otherwise), under which Tiger Pair favours the
+    player: it needs that confirmation, the table's state carries
+    ``pair_rule_warning``, and the protection raises its alert of a wager
+    that favours the player.  Set when the table is made, never changed.  An ``Idempotency-Key`` makes a retry get the first answer
     and change nothing again."""
     user = await asyncio.to_thread(user_of, request)
 
@@ -117,8 +122,8 @@ async def update_table(
     allows a player's request that Insurance is not offered (RWS 4.2.2), its
     notice shown to every player; changed only between rounds.
     ``face_down``: the cards are dealt face down, where a card dealt face up
-    is the irregularity of RWS 5.10; applies from the next round, logged.  The game
-    and layout never change, and the decks and seed only before the first
+    is the irregularity of RWS 5.10; applies from the next round, logged.  The game,
+    layout and ``pair_rule`` never change, and the decks and seed only before the first
     round: open a new table instead.  ``card_source`` changes only between
     shoes (3.22), by a pit manager or higher at the table (not the admin),
     and is audited as ``card_source``.
@@ -195,6 +200,14 @@ def _reconfigure(server: Server, old: TableConfig, config: TableConfig) -> Table
                 f"{old.game}{f' layout {old.layout}' if old.layout else ''}",
                 hint="set up a new table for another game or layout",
             )
+    if config.rule is not old.rule:
+        # every round and road of the table was read under one rule, and its
+        # log says which (TableConfigured)
+        raise ConfigError(
+            f"table {table_id} reads a Pair by {old.rule.value}: that is set when the table "
+            "is made",
+            hint="set up a new table for the other reading",
+        )
     fixed = [name for name in ("decks", "seed") if getattr(config, name) != getattr(old, name)]
 
     def store() -> None:

@@ -17,9 +17,12 @@ procedure                      body
 Pit positions only (a pit supervisor or higher; voiding a settled hand takes
 a pit manager, as on a table); ``Idempotency-Key`` makes a retry return the
 first answer and write nothing.  Every card of a tournament hand comes out of
-the engine's own shoe: a claim it disproves (5.1, 5.2, 5.4) is refused 409
-(``IrregularityRecordError``) naming the shoe, whoever makes it.  The answer is the event written:
-``hand_voided`` (every entrant's chips after it) or ``hand_irregularity_noted``.
+the engine's own shoe: a claim it disproves (5.1, 5.2, 5.4, and 5.3 with the
+order not known: the cards came out in the shoe's order) is refused 409
+(``IrregularityRecordError``) naming the shoe, whoever makes it, so no
+person's word voids a hand here.  The answer is the event written:
+``hand_irregularity_noted`` (5.3 with the order known); ``hand_voided`` (every
+entrant's chips after it) is the engine's own, when its shoe runs short (5.5).
 """
 
 from __future__ import annotations
