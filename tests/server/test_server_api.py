@@ -88,7 +88,7 @@ def test_a_young_databases_tables_are_analysed_as_they_grow_while_the_server_run
 def test_health_openapi_and_pages(client: TestClient) -> None:
     health = client.get("/api/health").json()
     assert health["status"] == "ok"
-    assert health["revision"] == "0019"
+    assert health["revision"] == "0020"
     assert health["tables"] == 3
     spec = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/bets" in spec["paths"]

@@ -95,7 +95,7 @@ def engines(db_url: str, n: int) -> list[Engine]:
 
 
 def test_schema_is_at_head_and_matches_the_tables(engine: Engine) -> None:
-    assert db.current_revision(engine) == db.head_revision() == "0019"
+    assert db.current_revision(engine) == db.head_revision() == "0020"
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []

@@ -312,7 +312,7 @@ server_tables = Table(
     #: a pit manager's confirmations of the wagers offered that favour the
     #: player, as JSON (revision 0014; punto.protection.edges.EdgeConfirmation)
     Column("edge_confirmations", Text, nullable=False, server_default="[]"),
-    #: how the table reads a Pair (revision 0019): NULL, the game's default;
+    #: how the table reads a Pair (revision 0020): NULL, the game's default;
     #: 'literal' only where set explicitly (Tiger Baccarat 1.1.14 as written)
     Column("pair_rule", String(16), nullable=True),
     CheckConstraint("mode IN ('auto', 'dealer')", name="mode"),

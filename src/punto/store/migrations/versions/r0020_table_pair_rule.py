@@ -1,7 +1,7 @@
 """How a table reads a Pair: ``server_tables.pair_rule``.
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-11-29
 
 Frozen: a later change to the schema is a new revision, never an edit here.
@@ -19,8 +19,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0019"
-down_revision: str | None = "0018"
+revision: str = "0020"
+down_revision: str | None = "0019"
 branch_labels: str | None = None
 depends_on: str | None = None
 
