@@ -55,10 +55,20 @@ class RecordError(ShoeError):
 #: cards not shuffled.
 SHOE_CLAIMS = ("foreign_card", "shortage_or_excess", "extra_or_missing", "unshuffled")
 #: The clauses (by key) that claim the order of the cards in the device was
-#: altered, or a hand dealt a wrong number of cards: not where the table's
-#: own device deals every card by the Table of Play and no hand touches the
-#: shoe (a sealed table: the server's card source ``virtual``).
-ORDER_CLAIMS = ("order_altered", "method_c_order", "incorrect_number")
+#: altered, a hand dealt a wrong number of cards, or cards drawn together:
+#: not where the table's own device deals every card, one at a time, by the
+#: Table of Play and no hand touches the shoe (a sealed table: the server's
+#: card source ``virtual``).
+ORDER_CLAIMS = (
+    "order_altered",
+    "method_c_order",
+    "incorrect_number",
+    "simultaneous",
+    "simultaneous_withdraw",
+    "simultaneous_initial",
+    "simultaneous_after",
+    "simultaneous_dealing_error",
+)
 
 
 @dataclass(frozen=True, slots=True)
