@@ -205,3 +205,52 @@ def test_mbs_5_17_a_power_failure_declared_by_a_dealer_opens_nothing_until_confi
     assert taken.status_code == 200, taken.text
     assert balance(client, player) == "10000.00"
     check_books(client)
+
+
+@pytest.mark.parametrize(
+    ("game", "order_known"),
+    [
+        ("tiger-baccarat", False),  # MBS 5.8.2.1: the round void
+        ("tiger-baccarat", True),  # MBS 5.8.1: a withdrawal option
+        ("dragon-tiger", True),
+        ("tiger-no-commission", False),  # 5.3: void
+        ("tiger-buffalo", True),  # RWS 5.11: a dealing error, the options of 5.13
+    ],
+)
+def test_cards_drawn_together_at_a_table_whose_server_deals_one_at_a_time_are_refused(
+    client: TestClient, game: str, order_known: bool
+) -> None:
+    """The server's shoe gives its cards one at a time in its order: a
+    simultaneous draw, whether its order is claimed known or not, is refused
+    by the record during the initial deal -- no void, no withdrawal option,
+    no dealing error's options -- and the round deals on."""
+    layout = {"layout": "A"} if game == "tiger-buffalo" else {}
+    table = new_table(client, id="together", game=game, **layout)
+    dealer, player = login(client, DEALER), login(client, PLAYER)
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    placed = client.post(
+        f"/api/tables/{table}/bets", headers=player, json={"wager": "player", "stake": "100"}
+    )
+    assert placed.status_code == 201, placed.text
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    assert client.post(f"/api/tables/{table}/round/deal", headers=dealer).status_code == 200
+    before, written = balance(client, player), _events(client, table)
+    shoe = server_of(client).tables[table].table.shoe
+    assert shoe is not None
+    together = [str(c) for c in shoe.order[shoe.position : shoe.position + 2]]  # the next two
+    refused = client.post(
+        f"/api/tables/{table}/irregularities/simultaneous_draw",
+        headers=dealer,
+        json={"cards": together, "order_known": order_known},
+    )
+    assert refused.status_code == 409, refused.text
+    error = error_of(refused)
+    assert error["type"] == "RecordError", error
+    assert "shoe s1" in error["message"]
+    assert balance(client, player) == before
+    assert _events(client, table) == written
+    state = client.get(f"/api/tables/{table}", headers=player).json()
+    assert state["round"]["withdrawal"] is None
+    assert state["round"].get("ruling_pending") is None
+    dealt = client.post(f"/api/tables/{table}/round/deal", headers=dealer)
+    assert dealt.status_code == 200, dealt.text

@@ -345,15 +345,16 @@ def test_mbs_5_8_2_simultaneous_draw_order_decided_by_the_pit_manager(client: Te
     check_books(client)
 
 
-def test_mbs_5_8_2_at_the_servers_own_shoe_the_order_of_cards_drawn_together_is_the_shoes(
+def test_mbs_5_8_at_the_servers_own_shoe_no_cards_come_out_together(
     client: TestClient,
 ) -> None:
-    """At a table whose cards the server shuffles and deals, cards drawn
-    together came out in the shoe's order, which the table's record holds:
-    a void for an order not ascertainable in the initial deal (5.8.2.1) and
-    an order set after it (5.8.2.2) are refused naming the record, and so
-    are cards named in another order than the shoe's; nothing is written
-    and no balance moves.  In the shoe's order the draw is the 5.8.1 option."""
+    """At a table whose cards the server shuffles and deals, the shoe gives
+    its cards one at a time in its order, which the table's record holds: a
+    void for an order not ascertainable in the initial deal (5.8.2.1), an
+    order set after it (5.8.2.2) and the option of an order known (5.8.1)
+    are each refused naming the record, by the dealer and by the pit
+    manager; nothing is written, no balance moves, and the next card is the
+    shoe's next."""
     table = new_table(client, id="virtual-simultaneous", game="tiger-baccarat")
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)
     pit = login(client, PIT)
@@ -395,26 +396,15 @@ def test_mbs_5_8_2_at_the_servers_own_shoe_the_order_of_cards_drawn_together_is_
             "RecordError",
             "5.8.2.2",
         )
-    # "their order known", named in another order than the shoe's: refused
-    if two[0] != two[1]:
-        wrong = {"cards": reversed_, "order_known": True, "withdrawing": ["demo2"]}
-        refused = irregularity(client, table, "simultaneous_draw", dealer, wrong)
+    # "their order known" (5.8.1's option), in the shoe's order or another:
+    # refused too -- the shoe gave them one at a time
+    for order in (named, reversed_):
+        known = {"cards": order, "order_known": True, "withdrawing": ["demo2"]}
+        refused = irregularity(client, table, "simultaneous_draw", dealer, known)
         assert refused.status_code == 409, refused.text
-        assert error_of(refused)["type"] == "DeviceCardsError"
-        assert "not the next card out of shoe s1" in error_of(refused)["message"]
+        assert (error_of(refused)["type"], error_of(refused)["clause"]) == ("RecordError", "5.8")
     assert (events(client, table), balance(client, player), balance(client, player2)) == before
-    # in the shoe's order: the option of 5.8.1, filed and confirmed
-    known = {"cards": named, "order_known": True, "withdrawing": ["demo2"]}
-    filed = irregularity(client, table, "simultaneous_draw", dealer, known)
-    done = confirmed(client, table, filed, pit)
-    assert done.status_code == 200, done.text
-    assert (done.json()["ruling"]["clause"], done.json()["ruling"]["withdrawn"]) == (
-        "5.8.1",
-        ["demo2"],
-    )
-    r = server_of(client).tables[table].round
-    assert r is not None
-    assert r.deal.cards[4] == two[0]  # the shoe's order
+    assert post(client, f"/api/tables/{table}/round/deal", dealer)["card"] == named[0]
     check_books(client)
 
 

@@ -48,6 +48,7 @@ from punto.table.events import (
 from punto.table.handling import Method
 from punto.table.limits import TableLimits
 from punto.table.live import DeviceCardsError, LiveTable, TableConfigError
+from punto.table.record import RecordError
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 
@@ -288,14 +289,16 @@ def test_tiger_baccarat_5_8_2_2_decided_order_of_the_shoes_next_cards_is_accepte
     assert r.nets() == {"ann": D(95), "bob": D(-200), "cat": D(-50)}
 
 
-def test_tiger_buffalo_5_11_at_a_sealed_shoe_the_decided_order_is_the_shoes(
+def test_tiger_buffalo_5_11_at_a_sealed_shoe_no_cards_come_out_together(
     tmp_path: Path,
 ) -> None:
-    """RWS 5.11: a Pit Supervisor decides the order of cards drawn together.
-    Where the table's own shoe deals every card (sealed: the server's
-    ``virtual`` source), they came out in the shoe's order: another order is
-    refused and nothing is written; the shoe's own stands, with the options
-    of 5.13 as ever (5.11.1).  A shoe not sealed takes the order decided."""
+    """RWS 5.11: a Pit Supervisor decides the order of cards drawn together,
+    and the draw is a dealing error with the options of 5.13 (5.11.1).  Where
+    the table's own shoe deals every card (sealed: the server's ``virtual``
+    source), it gives them one at a time in its order: the claim is refused
+    by the record in any order, the shoe's own included, and nothing is
+    written -- no options open on one person's word.  A shoe not sealed
+    takes the order decided."""
     for sealed in (True, False):
         name = "sealed" if sealed else "open"
         table = table_on(
@@ -312,16 +315,20 @@ def test_tiger_buffalo_5_11_at_a_sealed_shoe_the_decided_order_is_the_shoes(
             assert r.deal.cards[2:4] == other
             continue
         before = written(table)
-        with pytest.raises(DeviceCardsError) as refused:
-            irr.simultaneous_draw(r, two, order_known=False, order=other, role=Role.PIT_SUPERVISOR)
-        assert refused.value.clause == "5.11"
-        assert f"{other[0]} is not the next card out of shoe s1" in refused.value.message
-        assert written(table) == before
-        ruling = irr.simultaneous_draw(
-            r, two, order_known=False, order=two, withdrawing=["bob"], role=Role.PIT_SUPERVISOR
-        )
-        assert (ruling.clause, ruling.withdrawn) == ("5.11", ("bob",))
-        assert r.deal.cards[2:4] == two
+        for order in (other, two):
+            with pytest.raises(RecordError) as refused:
+                irr.simultaneous_draw(
+                    r,
+                    two,
+                    order_known=False,
+                    order=order,
+                    withdrawing=["bob"],
+                    role=Role.PIT_SUPERVISOR,
+                )
+            assert refused.value.clause == "5.11"
+            assert "the record holds that order" in refused.value.message
+            assert written(table) == before
+        assert r.deal.cards == table.shoe.order[:2]
 
 
 # -- RWS 5.11.2: the Pit Supervisor replaces the cards -----------------------------------------

@@ -36,7 +36,7 @@ __all__ = [
     "CLAIM_EVENTS",
     "ORDER_CLAIMS",
     "SHOE_CLAIMS",
-    "UNASCERTAINED_CLAIMS",
+    "SIMULTANEOUS_CLAIMS",
     "RecordError",
     "ShoeRecord",
     "check_claim",
@@ -60,13 +60,20 @@ SHOE_CLAIMS = ("foreign_card", "shortage_or_excess", "extra_or_missing", "unshuf
 #: own device deals every card by the Table of Play and no hand touches the
 #: shoe (a sealed table: the server's card source ``virtual``).
 ORDER_CLAIMS = ("order_altered", "method_c_order", "incorrect_number")
-#: The clauses (by key) whose ruling claims that the order in which cards
-#: drawn together came out of the device cannot be ascertained: the void of
-#: the initial deal (MBS 5.8.2.1; No Commission and Tournament 5.3) and the
-#: order set by a person after it (MBS 5.8.2.2).  Not where the table's own
-#: device deals every card: the order they came out in is the shoe's, which
-#: the record holds.
-UNASCERTAINED_CLAIMS = ("simultaneous_initial", "simultaneous_after")
+#: The clauses (by key) of cards drawn from the device together -- their
+#: order known (MBS 5.8.1), not (5.8.2.1; No Commission and Tournament 5.3),
+#: set by a person after the initial deal (5.8.2.2), or a dealing error
+#: (RWS 5.11): not where the table's own device deals every card, one at a
+#: time, in the shoe's order, which the record holds.  Where the rules deal
+#: on with the order known and give no option (No Commission and Tournament
+#: 5.3), the note claims nothing and stands: the cards are the shoe's next.
+SIMULTANEOUS_CLAIMS = (
+    "simultaneous",
+    "simultaneous_withdraw",
+    "simultaneous_initial",
+    "simultaneous_after",
+    "simultaneous_dealing_error",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +114,13 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
     """Refuse ``event`` if it claims what ``record`` disproves; ``deal``: the
     round's cards before it."""
     refuted: set[str] = set()
-    unascertained: set[tuple[type[Event], str]] = set()
+    together: set[str] = set()
     if record.shuffled_by_table and record.own:
         refuted = {c for key in SHOE_CLAIMS if (c := game.clause(key)) is not None}
         if record.sealed:
             refuted |= {c for key in ORDER_CLAIMS if (c := game.clause(key)) is not None}
-            unascertained = _unascertained(game)
+            together = {c for key in SIMULTANEOUS_CLAIMS if (c := game.clause(key)) is not None}
+    dealt_on = game.clause("simultaneous_initial") if not game.clause("simultaneous") else None
     match event:
         case RoundVoided(clause=clause) | IrregularityNoted(clause=clause) if clause in refuted:
             raise RecordError(
@@ -123,15 +131,16 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
                 "cards dealt",
             )
         case RoundVoided(clause=clause) | IrregularityNoted(clause=clause) if (
-            type(event),
-            clause,
-        ) in unascertained:
+            clause in together and (isinstance(event, RoundVoided) or clause != dealt_on)
+        ):
             raise RecordError(
-                f"{record.words()}: cards drawn together from the table's own shoe came out "
-                "in the shoe's order, one after another, and the record holds that order: "
-                "it is ascertained",
+                f"{record.words()}: cards drawn together from the table's own shoe came out in "
+                "the shoe's order, one after another, and the record holds that order: it is "
+                "ascertained",
                 clause=clause,
-                hint="apply the procedure with the order known (the shoe's), and deal on",
+                hint="apply the procedure with the order known (the shoe's), and deal on"
+                if dealt_on
+                else "deal on: the next card is the shoe's next",
             )
         case RoundVoided(clause=clause) if (
             clause == game.clause("insufficient_cards") and record.left is not None
@@ -148,20 +157,6 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
             _check_order(record, cards, clause, deal)
         case _:
             pass
-
-
-def _unascertained(game: Game) -> set[tuple[type[Event], str]]:
-    """The events of :data:`UNASCERTAINED_CLAIMS` in ``game``: the void under
-    the clause of the initial deal (under No Commission and Tournament 5.3
-    the same clause notes an order known, which claims nothing) and the
-    order noted as set after it."""
-    initial, after = (game.clause(key) for key in UNASCERTAINED_CLAIMS)
-    out: set[tuple[type[Event], str]] = set()
-    if initial is not None:
-        out.add((RoundVoided, initial))
-    if after is not None:
-        out.add((IrregularityNoted, after))
-    return out
 
 
 def _check_order(record: ShoeRecord, cards: tuple[Card, ...], clause: str, deal: Deal) -> None:
