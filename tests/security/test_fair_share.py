@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import httpx2
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
+from punto.server.fair_share import FairShare
 from punto.server.guard import Guard
 from punto.server.limits import Limits, share
 from tests.security.test_connections import answer, guarded, idle_sockets
@@ -173,3 +176,96 @@ def test_security_serve_sets_the_per_address_caps(capsys: pytest.CaptureFixture[
     assert "--connections-per-address 0 is not a limit" in capsys.readouterr().err
     assert main(["serve", "--trusted-proxy", "not-an-address"]) == 2
     assert "--trusted-proxy" in capsys.readouterr().err
+
+
+def _request(guard: Guard, address: str, path: str) -> Callable[[], Coroutine[Any, Any, int]]:
+    async def call() -> int:
+        scope: Scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "headers": [(b"host", b"127.0.0.1")],
+            "client": (address, 1234),
+        }
+        sent: list[Message] = []
+
+        async def receive() -> Message:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        await guard(scope, receive, send)
+        status: int = sent[0]["status"]
+        return status
+
+    return call
+
+
+def test_security_a_flooding_address_waits_its_turn_behind_a_players_bet() -> None:
+    """While a player's address is present, a second address has only its
+    share of requests running in the application at once: a flood's
+    requests beyond it wait (none is refused), and the player's request goes
+    in at once, ahead of them.  Alone again, the flood's waiting requests
+    all go in."""
+    release = asyncio.Event()
+    running: list[str] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        address = scope["client"][0]
+        running.append(address)
+        if address == "10.0.0.9":
+            await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+        running.remove(address)
+
+    fair = FairShare(running=8, floor=2, recent=0.2)
+    guard = Guard(app, fair_share=fair)
+
+    async def scenario() -> None:
+        assert await _request(guard, "10.0.0.1", "/bets")() == 200  # the player is present
+        flood = [asyncio.create_task(_request(guard, "10.0.0.9", "/void")()) for _ in range(10)]
+        await asyncio.sleep(0.02)
+        assert running.count("10.0.0.9") == 4  # 8 shared by two addresses
+        assert sum(len(q) for q in fair.waiting.values()) == 6
+        assert await _request(guard, "10.0.0.1", "/bets")() == 200  # not behind the six
+        release.set()
+        assert [await task for task in flood] == [200] * 10
+        assert not fair.inside
+        assert not fair.waiting
+        assert not guard.requests
+
+    asyncio.run(scenario())
+
+
+def test_security_a_request_given_up_while_waiting_leaves_no_place_taken() -> None:
+    """A request whose client goes away while it waits its turn (its task
+    cancelled) holds no place: the address's count comes back to nothing."""
+    release = asyncio.Event()
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    fair = FairShare(running=4, floor=1, recent=60)
+    guard = Guard(app, fair_share=fair)
+
+    async def scenario() -> None:
+        fair.see("10.0.0.1")  # another address present: a share of 2
+        held = [asyncio.create_task(_request(guard, "10.0.0.9", "/void")()) for _ in range(2)]
+        waiting = [asyncio.create_task(_request(guard, "10.0.0.9", "/void")()) for _ in range(3)]
+        await asyncio.sleep(0.02)
+        assert fair.inside["10.0.0.9"] == 2
+        assert len(fair.waiting["10.0.0.9"]) == 3
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        assert "10.0.0.9" not in fair.waiting
+        release.set()
+        assert [await task for task in held] == [200, 200]
+        assert not fair.inside
+        assert not guard.requests
+
+    asyncio.run(scenario())

@@ -26,7 +26,9 @@
   with 429 and ``Retry-After``.
 - **Requests in progress per client address** are capped (a share of the
   server's ``--concurrency``): the next one is refused with 429 and
-  ``Retry-After`` before anything reads it.
+  ``Retry-After`` before anything reads it.  Of those, each address has a
+  fair share running at once while others are present; the rest wait
+  (:mod:`punto.server.fair_share`).
 - **Hosts**: with ``--allowed-host`` given, a request or WebSocket whose
   ``Host`` is none of them is refused (400) before anything else: a page
   reached under another name (DNS rebinding, a made-up ``Host`` matching a
@@ -48,6 +50,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from punto.errors import PuntoError
 from punto.server.auth import COOKIE
 from punto.server.errors import error_bytes
+from punto.server.fair_share import FairShare
 from punto.server.limits import MAX_CONNECTIONS, WS_PER_CLIENT, share
 from punto.store.accounts import PermissionDeniedError
 
@@ -254,6 +257,7 @@ class Guard:
         ws_per_client: int = WS_PER_CLIENT,
         requests_per_address: int = share(MAX_CONNECTIONS),
         allowed_hosts: Iterable[str] = (),
+        fair_share: FairShare | None = None,
     ) -> None:
         self.app = app
         self.trusted = frozenset(o for o in (origin_of(t) for t in trusted_origins) if o)
@@ -262,6 +266,7 @@ class Guard:
         self.allowed_hosts = frozenset(host_name(h) for h in allowed_hosts if h.strip())
         self.sockets: Counter[str] = Counter()
         self.requests: Counter[str] = Counter()
+        self.fair = fair_share or FairShare()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and not self._host_allowed(scope):
@@ -303,7 +308,8 @@ class Guard:
             return
         self.requests[address] += 1
         try:
-            await self.app(scope, receive, send)
+            async with self.fair.turn(address):
+                await self.app(scope, receive, send)
         finally:
             self.requests[address] -= 1
             if self.requests[address] <= 0:
