@@ -94,6 +94,27 @@ def test_security_the_refusal_says_which_address_and_its_share() -> None:
                 sock.close()
 
 
+async def _call(guard: Guard, address: str, path: str) -> list[Message]:
+    """A GET of ``path`` from ``address`` through ``guard``: the messages sent back."""
+    scope: Scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": (address, 1234),
+    }
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    await guard(scope, receive, send)
+    return sent
+
+
 def test_security_requests_in_progress_per_address_are_capped() -> None:
     """One address with ``requests_per_address`` requests in progress gets 429
     for the next; another address is answered meanwhile."""
@@ -108,23 +129,7 @@ def test_security_requests_in_progress_per_address_are_capped() -> None:
     guard = Guard(slow, requests_per_address=2)
 
     async def call(address: str, path: str) -> list[Message]:
-        scope: Scope = {
-            "type": "http",
-            "method": "GET",
-            "path": path,
-            "headers": [(b"host", b"127.0.0.1")],
-            "client": (address, 1234),
-        }
-        sent: list[Message] = []
-
-        async def receive() -> Message:
-            return {"type": "http.request", "body": b""}
-
-        async def send(message: Message) -> None:
-            sent.append(message)
-
-        await guard(scope, receive, send)
-        return sent
+        return await _call(guard, address, path)
 
     async def scenario() -> None:
         held = [asyncio.create_task(call("10.0.0.1", "/slow")) for _ in range(2)]
@@ -179,24 +184,10 @@ def test_security_serve_sets_the_per_address_caps(capsys: pytest.CaptureFixture[
 
 
 def _request(guard: Guard, address: str, path: str) -> Callable[[], Coroutine[Any, Any, int]]:
+    """A GET of ``path`` from ``address`` through ``guard``, to be awaited: its status."""
+
     async def call() -> int:
-        scope: Scope = {
-            "type": "http",
-            "method": "GET",
-            "path": path,
-            "headers": [(b"host", b"127.0.0.1")],
-            "client": (address, 1234),
-        }
-        sent: list[Message] = []
-
-        async def receive() -> Message:
-            return {"type": "http.request", "body": b""}
-
-        async def send(message: Message) -> None:
-            sent.append(message)
-
-        await guard(scope, receive, send)
-        status: int = sent[0]["status"]
+        status: int = (await _call(guard, address, path))[0]["status"]
         return status
 
     return call
