@@ -585,3 +585,45 @@ def test_a_bets_request_key_taken_already_refuses_that_bet_alone(engine: Engine)
     assert sorted(e.event.bet_id for e in events) == ["b1", "b3", "b4", "b5"]  # type: ignore[attr-defined]
     assert ledger.trial_balance() == 0
     assert ledger.audit().ok
+
+
+# -- what a key stands for, and a pool never opened ----------------------------------------------
+
+
+#: The content each request's key stands for, as the ledger stores its hash
+#: (ledger_transactions.request_hash): a request retried with its key after
+#: an upgrade must hash as it did, or it is refused as a conflict.
+CONTENTS: list[tuple[postings.Request, dict[str, Any]]] = [
+    (postings.EntryFee("player:ann", "cup", 1_000, "k", memo="seat 3"),
+     {"op": "pay_entry_fee", "wallet": "player:ann", "tournament": "cup", "amount": 1_000,
+      "memo": "seat 3"}),
+    (postings.Refund("player:ann", "cup", 1_000, "k"),
+     {"op": "refund_entry_fee", "wallet": "player:ann", "tournament": "cup", "amount": 1_000,
+      "memo": None}),
+    (postings.Prize("player:ann", "cup", 5_000, "k"),
+     {"op": "pay_prize", "wallet": "player:ann", "tournament": "cup", "amount": 5_000,
+      "memo": None}),
+    (postings.PoolSurplus("cup", 3_000, "k"),
+     {"op": "close_pool", "tournament": "cup", "amount": 3_000}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "content"), CONTENTS)
+def test_a_key_stands_for_the_content_the_ledger_stored_its_hash_of(
+    request_: postings.Request, content: dict[str, Any]
+) -> None:
+    from punto.store.ledger_types import request_hash
+
+    assert request_.request_hash == request_hash(content)
+
+
+def test_a_pool_never_opened_holds_nothing() -> None:
+    """A tournament nobody paid an entry fee to: its prize is the house's
+    whole, no refund comes out of it, and it closes with nothing in it."""
+    wallets = {w.code: w for w in (ANN, HOUSE)}
+    prize = postings.plan(postings.Prize("player:ann", "new", 700, "k"), wallets)
+    assert {e.wallet: e.amount for e in prize.entries} == {"house": -700, "player:ann": 700}
+    with pytest.raises(LedgerError, match="the pool of tournament 'new' holds 0.00"):
+        postings.plan(postings.Refund("player:ann", "new", 1, "k"), wallets)
+    with pytest.raises(LedgerError, match="changed while it was being closed"):
+        postings.plan(postings.PoolSurplus("new", 1, "k"), wallets)
