@@ -623,7 +623,7 @@ def test_a_pool_never_opened_holds_nothing() -> None:
     wallets = {w.code: w for w in (ANN, HOUSE)}
     prize = postings.plan(postings.Prize("player:ann", "new", 700, "k"), wallets)
     assert {e.wallet: e.amount for e in prize.entries} == {"house": -700, "player:ann": 700}
-    with pytest.raises(LedgerError, match="the pool of tournament 'new' holds 0.00"):
+    with pytest.raises(LedgerError, match=r"the pool of tournament 'new' holds 0\.00"):
         postings.plan(postings.Refund("player:ann", "new", 1, "k"), wallets)
     with pytest.raises(LedgerError, match="changed while it was being closed"):
         postings.plan(postings.PoolSurplus("new", 1, "k"), wallets)
