@@ -627,3 +627,43 @@ def test_a_pool_never_opened_holds_nothing() -> None:
         postings.plan(postings.Refund("player:ann", "new", 1, "k"), wallets)
     with pytest.raises(LedgerError, match="changed while it was being closed"):
         postings.plan(postings.PoolSurplus("new", 1, "k"), wallets)
+
+
+#: Each refusal as the cage or the dealer reads it: what was wrong and what
+#: to do instead.
+REFUSED_WHOLE: list[tuple[postings.Request, BetState | None, str]] = [
+    (PlaceBet("player:zed", "t1", "b2", "r1", 1, "k"), None,
+     "wallet player:zed has 0.00, not the 0.01 asked for; deposit more or stake less"),
+    (PlaceBet("player:ann", "t1", "b1", "r1", 100, "k"), OPEN,
+     "bet 'b1' at table 't1' was already placed; give each bet at a table its own bet id"),
+    (PlaceBet("house", "t1", "b2", "r1", 100, "k"), None,
+     "wallet 'house' is not a player wallet; deposits, withdrawals and bets move a player's "
+     "money"),
+    (SettleBet("t1", "b9", 100, "k"), None,
+     "there is no bet 'b9' at table 't1'; settle or return only a bet the ledger placed"),
+    (SettleBet("t1", "b1", 100, "k"), SETTLED,
+     "bet 'b1' at table 't1' is already settled; a bet is settled or returned once"),
+    (ReturnBet("t1", "b1", "k", 2_001), OPEN,
+     "cannot return 20.01 of bet 'b1': it holds 20.00; return at most what the bet still holds"),
+    (postings.Refund("player:ann", "cup", 3_001, "k"), None,
+     "the pool of tournament 'cup' holds 30.00, not the 30.01 to refund; a refund gives back "
+     "only fees the pool took"),
+    (postings.PoolSurplus("cup", 2_999, "k"), None,
+     "the pool of tournament 'cup' changed while it was being closed; close it again"),
+    (postings.Resettle("t1", "b9", 10, "k"), None,
+     "there is no bet 'b9' at table 't1'; resettle only a bet the ledger placed"),
+    (postings.Resettle("t1", "b1", 0, "k"), OPEN,
+     "bet 'b1' at table 't1' is still open; settle or return it; only a closed bet is "
+     "resettled"),
+    (postings.Deposit("player:ann", 500, ""), None,
+     "idempotency key '' is not usable; give 1 to 200 characters"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "refusal"), REFUSED_WHOLE)
+def test_every_refusal_says_what_to_do_instead(
+    request_: postings.Request, bet: BetState | None, refusal: str
+) -> None:
+    with pytest.raises(PuntoError) as refused:
+        postings.plan(request_, WALLETS, bet)
+    assert str(refused.value) == refusal
