@@ -594,6 +594,19 @@ def test_a_bets_request_key_taken_already_refuses_that_bet_alone(engine: Engine)
 #: (ledger_transactions.request_hash): a request retried with its key after
 #: an upgrade must hash as it did, or it is refused as a conflict.
 CONTENTS: list[tuple[postings.Request, dict[str, Any]]] = [
+    (postings.Deposit("player:ann", 500, "k", memo="cage 2"),
+     {"op": "deposit", "wallet": "player:ann", "amount": 500, "memo": "cage 2"}),
+    (postings.Withdrawal("player:ann", 500, "k", memo="cage 2"),
+     {"op": "withdraw", "wallet": "player:ann", "amount": 500, "memo": "cage 2"}),
+    (PlaceBet("player:ann", "t1", "b2", "r1", 1_500, "k"),
+     {"op": "place_bet", "wallet": "player:ann", "table": "t1", "amount": 1_500, "bet": "b2",
+      "round": "r1"}),
+    (SettleBet("t1", "b1", 3_900, "k"),
+     {"op": "settle_bet", "table": "t1", "bet": "b1", "payout": 3_900}),
+    (ReturnBet("t1", "b1", "k", 500),
+     {"op": "return_bet", "table": "t1", "bet": "b1", "amount": 500}),
+    (postings.Resettle("t1", "b1", -1_900, "k"),
+     {"op": "resettle", "table": "t1", "bet": "b1", "delta": -1_900}),
     (postings.EntryFee("player:ann", "cup", 1_000, "k", memo="seat 3"),
      {"op": "pay_entry_fee", "wallet": "player:ann", "tournament": "cup", "amount": 1_000,
       "memo": "seat 3"}),
