@@ -682,3 +682,27 @@ def test_every_refusal_says_what_to_do_instead(
     with pytest.raises(PuntoError) as refused:
         postings.plan(request_, WALLETS, bet)
     assert str(refused.value) == refusal
+
+
+#: The wallets the ledger loads and locks before it plans a request: a wallet
+#: left out would be planned as if it held nothing.
+NEEDED: list[tuple[postings.Request, BetState | None, tuple[str, ...]]] = [
+    (postings.Deposit("player:ann", 500, "k"), None, ("player:ann", "house")),
+    (PlaceBet("player:ann", "t1", "b2", "r1", 1_500, "k"), None, ("player:ann", "holding:t1")),
+    (SettleBet("t1", "b1", 3_900, "k"), OPEN, ("holding:t1", "house", "player:ann")),
+    (ReturnBet("t1", "b1", "k", 500), OPEN, ("holding:t1", "player:ann")),
+    (postings.EntryFee("player:ann", "cup", 1_000, "k"), None, ("player:ann", "tournament:cup")),
+    (postings.Prize("player:ann", "cup", 5_000, "k"), None,
+     ("player:ann", "tournament:cup", "house")),
+    (postings.PoolSurplus("cup", 3_000, "k"), None, ("tournament:cup", "house")),
+    (postings.Resettle("t1", "b1", -1_900, "k"), SETTLED, ("house", "player:ann")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "codes"), NEEDED)
+def test_the_wallets_a_request_needs_are_the_ones_it_posts_to(
+    request_: postings.Request, bet: BetState | None, codes: tuple[str, ...]
+) -> None:
+    assert postings.wallets_needed(request_, bet) == codes
+    made = postings.plan(request_, {c: WALLETS.get(c) or postings.unopened(c) for c in codes}, bet)
+    assert {e.wallet for e in made.entries} <= set(codes)
