@@ -324,6 +324,54 @@ def test_a_physical_shoe_gives_no_card_more_often_than_its_decks_hold_it() -> No
     )
 
 
+@pytest.mark.parametrize(
+    ("game", "role", "clause", "refusal"),
+    [
+        (
+            "tiger-no-commission",
+            Role.SHIFT_MANAGER,
+            "5.13",
+            "the Tiger No Commission Baccarat rules do not replace the cards under '5.13' "
+            "(clause 5.13); the rules replace the cards mid-shoe under no clause; a shoe whose "
+            "cutting card came out is followed by a new shoe",
+        ),
+        (
+            "tiger-baccarat",
+            Role.SHIFT_MANAGER,
+            "5.11.2",
+            "the Tiger Baccarat rules do not replace the cards under '5.11.2' (clause 5.11.2); "
+            "the cards are replaced mid-shoe under 5.11.5, 5.12.2, 5.13; a shoe whose cutting "
+            "card came out is followed by a new shoe",
+        ),
+        (
+            "tiger-buffalo",
+            Role.DEALER,
+            "5.11.2",
+            "a dealer may not replace the cards (clause 5.11.2); it takes a pit supervisor or "
+            "higher",
+        ),
+        (
+            "tiger-baccarat",
+            Role.DEALER,
+            "5.11.5",
+            "no round of this shoe called for the cards to be replaced under this clause "
+            "(clause 5.11.5)",
+        ),
+    ],
+)
+def test_cards_replaced_mid_shoe_only_under_a_clause_of_the_game_that_calls_for_it(
+    game: str, role: Role, clause: str, refusal: str
+) -> None:
+    """Replacing the cards mid-shoe ends the shoe's record: only under the
+    game's own clauses, by the position they name, when a round called for
+    it -- and the refusal says which clauses there are."""
+    state = ShoeState(get_game(game))
+    state.load(ShoeStarted("s1", (), None, "", "", decks=8))
+    with pytest.raises((ActionError, RoleError)) as refused:
+        state.check_replace(role, clause, None)
+    assert str(refused.value) == refusal
+
+
 # -- Insurance Plus --------------------------------------------------------------------------------
 
 
