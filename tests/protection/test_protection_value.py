@@ -206,3 +206,105 @@ def test_a_player_betting_twice_on_a_wager_in_a_round_is_one_stake() -> None:
     assert (VALUE, "ann") in by
     stakes = by[(TABLE_STAKES, TABLE)]
     assert stakes.bets[-1].players == (("ann", 150), ("bob", 25))
+
+
+def test_the_alert_after_a_return_to_zero_counts_only_its_own_run() -> None:
+    """The pit reads an alert's bets, staked and value as the run that
+    raised it: a run ended at zero leaves nothing in the next one."""
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D(0), D(4), warmup=2))
+    good = ValuedBet("r", "big_tiger", Fraction(2, 10), 25)
+    assert test.observe(good) is not None
+    test.observe(ValuedBet("r", "big_tiger", Fraction(-10, 10), 25))  # -4: back to zero
+    assert test.statistic == 0
+    again = test.observe(ValuedBet("r9", "big_tiger", Fraction(2, 10), 30))
+    assert again is not None
+    assert (again.bets, again.staked, again.value) == (1, 30, 30 * Fraction(2, 10))
+    assert [s.bet.round_id for s in again.scores] == ["r9"]
+
+
+def test_a_bet_on_a_wager_the_table_has_not_valued_yet_waits() -> None:
+    """Until the table has valued a wager its spread is not known: a bet on
+    it is held, not scored (and not refused)."""
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D(0), D(4), warmup=2))
+    assert test.reference.count("tiger_pair") == 0
+    assert test.observe(ValuedBet("r1", "tiger_pair", Fraction(1, 2), 25)) is None
+    assert test.statistic == 0
+
+
+def test_a_wager_worth_two_thirds_every_round_has_no_spread() -> None:
+    """Four rounds at 2/3: the variance, computed to 34 digits, comes out a
+    hair below zero; the spread is 0 and the bet scores the sign of its value."""
+    reference = reference_of(*[Fraction(2, 3)] * 4)
+    assert reference.moments("big_tiger")[1] == 0
+    test = ValueTest(reference, Thresholds(D(8), D(0), D(4), warmup=2))
+    assert test.observe(ValuedBet("r1", "big_tiger", Fraction(2, 3), 25)) is None
+    assert test.statistic == 4
+
+
+def test_each_alert_of_the_table_names_its_test_its_bets_and_who_placed_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ann (1000) and cat (1, the smallest stake) bet Big Tiger in the odd
+    rounds, worth +1/10, and nothing in the even ones, worth -1/10; dan's
+    stake of 0 is no bet.  The table's two tests and each player's value
+    test alert, each naming the wager, its statistic, threshold and false
+    alarm rate, every bet of the run with who placed it, and the run's
+    expected net to the bettors.  The table keeps the bets of its latest
+    3 rounds here: r1's players are still named when r3 alerts."""
+    import punto.protection.tablewide as tablewide
+    from punto.protection.tablewide import Finding
+
+    monkeypatch.setattr(tablewide, "KEEP_ROUNDS", 3)
+    table = Thresholds(D(2), warmup=2, false_alarm_rate="the table's rate")
+    player = Thresholds(D(2), warmup=2, false_alarm_rate="a player's rate")
+    watch = TableWatch(table, player)
+    assert (watch.thresholds, watch.value_thresholds) == (table, player)
+    found: dict[str, list[Finding]] = {}
+    for i in range(6):
+        value = Fraction(1, 10) if i % 2 else Fraction(-1, 10)
+        bets = [("bob", "banker", 25), ("dan", "big_tiger", 0)]
+        if i % 2:
+            bets += [("ann", "big_tiger", 1000), ("cat", "big_tiger", 1)]
+        found[f"r{i}"] = watch.round(f"r{i}", {"big_tiger": value}, ["big_tiger"], bets)
+    tenth = Fraction(1, 10)
+    both = (("ann", 1000), ("cat", 1))
+    odd = ("r1", "r3", "r5")
+    assert found["r3"] == [
+        Finding(
+            TABLE_STAKES,
+            TABLE,
+            "big_tiger",
+            D("2.3"),
+            D(2),
+            "the table's rate",
+            (ValuedBet("r1", "big_tiger", tenth, 1001, both),)
+            + (ValuedBet("r3", "big_tiger", tenth, 1001, both),),
+            2 * 1001 * tenth,
+        )
+    ]
+    assert found["r5"] == [
+        Finding(
+            TABLE_VALUE,
+            TABLE,
+            "big_tiger",
+            D("2.1"),
+            D(2),
+            "the table's rate",
+            tuple(ValuedBet(r, "big_tiger", tenth, 1001, both) for r in odd),
+            3 * 1001 * tenth,
+        ),
+        *(
+            Finding(
+                VALUE,
+                name,
+                "big_tiger",
+                D("2.1"),
+                D(2),
+                "a player's rate",
+                tuple(ValuedBet(r, "big_tiger", tenth, stake, ((name, stake),)) for r in odd),
+                3 * stake * tenth,
+            )
+            for name, stake in both
+        ),
+    ]
+    assert watch.statistic("dan") is None
