@@ -277,8 +277,7 @@ def test_each_alert_of_the_table_names_its_test_its_bets_and_who_placed_them(
             D("2.3"),
             D(2),
             "the table's rate",
-            (ValuedBet("r1", "big_tiger", tenth, 1001, both),)
-            + (ValuedBet("r3", "big_tiger", tenth, 1001, both),),
+            tuple(ValuedBet(r, "big_tiger", tenth, 1001, both) for r in ("r1", "r3")),
             2 * 1001 * tenth,
         )
     ]
