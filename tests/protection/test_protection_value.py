@@ -307,3 +307,86 @@ def test_each_alert_of_the_table_names_its_test_its_bets_and_who_placed_them(
         ),
     ]
     assert watch.statistic("dan") is None
+
+
+def test_an_alert_shows_how_each_bet_of_its_run_was_scored() -> None:
+    """Stakes 100, 300, 200 at one spread above the mean: each bet's weight
+    is its stake over the mean stake so far (100, 200, 200), its score that
+    weight times one spread; the pit sees each step."""
+    from punto.protection.value import ValueScore
+
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D("0.5"), D(4), warmup=2))
+    bets = [ValuedBet(f"r{i}", "big_tiger", Fraction(1, 10), s) for i, s in enumerate((100, 300))]
+    assert [test.observe(b) for b in bets] == [None, None]
+    last = ValuedBet("r2", "big_tiger", Fraction(1, 10), 200)
+    alert = test.observe(last)
+    assert alert is not None
+    assert (alert.wager, alert.false_alarm_rate) == ("big_tiger", test.thresholds.false_alarm_rate)
+    assert alert.scores == (
+        ValueScore(bets[0], D(0), D("0.1"), D(100), D(1), D("0.5")),
+        ValueScore(bets[1], D(0), D("0.1"), D(200), D("1.5"), D("1.5")),
+        ValueScore(last, D(0), D("0.1"), D(200), D(1), D(2)),
+    )
+
+
+def test_each_wager_has_a_statistic_of_its_own() -> None:
+    """A bet worth one spread on Big Tiger and one on Tiger Pair: each
+    wager's statistic is 1, not 2 for the player."""
+    reference = ValueReference()
+    for v in SPREAD_TENTH:
+        reference.add({"big_tiger": v, "tiger_pair": v})
+    test = ValueTest(reference, Thresholds(D(2), D(0), D(4), warmup=2))
+    for wager in ("big_tiger", "tiger_pair"):
+        assert test.observe(ValuedBet("r1", wager, Fraction(1, 10), 100)) is None
+    assert test.statistic == 1
+
+
+def test_with_no_spread_a_bet_scores_the_sign_of_its_value_either_way() -> None:
+    """Every round worth 37/100: a bet worth more scores the cap, one worth
+    exactly nothing scores 0, one worth less scores minus the cap."""
+    test = ValueTest(
+        reference_of(Fraction(37, 100), Fraction(37, 100)), Thresholds(D(9), D(0), D(4), warmup=2)
+    )
+    observed = [
+        (Fraction(37, 100), D(4)),
+        (Fraction(0), D(4)),
+        (Fraction(1, 100), D(8)),
+        (Fraction(-1, 100), D(4)),
+    ]
+    for value, statistic in observed:
+        assert test.observe(ValuedBet("r", "big_tiger", value, 25)) is None
+        assert test.statistic == statistic
+
+
+def test_a_stake_of_nothing_is_refused_saying_which_bets_the_test_takes() -> None:
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D(0), D(4), warmup=2))
+    with pytest.raises(DetectionError) as refused:
+        test.observe(ValuedBet("r7", "big_tiger", Fraction(1, 10), 0))
+    assert str(refused.value) == (
+        "a stake of 0 on big_tiger in round r7; "
+        "the value test takes the bets placed (stakes above 0)"
+    )
+    assert test.observe(ValuedBet("r8", "big_tiger", Fraction(1, 10), 1)) is None
+
+
+def test_thresholds_changed_at_a_table_apply_from_the_next_round_to_every_test() -> None:
+    """The pit lowers a table's limits mid-shoe (another preset): the
+    statistics so far are kept, and the table's two tests and each player's
+    value test alert at the new limits."""
+    high = Thresholds(D(100), warmup=2)
+    watch = TableWatch(high, high)
+    found = []
+    for i in range(6):
+        if i == 2:
+            low = Thresholds(D(2), warmup=2, false_alarm_rate="the table's, lowered")
+            mine = Thresholds(D(2), warmup=2, false_alarm_rate="a player's, lowered")
+            watch.set_thresholds(low, mine)
+            assert (watch.thresholds, watch.value_thresholds) == (low, mine)
+        value = Fraction(1, 10) if i % 2 else Fraction(-1, 10)
+        bets = [("bob", "banker", 25)] + ([("ann", "big_tiger", 1000)] if i % 2 else [])
+        found += watch.round(f"r{i}", {"big_tiger": value}, ["big_tiger"], bets)
+    assert sorted((f.test, f.player, f.false_alarm_rate) for f in found) == [
+        (TABLE_STAKES, TABLE, "the table's, lowered"),
+        (TABLE_VALUE, TABLE, "the table's, lowered"),
+        (VALUE, "ann", "a player's, lowered"),
+    ]
