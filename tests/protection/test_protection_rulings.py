@@ -213,3 +213,71 @@ def test_the_pit_rates_pool_every_player_round() -> None:
     (test,) = [t for t in r.dealers[0].rulings.tests if t.statistic == "rulings that saved"]  # type: ignore[union-attr]
     # 2 x 8 honest voids and gus's 12 each save one of the two players: 28 of 2,400 player-rounds
     assert test.pit_rate == Fraction(28, 2400)
+
+
+def test_the_pit_reads_a_flagged_dealer_and_player_whole() -> None:
+    """What the anomalies view shows of gus and ann: both tests with their
+    counts, the pit's rate as an exact fraction and the p-value, the money
+    the rulings saved, the stakes ruled, each ruled bet with the net the
+    cards gave it and the net after the ruling, and the alert in words."""
+    r = report(round_facts("t", pit(colluder_voids=12), pit.dealers))  # type: ignore[attr-defined]
+    (flagged,) = [p for p in report_json(r)["players"] if p["alerts"]]
+    share = binomial_upper_tail(12, 12, Fraction(1, 2))
+    assert {k: v for k, v in flagged.items() if k != "ruled"} == {
+        "dealer": "gus",
+        "player": "ann",
+        "rounds": 400,
+        "tests": [
+            {
+                "statistic": "rulings that saved",
+                "count": 12,
+                "out_of": 400,
+                "pit_rate": "7/600",
+                "p_value": binomial_upper_tail(12, 400, Fraction(7, 600)),
+                "alert": False,
+            },
+            {
+                "statistic": "saved, of the rulings",
+                "count": 12,
+                "out_of": 12,
+                "pit_rate": "1/2",
+                "p_value": share,
+                "alert": True,
+            },
+        ],
+        "saved": "1200",
+        "value_at_placement": "0",
+        "stakes_ruled": 12,
+        "alerts": [
+            f"saved, of the rulings: 12 of 12 (pit 50.00%), p = {share:.2g} < 0.001; "
+            "rulings saved 1200 against the cards"
+        ],
+    }
+    assert len(flagged["ruled"]) == 12
+    assert flagged["ruled"][0] == {
+        "round_id": "gus-1",
+        "bet_id": "gus-1-ann",
+        "player": "ann",
+        "wager": "banker",
+        "stake": "100",
+        "ruling": "void",
+        "clause": "5.1",
+        "as_dealt": "-100",
+        "net": "0",
+        "saved": "100",
+        "value": None,
+    }
+
+
+def test_a_ruled_stake_shows_its_value_at_placement_and_nothing_saved_when_undecided() -> None:
+    from punto.protection.rulings import RuledStake
+
+    valued = RuledStake("r1", "b1", "ann", "banker", D(100), "void", "5.1", D(-100), D(0),
+                        Fraction(-1, 100))  # fmt: skip
+    assert valued.value_at_placement == -1
+    assert valued.to_json()["value"] == "-1/100"
+    assert valued.to_json()["saved"] == "100"
+    undecided = RuledStake("r1", "b1", "ann", "banker", D(100), "void", None, None, D(0), None)
+    assert undecided.saved is None
+    assert (undecided.to_json()["as_dealt"], undecided.to_json()["saved"]) == (None, None)
+    assert undecided.to_json()["clause"] is None
