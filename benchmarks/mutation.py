@@ -103,6 +103,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
         [
             "tests/protection/test_protection_rulings.py",
             "tests/protection/test_protection_anomalies.py",
+            # the tails' Poisson interval (the false alarm rates' confidence)
+            "tests/protection/test_protection_detection.py",
         ],
     ),
     "anomalies": (
