@@ -18,7 +18,7 @@ import pytest
 from punto.cards import parse_cards
 from punto.eventlog import Stored
 from punto.protection.anomalies import report, report_json, round_facts
-from punto.protection.rulings import RulingTest
+from punto.protection.rulings import PlayerRound, RulingTest
 from punto.protection.tails import binomial_upper_tail
 from punto.protection.valuation import unseen, wager_returns
 from punto.table.events import (
@@ -281,3 +281,41 @@ def test_a_ruled_stake_shows_its_value_at_placement_and_nothing_saved_when_undec
     assert undecided.saved is None
     assert (undecided.to_json()["as_dealt"], undecided.to_json()["saved"]) == (None, None)
     assert undecided.to_json()["clause"] is None
+
+
+def _player_round(rid: str, saved: Decimal | None) -> PlayerRound:
+    """One round of ann's with gus whose one ruled bet the ruling left
+    ``saved`` beyond what the cards gave (None: the coup was not complete)."""
+    from punto.protection.rulings import RuledStake
+
+    as_dealt = None if saved is None else -saved
+    stake = RuledStake(rid, f"{rid}-ann", "ann", "banker", D(100), "void", "5.1", as_dealt,
+                       D(0), None)  # fmt: skip
+    return PlayerRound(rid, "gus", "ann", (stake,))
+
+
+def test_the_pit_rates_count_a_single_unit_saved_and_not_a_ruling_that_moved_nothing() -> None:
+    """Of four player-rounds: one a ruling saved 1, one it cost 1, one it
+    left as the cards did (moved nothing), one not decided; the pit's rate
+    of saved rounds is 1 in 4, its share of the rulings that moved money 1
+    in 2.  A pit with no round, or no ruling that moved money, has rates 0."""
+    from punto.protection.rulings import pit_rates
+
+    rounds = [
+        _player_round("r1", D(1)),
+        _player_round("r2", D(-1)),
+        _player_round("r3", D(0)),
+        _player_round("r4", None),
+    ]
+    assert pit_rates(rounds) == (Fraction(1, 4), Fraction(1, 2))
+    assert pit_rates([]) == (0, 0)
+    assert pit_rates(rounds[2:]) == (0, 0)
+
+
+def test_one_round_saved_against_a_pit_that_almost_never_saves_is_an_alert() -> None:
+    from punto.protection.rulings import rulings_of
+
+    found = rulings_of([_player_round("r1", D(100))], (Fraction(1, 1000), Fraction(1, 1000)), 0.01)
+    assert [(t.count, t.out_of, t.alert) for t in found.tests] == [(1, 1, True), (1, 1, True)]
+    assert found.alert
+    assert (found.saved, found.stakes) == (D(100), 1)
