@@ -308,8 +308,8 @@ def test_the_pit_rates_count_a_single_unit_saved_and_not_a_ruling_that_moved_not
         _player_round("r4", None),
     ]
     assert pit_rates(rounds) == (Fraction(1, 4), Fraction(1, 2))
-    assert pit_rates([]) == (0, 0)
-    assert pit_rates(rounds[2:]) == (0, 0)
+    assert pit_rates([]) == (Fraction(0), Fraction(0))
+    assert pit_rates(rounds[2:]) == (Fraction(0), Fraction(0))
 
 
 def test_one_round_saved_against_a_pit_that_almost_never_saves_is_an_alert() -> None:
