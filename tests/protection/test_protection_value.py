@@ -390,3 +390,26 @@ def test_thresholds_changed_at_a_table_apply_from_the_next_round_to_every_test()
         (TABLE_VALUE, TABLE, "the table's, lowered"),
         (VALUE, "ann", "a player's, lowered"),
     ]
+
+
+def test_an_alert_reaching_back_past_the_rounds_kept_names_nobody_for_those_rounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table keeps the bets of its latest rounds only (here 1): when r3
+    alerts, r1's bet is still evidence, with its stake, but its players are
+    no longer known."""
+    import punto.protection.tablewide as tablewide
+
+    monkeypatch.setattr(tablewide, "KEEP_ROUNDS", 1)
+    t = Thresholds(D(2), warmup=2)
+    watch = TableWatch(t, t)
+    found = []
+    for i in range(4):
+        value = Fraction(1, 10) if i % 2 else Fraction(-1, 10)
+        bets = [("bob", "banker", 25)] + ([("ann", "big_tiger", 1000)] if i % 2 else [])
+        found += watch.round(f"r{i}", {"big_tiger": value}, ["big_tiger"], bets)
+    (stakes,) = [f for f in found if f.test == TABLE_STAKES]
+    assert [(b.round_id, b.stake, b.players) for b in stakes.bets] == [
+        ("r1", 1000, ()),
+        ("r3", 1000, (("ann", 1000),)),
+    ]
