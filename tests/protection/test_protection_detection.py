@@ -239,3 +239,16 @@ def test_alert_evidence_keeps_the_latest_bets_of_a_long_run() -> None:
     assert len(alert.evidence) == EVIDENCE_LIMIT
     assert alert.evidence[-1].round_id == f"r{n - 1}"
     assert alert.observations > EVIDENCE_LIMIT
+
+
+def test_the_poisson_interval_refuses_what_has_no_interval_and_starts_at_zero_for_none() -> None:
+    """The false alarm rates state Garwood's interval: none for a negative
+    count or a confidence of 0 or 1; for no alert it runs from 0; for one
+    alert its lower end is the 2.5% point, 0.0253."""
+    for k, confidence in ((-1, 0.95), (3, 1.0), (3, 0.0), (3, 1.5)):
+        with pytest.raises(ValueError, match="no interval") as refused:
+            poisson_interval(k, confidence)
+        assert str(refused.value) == f"no interval for {k} events at confidence {confidence}"
+    assert poisson_interval(0)[0] == 0.0
+    lo, hi = poisson_interval(1)
+    assert (round(lo, 4), round(hi, 3)) == (0.0253, 5.572)

@@ -319,3 +319,14 @@ def test_one_round_saved_against_a_pit_that_almost_never_saves_is_an_alert() -> 
     assert [(t.count, t.out_of, t.alert) for t in found.tests] == [(1, 1, True), (1, 1, True)]
     assert found.alert
     assert (found.saved, found.stakes) == (D(100), 1)
+
+
+def test_the_binomial_tail_at_its_edges() -> None:
+    """The tests' p-values at the edges: nothing seen is certain (1), a rate
+    of 0 never gives a count, a rate of 1 always does, and a tail never
+    exceeds 1."""
+    assert binomial_upper_tail(0, 10, Fraction(1, 2)) == 1.0
+    assert binomial_upper_tail(3, 10, Fraction(0)) == 0.0
+    assert binomial_upper_tail(3, 10, Fraction(1)) == 1.0
+    assert binomial_upper_tail(1, 1, Fraction(999, 1000)) == pytest.approx(0.999, rel=1e-12)
+    assert binomial_upper_tail(1, 400, Fraction(1, 2)) <= 1.0
