@@ -706,3 +706,30 @@ def test_the_wallets_a_request_needs_are_the_ones_it_posts_to(
     assert postings.wallets_needed(request_, bet) == codes
     made = postings.plan(request_, {c: WALLETS.get(c) or postings.unopened(c) for c in codes}, bet)
     assert {e.wallet for e in made.entries} <= set(codes)
+
+
+def test_a_key_used_for_another_request_is_refused_saying_what_to_do() -> None:
+    bet = PlaceBet("player:ann", "t1", "b2", "r1", 100, "k")
+    other = PlaceBet("player:ann", "t1", "b2", "r1", 101, "k")
+    with pytest.raises(IdempotencyConflictError) as refused:
+        postings.check_key(other, bet.request_hash)
+    assert str(refused.value) == (
+        "idempotency key 'k' was already used for a different request; use a new key for a "
+        "new posting; repeat a key only to retry the same one"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        ("house", WalletKind.HOUSE),
+        ("holding:t1", WalletKind.HOLDING),
+        ("tournament:cup", WalletKind.TOURNAMENT),
+        ("player:ann", WalletKind.PLAYER),
+    ],
+)
+def test_a_wallet_not_opened_yet_holds_nothing_and_has_its_kind(
+    code: str, kind: WalletKind
+) -> None:
+    """The kind decides what a wallet may do: the house alone goes below zero."""
+    assert postings.unopened(code) == WalletState(code, kind, 0)
