@@ -260,7 +260,10 @@ def test_each_wagers_statistic_and_the_alert_name_the_wager() -> None:
     d = Detector(HAND)
     d.observe(_obs("r1", Fraction(0), 0))
     d.observe(_obs("r2", Fraction(1, 5), 1))
-    assert (d.statistic_of("big_tiger"), d.statistic_of("tiger_pair")) == (Decimal("1.0"), Decimal(0))
+    assert (d.statistic_of("big_tiger"), d.statistic_of("tiger_pair")) == (
+        Decimal("1.0"),
+        Decimal(0),
+    )
     d.observe(_obs("r3", Fraction(0), 0))
     alert = d.observe(_obs("r4", Fraction(1, 5), 2))
     assert alert is not None
