@@ -14,11 +14,11 @@ called the mutated function.
     python benchmarks/mutation.py --again grants   # its survivors against the tests now
 
 Per module it prints mutmut's counts (killed, survived, no tests, timeout,
-suspicious) and writes them, with the surviving mutants' names, to
+suspicious) and writes them, with every mutant's status, to
 ``artifacts/mutation/<module>.json``; ``mutmut show <name>`` in
 ``artifacts/mutation/<module>/`` prints a survivor's diff.  Which survivors
 are equivalent is a reading of each diff, recorded in benchmarks/README.md
-("Mutation testing").
+(section "mutation.py").
 """
 
 from __future__ import annotations
@@ -219,7 +219,8 @@ def run(
         if not (OUT / f"{name}.json").exists() or "results" not in (
             earlier := json.loads((OUT / f"{name}.json").read_text())
         ):
-            raise SystemExit(f"mutation.py: {name} has no finished run to check again")
+            print(f"mutation.py: {name} has no finished run to check again", file=sys.stderr)
+            raise SystemExit(2)
         names = sorted(k for k, v in earlier["results"].items() if v in ("survived", "no tests"))
         # a selection changed makes mutmut forget every result and collect
         # each test's coverage again: the earlier results are merged below
