@@ -11,13 +11,14 @@ called the mutated function.
     python benchmarks/mutation.py grants detection # some of them
     python benchmarks/mutation.py --list           # the modules and their tests
     python benchmarks/mutation.py --collect grants # the counts of a run already made
+    python benchmarks/mutation.py --again grants   # its survivors against the tests now
 
 Per module it prints mutmut's counts (killed, survived, no tests, timeout,
-suspicious) and writes them, with the surviving mutants' names, to
+suspicious) and writes them, with every mutant's status, to
 ``artifacts/mutation/<module>.json``; ``mutmut show <name>`` in
 ``artifacts/mutation/<module>/`` prints a survivor's diff.  Which survivors
 are equivalent is a reading of each diff, recorded in benchmarks/README.md
-("Mutation testing").
+(section "mutation.py").
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "artifacts" / "mutation"
@@ -63,6 +65,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/table/test_live_table_cards.py",
             "tests/table/test_shoe_in_replay.py",
             "tests/table/test_money_guards.py",
+            # claims tried against the shoe's record (ShoeState.record)
+            "tests/table/test_irregularities_mbs.py",
         ],
     ),
     "handling": (
@@ -85,6 +89,31 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/protection/test_protection_guards.py",
         ],
     ),
+    # the value at placement, per player and for the table whoever bets
+    "value": (
+        ["src/punto/protection/value.py", "src/punto/protection/tablewide.py"],
+        [
+            "tests/protection/test_protection_value.py",
+            "tests/protection/test_protection_sessions.py",
+        ],
+    ),
+    # who a ruling saved, and the dealers' and tables' counts and hold
+    "rulings": (
+        ["src/punto/protection/rulings.py", "src/punto/protection/tails.py"],
+        [
+            "tests/protection/test_protection_rulings.py",
+            "tests/protection/test_protection_anomalies.py",
+            # the tails' Poisson interval (the false alarm rates' confidence)
+            "tests/protection/test_protection_detection.py",
+        ],
+    ),
+    "anomalies": (
+        ["src/punto/protection/anomalies.py"],
+        [
+            "tests/protection/test_protection_anomalies.py",
+            "tests/protection/test_protection_rulings.py",
+        ],
+    ),
     "postings": (
         ["src/punto/store/postings.py"],
         [
@@ -93,13 +122,26 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/store/test_ledger.py",
         ],
     ),
-    "guards": (
-        ["src/punto/server/guard.py", "src/punto/server/login_guard.py"],
+    # cross-site requests, and requests and sockets per client address
+    "guard": (
+        ["src/punto/server/guard.py"],
         [
             "tests/security/test_csrf.py",
             "tests/security/test_guards_that_can_fail.py",
+            "tests/security/test_fair_share.py",
+        ],
+    ),
+    "login_guard": (
+        ["src/punto/server/login_guard.py"],
+        [
+            "tests/security/test_guards_that_can_fail.py",
             "tests/security/test_accounts_login_flood.py",
         ],
+    ),
+    # connections per client address, below the application
+    "connections": (
+        ["src/punto/server/connections.py"],
+        ["tests/security/test_connections.py"],
     ),
 }
 
@@ -127,7 +169,14 @@ def scratch(name: str, mutated: list[str], tests: list[str]) -> Path:
     shutil.copytree(ROOT / "src", where / "src", ignore=shutil.ignore_patterns("__pycache__"))
     for tree in ("tests", "benchmarks", "scripts", "docs"):  # some tests read these
         shutil.copytree(ROOT / tree, where / tree, ignore=shutil.ignore_patterns("__pycache__"))
-    settings = "\n".join(
+    settings(where, mutated, tests)
+    return where
+
+
+def settings(where: Path, mutated: list[str], tests: list[str]) -> None:
+    """The scratch copy's pyproject.toml: the project's, with the run's
+    [tool.mutmut] settings."""
+    added = "\n".join(
         [
             "",
             "[tool.mutmut]",
@@ -144,14 +193,19 @@ def scratch(name: str, mutated: list[str], tests: list[str]) -> Path:
     text = text.replace(
         'addopts = "--doctest-modules -q --strict-markers"', 'addopts = "-q --strict-markers"'
     )
-    (where / "pyproject.toml").write_text(text + settings)
-    return where
+    (where / "pyproject.toml").write_text(text + added)
 
 
-def run(name: str, *, collect: bool = False, resume: bool = False) -> dict[str, object]:
+def run(
+    name: str, *, collect: bool = False, resume: bool = False, again: bool = False
+) -> dict[str, Any]:
     """Run mutmut over one module (``collect``: only read the results of a
     run already made in its scratch directory; ``resume``: go on with a run
-    that was stopped, checking only the mutants it had not checked)."""
+    that was stopped, checking only the mutants it had not checked;
+    ``again``: check the mutants a finished run left alive against the
+    tests as they are now, and the module's test files as ``MODULES`` names
+    them now -- tests are only ever added, so a mutant killed stays killed
+    and only the others need running)."""
     mutated, tests = MODULES[name]
     mutmut = Path(sys.executable).with_name("mutmut")
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -159,11 +213,24 @@ def run(name: str, *, collect: bool = False, resume: bool = False) -> dict[str, 
     where = OUT / name
     started = time.monotonic()
     log = ""
-    if not collect:
-        if not resume or not where.exists():
+    names: list[str] = []
+    earlier: dict[str, Any] = {}
+    if again:
+        if not (OUT / f"{name}.json").exists() or "results" not in (
+            earlier := json.loads((OUT / f"{name}.json").read_text())
+        ):
+            print(f"mutation.py: {name} has no finished run to check again", file=sys.stderr)
+            raise SystemExit(2)
+        names = sorted(k for k, v in earlier["results"].items() if v in ("survived", "no tests"))
+        # a selection changed makes mutmut forget every result and collect
+        # each test's coverage again: the earlier results are merged below
+        settings(where, mutated, tests)
+        shutil.copytree(ROOT / "tests", where / "tests", dirs_exist_ok=True)
+    if not collect and (names or not again):
+        if not again and (not resume or not where.exists()):
             where = scratch(name, mutated, tests)
         done = subprocess.run(
-            [str(mutmut), "run", "--max-children", "1"],
+            [str(mutmut), "run", "--max-children", "1", *names],
             cwd=where,
             env=env,
             capture_output=True,
@@ -185,8 +252,10 @@ def run(name: str, *, collect: bool = False, resume: bool = False) -> dict[str, 
         found = re.match(r"\s*(\S+): (.+)$", line)
         if found and found.group(2).strip() in STATUSES:
             results[found.group(1)] = found.group(2).strip()
+    if again:
+        results = {**earlier["results"], **{k: results.get(k, "not checked") for k in names}}
     counts = {s: sum(1 for v in results.values() if v == s) for s in STATUSES}
-    report: dict[str, object] = {
+    report: dict[str, Any] = {
         "module": name,
         "mutated": mutated,
         "tests": tests,
@@ -194,8 +263,15 @@ def run(name: str, *, collect: bool = False, resume: bool = False) -> dict[str, 
         "counts": counts,
         "survived": sorted(k for k, v in results.items() if v == "survived"),
         "no_tests": sorted(k for k, v in results.items() if v == "no tests"),
+        "results": results,
         "log_tail": log,
     }
+    if again:  # the whole run's seconds, and the check's
+        report["seconds"] = earlier["seconds"]
+        report["seconds_again"] = round(seconds, 1)
+        report["counts_before"] = earlier.get("counts_before", earlier["counts"])
+    elif collect and (OUT / f"{name}.json").exists():
+        report["seconds"] = json.loads((OUT / f"{name}.json").read_text()).get("seconds")
     (OUT / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
     return report
 
@@ -210,6 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--resume", action="store_true", help="go on with stopped runs (their mutants not checked)"
     )
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="check the survivors of finished runs against the tests now",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, (mutated, tests) in MODULES.items():
@@ -220,9 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mutation.py: no module {unknown[0]!r} (see --list)", file=sys.stderr)
         return 2
     for name in args.modules or list(MODULES):
-        report = run(name, collect=args.collect, resume=args.resume)
+        report = run(name, collect=args.collect, resume=args.resume, again=args.again)
         counts = report["counts"]
-        assert isinstance(counts, dict)
         print(
             f"{name}: killed {counts['killed']}, survived {counts['survived']}, "
             f"no tests {counts['no tests']}, timeout {counts['timeout']}, "

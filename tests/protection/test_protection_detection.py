@@ -239,3 +239,42 @@ def test_alert_evidence_keeps_the_latest_bets_of_a_long_run() -> None:
     assert len(alert.evidence) == EVIDENCE_LIMIT
     assert alert.evidence[-1].round_id == f"r{n - 1}"
     assert alert.observations > EVIDENCE_LIMIT
+
+
+def test_the_poisson_interval_refuses_what_has_no_interval_and_starts_at_zero_for_none() -> None:
+    """The false alarm rates state Garwood's interval: none for a negative
+    count or a confidence of 0 or 1; for no alert it runs from 0; for one
+    alert its lower end is the 2.5% point, 0.0253."""
+    for k, confidence in ((-1, 0.95), (3, 1.0), (3, 0.0), (3, 1.5)):
+        with pytest.raises(ValueError, match="no interval") as refused:
+            poisson_interval(k, confidence)
+        assert str(refused.value) == f"no interval for {k} events at confidence {confidence}"
+    assert poisson_interval(0)[0] == 0.0
+    lo, hi = poisson_interval(1)
+    assert (round(lo, 4), round(hi, 3)) == (0.0253, 5.572)
+
+
+def test_each_wagers_statistic_and_the_alert_name_the_wager() -> None:
+    """The hand-computed sequence again: Big Tiger's statistic is 1.0 after
+    r2, a wager never seen stands at 0, and the alert at r4 names Big Tiger."""
+    d = Detector(HAND)
+    d.observe(_obs("r1", Fraction(0), 0))
+    d.observe(_obs("r2", Fraction(1, 5), 1))
+    assert (d.statistic_of("big_tiger"), d.statistic_of("tiger_pair")) == (
+        Decimal("1.0"),
+        Decimal(0),
+    )
+    d.observe(_obs("r3", Fraction(0), 0))
+    alert = d.observe(_obs("r4", Fraction(1, 5), 2))
+    assert alert is not None
+    assert alert.wager == "big_tiger"
+
+
+def test_a_wager_worth_two_thirds_every_round_is_taken_without_error() -> None:
+    """Four rounds at 2/3: the variance of the values, to 34 digits, comes out
+    a hair below zero at the fourth; it is read as no spread (its square root
+    would raise), and a stake that follows no value raises no alert."""
+    d = Detector(HAND)
+    for i, stake in enumerate((0, 1, 0, 1)):
+        assert d.observe(_obs(f"r{i}", Fraction(2, 3), stake)) is None
+    assert d.alerts == 0

@@ -18,7 +18,7 @@ import pytest
 from punto.cards import parse_cards
 from punto.eventlog import Stored
 from punto.protection.anomalies import report, report_json, round_facts
-from punto.protection.rulings import RulingTest
+from punto.protection.rulings import PlayerRound, RulingTest
 from punto.protection.tails import binomial_upper_tail
 from punto.protection.valuation import unseen, wager_returns
 from punto.table.events import (
@@ -213,3 +213,120 @@ def test_the_pit_rates_pool_every_player_round() -> None:
     (test,) = [t for t in r.dealers[0].rulings.tests if t.statistic == "rulings that saved"]  # type: ignore[union-attr]
     # 2 x 8 honest voids and gus's 12 each save one of the two players: 28 of 2,400 player-rounds
     assert test.pit_rate == Fraction(28, 2400)
+
+
+def test_the_pit_reads_a_flagged_dealer_and_player_whole() -> None:
+    """What the anomalies view shows of gus and ann: both tests with their
+    counts, the pit's rate as an exact fraction and the p-value, the money
+    the rulings saved, the stakes ruled, each ruled bet with the net the
+    cards gave it and the net after the ruling, and the alert in words."""
+    r = report(round_facts("t", pit(colluder_voids=12), pit.dealers))  # type: ignore[attr-defined]
+    (flagged,) = [p for p in report_json(r)["players"] if p["alerts"]]
+    share = binomial_upper_tail(12, 12, Fraction(1, 2))
+    assert {k: v for k, v in flagged.items() if k != "ruled"} == {
+        "dealer": "gus",
+        "player": "ann",
+        "rounds": 400,
+        "tests": [
+            {
+                "statistic": "rulings that saved",
+                "count": 12,
+                "out_of": 400,
+                "pit_rate": "7/600",
+                "p_value": binomial_upper_tail(12, 400, Fraction(7, 600)),
+                "alert": False,
+            },
+            {
+                "statistic": "saved, of the rulings",
+                "count": 12,
+                "out_of": 12,
+                "pit_rate": "1/2",
+                "p_value": share,
+                "alert": True,
+            },
+        ],
+        "saved": "1200",
+        "value_at_placement": "0",
+        "stakes_ruled": 12,
+        "alerts": [
+            f"saved, of the rulings: 12 of 12 (pit 50.00%), p = {share:.2g} < 0.001; "
+            "rulings saved 1200 against the cards"
+        ],
+    }
+    assert len(flagged["ruled"]) == 12
+    assert flagged["ruled"][0] == {
+        "round_id": "gus-1",
+        "bet_id": "gus-1-ann",
+        "player": "ann",
+        "wager": "banker",
+        "stake": "100",
+        "ruling": "void",
+        "clause": "5.1",
+        "as_dealt": "-100",
+        "net": "0",
+        "saved": "100",
+        "value": None,
+    }
+
+
+def test_a_ruled_stake_shows_its_value_at_placement_and_nothing_saved_when_undecided() -> None:
+    from punto.protection.rulings import RuledStake
+
+    valued = RuledStake("r1", "b1", "ann", "banker", D(100), "void", "5.1", D(-100), D(0),
+                        Fraction(-1, 100))  # fmt: skip
+    assert valued.value_at_placement == -1
+    assert valued.to_json()["value"] == "-1/100"
+    assert valued.to_json()["saved"] == "100"
+    undecided = RuledStake("r1", "b1", "ann", "banker", D(100), "void", None, None, D(0), None)
+    assert undecided.saved is None
+    assert (undecided.to_json()["as_dealt"], undecided.to_json()["saved"]) == (None, None)
+    assert undecided.to_json()["clause"] is None
+
+
+def _player_round(rid: str, saved: Decimal | None) -> PlayerRound:
+    """One round of ann's with gus whose one ruled bet the ruling left
+    ``saved`` beyond what the cards gave (None: the coup was not complete)."""
+    from punto.protection.rulings import RuledStake
+
+    as_dealt = None if saved is None else -saved
+    stake = RuledStake(rid, f"{rid}-ann", "ann", "banker", D(100), "void", "5.1", as_dealt,
+                       D(0), None)  # fmt: skip
+    return PlayerRound(rid, "gus", "ann", (stake,))
+
+
+def test_the_pit_rates_count_a_single_unit_saved_and_not_a_ruling_that_moved_nothing() -> None:
+    """Of four player-rounds: one a ruling saved 1, one it cost 1, one it
+    left as the cards did (moved nothing), one not decided; the pit's rate
+    of saved rounds is 1 in 4, its share of the rulings that moved money 1
+    in 2.  A pit with no round, or no ruling that moved money, has rates 0."""
+    from punto.protection.rulings import pit_rates
+
+    rounds = [
+        _player_round("r1", D(1)),
+        _player_round("r2", D(-1)),
+        _player_round("r3", D(0)),
+        _player_round("r4", None),
+    ]
+    assert pit_rates(rounds) == (Fraction(1, 4), Fraction(1, 2))
+    assert pit_rates([]) == (Fraction(0), Fraction(0))
+    assert pit_rates(rounds[2:]) == (Fraction(0), Fraction(0))
+
+
+def test_one_round_saved_against_a_pit_that_almost_never_saves_is_an_alert() -> None:
+    from punto.protection.rulings import rulings_of
+
+    found = rulings_of([_player_round("r1", D(100))], (Fraction(1, 1000), Fraction(1, 1000)), 0.01)
+    assert [(t.count, t.out_of, t.alert) for t in found.tests] == [(1, 1, True), (1, 1, True)]
+    assert found.alert
+    assert (found.saved, found.stakes) == (D(100), 1)
+
+
+def test_the_binomial_tail_at_its_edges() -> None:
+    """The tests' p-values at the edges: nothing seen is certain (1), a rate
+    of 0 never gives a count, a rate of 1 always does, and a tail never
+    exceeds 1."""
+    assert binomial_upper_tail(0, 10, Fraction(1, 2)) == 1.0
+    assert binomial_upper_tail(3, 10, Fraction(0)) == 0.0
+    assert binomial_upper_tail(3, 10, Fraction(1)) == 1.0
+    assert binomial_upper_tail(1, 1, Fraction(999, 1000)) == pytest.approx(0.999, rel=1e-12)
+    assert binomial_upper_tail(1, 400, Fraction(1, 2)) <= 1.0

@@ -206,3 +206,210 @@ def test_a_player_betting_twice_on_a_wager_in_a_round_is_one_stake() -> None:
     assert (VALUE, "ann") in by
     stakes = by[(TABLE_STAKES, TABLE)]
     assert stakes.bets[-1].players == (("ann", 150), ("bob", 25))
+
+
+def test_the_alert_after_a_return_to_zero_counts_only_its_own_run() -> None:
+    """The pit reads an alert's bets, staked and value as the run that
+    raised it: a run ended at zero leaves nothing in the next one."""
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D(0), D(4), warmup=2))
+    good = ValuedBet("r", "big_tiger", Fraction(2, 10), 25)
+    assert test.observe(good) is not None
+    test.observe(ValuedBet("r", "big_tiger", Fraction(-10, 10), 25))  # -4: back to zero
+    assert test.statistic == 0
+    again = test.observe(ValuedBet("r9", "big_tiger", Fraction(2, 10), 30))
+    assert again is not None
+    assert (again.bets, again.staked, again.value) == (1, 30, 30 * Fraction(2, 10))
+    assert [s.bet.round_id for s in again.scores] == ["r9"]
+
+
+def test_a_bet_on_a_wager_the_table_has_not_valued_yet_waits() -> None:
+    """Until the table has valued a wager its spread is not known: a bet on
+    it is held, not scored (and not refused)."""
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D(0), D(4), warmup=2))
+    assert test.reference.count("tiger_pair") == 0
+    assert test.observe(ValuedBet("r1", "tiger_pair", Fraction(1, 2), 25)) is None
+    assert test.statistic == 0
+
+
+def test_a_wager_worth_two_thirds_every_round_has_no_spread() -> None:
+    """Four rounds at 2/3: the variance, computed to 34 digits, comes out a
+    hair below zero; the spread is 0 and the bet scores the sign of its value."""
+    reference = reference_of(*[Fraction(2, 3)] * 4)
+    assert reference.moments("big_tiger")[1] == 0
+    test = ValueTest(reference, Thresholds(D(8), D(0), D(4), warmup=2))
+    assert test.observe(ValuedBet("r1", "big_tiger", Fraction(2, 3), 25)) is None
+    assert test.statistic == 4
+
+
+def test_each_alert_of_the_table_names_its_test_its_bets_and_who_placed_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ann (1000) and cat (1, the smallest stake) bet Big Tiger in the odd
+    rounds, worth +1/10, and nothing in the even ones, worth -1/10; dan's
+    stake of 0 is no bet.  The table's two tests and each player's value
+    test alert, each naming the wager, its statistic, threshold and false
+    alarm rate, every bet of the run with who placed it, and the run's
+    expected net to the bettors.  The table keeps the bets of its latest
+    3 rounds here: r1's players are still named when r3 alerts."""
+    import punto.protection.tablewide as tablewide
+    from punto.protection.tablewide import Finding
+
+    monkeypatch.setattr(tablewide, "KEEP_ROUNDS", 3)
+    table = Thresholds(D(2), warmup=2, false_alarm_rate="the table's rate")
+    player = Thresholds(D(2), warmup=2, false_alarm_rate="a player's rate")
+    watch = TableWatch(table, player)
+    assert (watch.thresholds, watch.value_thresholds) == (table, player)
+    found: dict[str, list[Finding]] = {}
+    for i in range(6):
+        value = Fraction(1, 10) if i % 2 else Fraction(-1, 10)
+        bets = [("bob", "banker", 25), ("dan", "big_tiger", 0)]
+        if i % 2:
+            bets += [("ann", "big_tiger", 1000), ("cat", "big_tiger", 1)]
+        found[f"r{i}"] = watch.round(f"r{i}", {"big_tiger": value}, ["big_tiger"], bets)
+    tenth = Fraction(1, 10)
+    both = (("ann", 1000), ("cat", 1))
+    odd = ("r1", "r3", "r5")
+    assert found["r3"] == [
+        Finding(
+            TABLE_STAKES,
+            TABLE,
+            "big_tiger",
+            D("2.3"),
+            D(2),
+            "the table's rate",
+            tuple(ValuedBet(r, "big_tiger", tenth, 1001, both) for r in ("r1", "r3")),
+            2 * 1001 * tenth,
+        )
+    ]
+    assert found["r5"] == [
+        Finding(
+            TABLE_VALUE,
+            TABLE,
+            "big_tiger",
+            D("2.1"),
+            D(2),
+            "the table's rate",
+            tuple(ValuedBet(r, "big_tiger", tenth, 1001, both) for r in odd),
+            3 * 1001 * tenth,
+        ),
+        *(
+            Finding(
+                VALUE,
+                name,
+                "big_tiger",
+                D("2.1"),
+                D(2),
+                "a player's rate",
+                tuple(ValuedBet(r, "big_tiger", tenth, stake, ((name, stake),)) for r in odd),
+                3 * stake * tenth,
+            )
+            for name, stake in both
+        ),
+    ]
+    assert watch.statistic("dan") is None
+
+
+def test_an_alert_shows_how_each_bet_of_its_run_was_scored() -> None:
+    """Stakes 100, 300, 200 at one spread above the mean: each bet's weight
+    is its stake over the mean stake so far (100, 200, 200), its score that
+    weight times one spread; the pit sees each step."""
+    from punto.protection.value import ValueScore
+
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D("0.5"), D(4), warmup=2))
+    bets = [ValuedBet(f"r{i}", "big_tiger", Fraction(1, 10), s) for i, s in enumerate((100, 300))]
+    assert [test.observe(b) for b in bets] == [None, None]
+    last = ValuedBet("r2", "big_tiger", Fraction(1, 10), 200)
+    alert = test.observe(last)
+    assert alert is not None
+    assert (alert.wager, alert.false_alarm_rate) == ("big_tiger", test.thresholds.false_alarm_rate)
+    assert alert.scores == (
+        ValueScore(bets[0], D(0), D("0.1"), D(100), D(1), D("0.5")),
+        ValueScore(bets[1], D(0), D("0.1"), D(200), D("1.5"), D("1.5")),
+        ValueScore(last, D(0), D("0.1"), D(200), D(1), D(2)),
+    )
+
+
+def test_each_wager_has_a_statistic_of_its_own() -> None:
+    """A bet worth one spread on Big Tiger and one on Tiger Pair: each
+    wager's statistic is 1, not 2 for the player."""
+    reference = ValueReference()
+    for v in SPREAD_TENTH:
+        reference.add({"big_tiger": v, "tiger_pair": v})
+    test = ValueTest(reference, Thresholds(D(2), D(0), D(4), warmup=2))
+    for wager in ("big_tiger", "tiger_pair"):
+        assert test.observe(ValuedBet("r1", wager, Fraction(1, 10), 100)) is None
+    assert test.statistic == 1
+
+
+def test_with_no_spread_a_bet_scores_the_sign_of_its_value_either_way() -> None:
+    """Every round worth 37/100: a bet worth more scores the cap, one worth
+    exactly nothing scores 0, one worth less scores minus the cap."""
+    test = ValueTest(
+        reference_of(Fraction(37, 100), Fraction(37, 100)), Thresholds(D(9), D(0), D(4), warmup=2)
+    )
+    observed = [
+        (Fraction(37, 100), D(4)),
+        (Fraction(0), D(4)),
+        (Fraction(1, 100), D(8)),
+        (Fraction(-1, 100), D(4)),
+    ]
+    for value, statistic in observed:
+        assert test.observe(ValuedBet("r", "big_tiger", value, 25)) is None
+        assert test.statistic == statistic
+
+
+def test_a_stake_of_nothing_is_refused_saying_which_bets_the_test_takes() -> None:
+    test = ValueTest(reference_of(*SPREAD_TENTH), Thresholds(D(2), D(0), D(4), warmup=2))
+    with pytest.raises(DetectionError) as refused:
+        test.observe(ValuedBet("r7", "big_tiger", Fraction(1, 10), 0))
+    assert str(refused.value) == (
+        "a stake of 0 on big_tiger in round r7; "
+        "the value test takes the bets placed (stakes above 0)"
+    )
+    assert test.observe(ValuedBet("r8", "big_tiger", Fraction(1, 10), 1)) is None
+
+
+def test_thresholds_changed_at_a_table_apply_from_the_next_round_to_every_test() -> None:
+    """The pit lowers a table's limits mid-shoe (another preset): the
+    statistics so far are kept, and the table's two tests and each player's
+    value test alert at the new limits."""
+    high = Thresholds(D(100), warmup=2)
+    watch = TableWatch(high, high)
+    found = []
+    for i in range(6):
+        if i == 2:
+            low = Thresholds(D(2), warmup=2, false_alarm_rate="the table's, lowered")
+            mine = Thresholds(D(2), warmup=2, false_alarm_rate="a player's, lowered")
+            watch.set_thresholds(low, mine)
+            assert (watch.thresholds, watch.value_thresholds) == (low, mine)
+        value = Fraction(1, 10) if i % 2 else Fraction(-1, 10)
+        bets = [("bob", "banker", 25)] + ([("ann", "big_tiger", 1000)] if i % 2 else [])
+        found += watch.round(f"r{i}", {"big_tiger": value}, ["big_tiger"], bets)
+    assert sorted((f.test, f.player, f.false_alarm_rate) for f in found) == [
+        (TABLE_STAKES, TABLE, "the table's, lowered"),
+        (TABLE_VALUE, TABLE, "the table's, lowered"),
+        (VALUE, "ann", "a player's, lowered"),
+    ]
+
+
+def test_an_alert_reaching_back_past_the_rounds_kept_names_nobody_for_those_rounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table keeps the bets of its latest rounds only (here 1): when r3
+    alerts, r1's bet is still evidence, with its stake, but its players are
+    no longer known."""
+    import punto.protection.tablewide as tablewide
+
+    monkeypatch.setattr(tablewide, "KEEP_ROUNDS", 1)
+    t = Thresholds(D(2), warmup=2)
+    watch = TableWatch(t, t)
+    found = []
+    for i in range(4):
+        value = Fraction(1, 10) if i % 2 else Fraction(-1, 10)
+        bets = [("bob", "banker", 25)] + ([("ann", "big_tiger", 1000)] if i % 2 else [])
+        found += watch.round(f"r{i}", {"big_tiger": value}, ["big_tiger"], bets)
+    (stakes,) = [f for f in found if f.test == TABLE_STAKES]
+    assert [(b.round_id, b.stake, b.players) for b in stakes.bets] == [
+        ("r1", 1000, ()),
+        ("r3", 1000, (("ann", 1000),)),
+    ]

@@ -4,6 +4,7 @@ on SQLite files and PostgreSQL (see tests/db_fixtures.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import threading
@@ -585,3 +586,150 @@ def test_a_bets_request_key_taken_already_refuses_that_bet_alone(engine: Engine)
     assert sorted(e.event.bet_id for e in events) == ["b1", "b3", "b4", "b5"]  # type: ignore[attr-defined]
     assert ledger.trial_balance() == 0
     assert ledger.audit().ok
+
+
+# -- what a key stands for, and a pool never opened ----------------------------------------------
+
+
+#: The content each request's key stands for, as the ledger stores its hash
+#: (ledger_transactions.request_hash): a request retried with its key after
+#: an upgrade must hash as it did, or it is refused as a conflict.
+CONTENTS: list[tuple[postings.Request, dict[str, Any]]] = [
+    (postings.Deposit("player:ann", 500, "k", memo="cage 2"),
+     {"op": "deposit", "wallet": "player:ann", "amount": 500, "memo": "cage 2"}),
+    (postings.Withdrawal("player:ann", 500, "k", memo="cage 2"),
+     {"op": "withdraw", "wallet": "player:ann", "amount": 500, "memo": "cage 2"}),
+    (PlaceBet("player:ann", "t1", "b2", "r1", 1_500, "k"),
+     {"op": "place_bet", "wallet": "player:ann", "table": "t1", "amount": 1_500, "bet": "b2",
+      "round": "r1"}),
+    (SettleBet("t1", "b1", 3_900, "k"),
+     {"op": "settle_bet", "table": "t1", "bet": "b1", "payout": 3_900}),
+    (ReturnBet("t1", "b1", "k", 500),
+     {"op": "return_bet", "table": "t1", "bet": "b1", "amount": 500}),
+    (postings.Resettle("t1", "b1", -1_900, "k"),
+     {"op": "resettle", "table": "t1", "bet": "b1", "delta": -1_900}),
+    (postings.EntryFee("player:ann", "cup", 1_000, "k", memo="seat 3"),
+     {"op": "pay_entry_fee", "wallet": "player:ann", "tournament": "cup", "amount": 1_000,
+      "memo": "seat 3"}),
+    (postings.Refund("player:ann", "cup", 1_000, "k"),
+     {"op": "refund_entry_fee", "wallet": "player:ann", "tournament": "cup", "amount": 1_000,
+      "memo": None}),
+    (postings.Prize("player:ann", "cup", 5_000, "k"),
+     {"op": "pay_prize", "wallet": "player:ann", "tournament": "cup", "amount": 5_000,
+      "memo": None}),
+    (postings.PoolSurplus("cup", 3_000, "k"),
+     {"op": "close_pool", "tournament": "cup", "amount": 3_000}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "content"), CONTENTS)
+def test_a_key_stands_for_the_content_the_ledger_stored_its_hash_of(
+    request_: postings.Request, content: dict[str, Any]
+) -> None:
+    from punto.store.ledger_types import request_hash
+
+    # a request of its own: the hash is cached on the request once computed
+    assert dataclasses.replace(request_).request_hash == request_hash(content)
+
+
+def test_a_pool_never_opened_holds_nothing() -> None:
+    """A tournament nobody paid an entry fee to: its prize is the house's
+    whole, no refund comes out of it, and it closes with nothing in it."""
+    wallets = {w.code: w for w in (ANN, HOUSE)}
+    prize = postings.plan(postings.Prize("player:ann", "new", 700, "k"), wallets)
+    assert {e.wallet: e.amount for e in prize.entries} == {"house": -700, "player:ann": 700}
+    with pytest.raises(LedgerError, match=r"the pool of tournament 'new' holds 0\.00"):
+        postings.plan(postings.Refund("player:ann", "new", 1, "k"), wallets)
+    with pytest.raises(LedgerError, match="changed while it was being closed"):
+        postings.plan(postings.PoolSurplus("new", 1, "k"), wallets)
+
+
+#: Each refusal as the cage or the dealer reads it: what was wrong and what
+#: to do instead.
+REFUSED_WHOLE: list[tuple[postings.Request, BetState | None, str]] = [
+    (PlaceBet("player:zed", "t1", "b2", "r1", 1, "k"), None,
+     "wallet player:zed has 0.00, not the 0.01 asked for; deposit more or stake less"),
+    (PlaceBet("player:ann", "t1", "b1", "r1", 100, "k"), OPEN,
+     "bet 'b1' at table 't1' was already placed; give each bet at a table its own bet id"),
+    (PlaceBet("house", "t1", "b2", "r1", 100, "k"), None,
+     "wallet 'house' is not a player wallet; deposits, withdrawals and bets move a player's "
+     "money"),
+    (SettleBet("t1", "b9", 100, "k"), None,
+     "there is no bet 'b9' at table 't1'; settle or return only a bet the ledger placed"),
+    (SettleBet("t1", "b1", 100, "k"), SETTLED,
+     "bet 'b1' at table 't1' is already settled; a bet is settled or returned once"),
+    (ReturnBet("t1", "b1", "k", 2_001), OPEN,
+     "cannot return 20.01 of bet 'b1': it holds 20.00; return at most what the bet still holds"),
+    (postings.Refund("player:ann", "cup", 3_001, "k"), None,
+     "the pool of tournament 'cup' holds 30.00, not the 30.01 to refund; a refund gives back "
+     "only fees the pool took"),
+    (postings.PoolSurplus("cup", 2_999, "k"), None,
+     "the pool of tournament 'cup' changed while it was being closed; close it again"),
+    (postings.Resettle("t1", "b9", 10, "k"), None,
+     "there is no bet 'b9' at table 't1'; resettle only a bet the ledger placed"),
+    (postings.Resettle("t1", "b1", 0, "k"), OPEN,
+     "bet 'b1' at table 't1' is still open; settle or return it; only a closed bet is "
+     "resettled"),
+    (postings.Deposit("player:ann", 500, ""), None,
+     "idempotency key '' is not usable; give 1 to 200 characters"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "refusal"), REFUSED_WHOLE)
+def test_every_refusal_says_what_to_do_instead(
+    request_: postings.Request, bet: BetState | None, refusal: str
+) -> None:
+    with pytest.raises(PuntoError) as refused:
+        postings.plan(request_, WALLETS, bet)
+    assert str(refused.value) == refusal
+
+
+#: The wallets the ledger loads and locks before it plans a request: a wallet
+#: left out would be planned as if it held nothing.
+NEEDED: list[tuple[postings.Request, BetState | None, tuple[str, ...]]] = [
+    (postings.Deposit("player:ann", 500, "k"), None, ("player:ann", "house")),
+    (PlaceBet("player:ann", "t1", "b2", "r1", 1_500, "k"), None, ("player:ann", "holding:t1")),
+    (SettleBet("t1", "b1", 3_900, "k"), OPEN, ("holding:t1", "house", "player:ann")),
+    (ReturnBet("t1", "b1", "k", 500), OPEN, ("holding:t1", "player:ann")),
+    (postings.EntryFee("player:ann", "cup", 1_000, "k"), None, ("player:ann", "tournament:cup")),
+    (postings.Prize("player:ann", "cup", 5_000, "k"), None,
+     ("player:ann", "tournament:cup", "house")),
+    (postings.PoolSurplus("cup", 3_000, "k"), None, ("tournament:cup", "house")),
+    (postings.Resettle("t1", "b1", -1_900, "k"), SETTLED, ("house", "player:ann")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "codes"), NEEDED)
+def test_the_wallets_a_request_needs_are_the_ones_it_posts_to(
+    request_: postings.Request, bet: BetState | None, codes: tuple[str, ...]
+) -> None:
+    assert postings.wallets_needed(request_, bet) == codes
+    made = postings.plan(request_, {c: WALLETS.get(c) or postings.unopened(c) for c in codes}, bet)
+    assert {e.wallet for e in made.entries} <= set(codes)
+
+
+def test_a_key_used_for_another_request_is_refused_saying_what_to_do() -> None:
+    bet = PlaceBet("player:ann", "t1", "b2", "r1", 100, "k")
+    other = PlaceBet("player:ann", "t1", "b2", "r1", 101, "k")
+    with pytest.raises(IdempotencyConflictError) as refused:
+        postings.check_key(other, bet.request_hash)
+    assert str(refused.value) == (
+        "idempotency key 'k' was already used for a different request; use a new key for a "
+        "new posting; repeat a key only to retry the same one"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        ("house", WalletKind.HOUSE),
+        ("holding:t1", WalletKind.HOLDING),
+        ("tournament:cup", WalletKind.TOURNAMENT),
+        ("player:ann", WalletKind.PLAYER),
+    ],
+)
+def test_a_wallet_not_opened_yet_holds_nothing_and_has_its_kind(
+    code: str, kind: WalletKind
+) -> None:
+    """The kind decides what a wallet may do: the house alone goes below zero."""
+    assert postings.unopened(code) == WalletState(code, kind, 0)

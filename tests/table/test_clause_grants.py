@@ -466,3 +466,30 @@ def test_tiger_buffalo_5_19_an_insured_original_bet_is_returned_after_its_insura
     r.return_bet(original, "5.19", "a decision", Role.SHIFT_MANAGER)
     deal(r, "2S 5S")  # Banker 9 wins 9 v 7
     assert nets(r) == {"ann": D(0), "bob": D(190)}
+
+
+@pytest.mark.clause("tiger-baccarat", "5.8.1")
+@pytest.mark.clause("tiger-buffalo", "5.13")
+def test_an_option_needs_its_triggering_event_recorded_and_says_which_clauses_record_it() -> None:
+    """MBS 5.8.1 gives its option "in the event that" cards were drawn
+    simultaneously, RWS 5.13 after a dealing error: with no such event in the
+    round, a Pit Supervisor's offer is refused, naming the clauses whose
+    procedures would record one, and what to do instead."""
+    hint = (
+        "apply the procedure of the irregularity itself: it records the event and gives the "
+        "option its clause grants"
+    )
+    mbs = deal(tb(("ann", 1, "banker", 100)), "2H 9C")
+    with pytest.raises(PhaseError) as refused:
+        mbs.check_offer_withdrawal("5.8.1", Role.PIT_SUPERVISOR)
+    assert str(refused.value) == (
+        "5.8.1 applies after cards drawn simultaneously, order known, and round in play "
+        f"records none (5.8) (clause 5.8.1); {hint}"
+    )
+    buffalo = deal(rws(("ann", 1, "banker", 100)), "2H 9C")
+    with pytest.raises(PhaseError) as refused:
+        buffalo.check_offer_withdrawal("5.13", Role.PIT_SUPERVISOR)
+    assert str(refused.value) == (
+        "5.13 applies after a dealing error (5.8.1, 5.9, 5.10, 5.11.1), and round in play "
+        f"records none (5.10, 5.11, 5.13, 5.8, 5.9) (clause 5.13); {hint}"
+    )

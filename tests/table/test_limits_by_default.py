@@ -617,3 +617,34 @@ def test_tiger_buffalo_5_1_1_insurance_bets_first_placed_are_the_ones_within_the
         "5.1.1",
     )
     assert r.nets()["ann"] == D(500)
+
+
+def test_limits_for_wagers_the_game_does_not_offer_are_refused_naming_them_and_the_offer() -> None:
+    """A misspelt wager in the table's limits would leave the real one at the
+    table's limits (3.5.1): refused, naming at most five of them, the layout,
+    and the wagers there are; a wager the layout offers is taken."""
+    from punto.table.bet_limits import check_limit_wagers
+
+    def limits(*wagers: str) -> TableLimits:
+        each = {"minimum": "10", "maximum": "50"}
+        return TableLimits.from_json(
+            {"minimum": "10", "maximum": "100", "wagers": dict.fromkeys(wagers, each)}
+        )
+
+    with pytest.raises(LimitError) as refused:
+        check_limit_wagers(
+            get_game("tiger-buffalo"), limits("a1", "a2", "a3", "a4", "a5", "a6"), "A"
+        )
+    assert str(refused.value) == (
+        "limits.wagers: tiger-buffalo offers no 'a1', 'a2', 'a3', 'a4', 'a5' on layout A "
+        "(clause 3.5); wagers: player, banker, tie, player_pair, banker_pair, big_tiger, "
+        "small_tiger, big_buffalo, small_buffalo, player_char_siu, banker_char_siu, "
+        "player_insurance, banker_insurance"
+    )
+    with pytest.raises(LimitError) as refused:
+        check_limit_wagers(get_game("dragon-tiger"), limits("tigre"), None)
+    assert str(refused.value) == (
+        "limits.wagers: dragon-tiger offers no 'tigre' (clause 3.5.1); wagers: player, banker, "
+        "tie, dragon_tiger, big_dragon, small_dragon, big_tiger, small_tiger"
+    )
+    check_limit_wagers(get_game("tiger-buffalo"), limits("player", "big_buffalo"), "A")

@@ -282,3 +282,56 @@ def test_tiger_baccarat_3_22_the_rounds_settled_out_of_the_shoe_in_use_are_its_r
     assert [r.round_id for r in restored.cards.settled] == [third.round_id]
     assert restored.round is not None
     assert restored.round.round_id == fourth.round_id
+
+
+# -- what the record says of a round, and the shoes a replay declares ---------------------------
+
+
+def test_the_record_of_a_round_numbers_its_cards_out_of_the_shoe_the_table_shuffled() -> None:
+    """A claim is tried against this record (punto.table.record): round two
+    of shoe s1 took its cards 5 and 6, in the shoe's order, 410 are left.
+    Catches the round's numbering, its order or the cards left misread."""
+    from punto.table.record import ShoeRecord
+
+    t = table("tiger-baccarat")
+    r = betting(t)
+    t.deal_to_completion()
+    r.settle()
+    second = betting(t)
+    assert t.cards.record(second) == ShoeRecord(
+        "r2", "s1", shuffled_by_table=True, own=True, first=0, last=0, order=(), left=412
+    )
+    t.draw()
+    t.draw()
+    assert t.cards.record(second) == ShoeRecord(
+        "r2",
+        "s1",
+        shuffled_by_table=True,
+        own=True,
+        first=5,
+        last=6,
+        order=cards("9S 9D"),
+        left=410,
+    )
+    sealed = table("tiger-baccarat", physical_shoe=False)
+    assert sealed.cards.record(betting(sealed)).sealed
+
+
+def test_a_physical_shoe_knows_the_order_a_card_reading_shoe_read_and_not_a_keyed_one() -> None:
+    """At a physical shoe the table shuffled nothing and cannot count the
+    cards left; a card-reading shoe's cards are in the order it read them,
+    keyed cards in no order the table knows (a claim of order then needs
+    a second person)."""
+    from punto.table.record import ShoeRecord
+
+    for source, order in (("device", cards("7D JC")), ("keyed", None)):
+        t = LiveTable(
+            "t", get_game("tiger-baccarat"), limits=LIMITS, log=MemoryEventLog(TABLE_STREAM)
+        )
+        t.set_physical_shoe(True)
+        r = betting(t)
+        for card in cards("7D JC"):
+            r.deal_card(card, source)
+        assert t.cards.record(r) == ShoeRecord(
+            "r1", t.shoe_id, shuffled_by_table=False, own=True, first=1, last=2, order=order
+        )

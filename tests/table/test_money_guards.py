@@ -10,12 +10,19 @@ from decimal import Decimal
 import pytest
 
 from punto.cards import parse_cards
-from punto.errors import ActionError, InsuranceError, LimitError, PhaseError, RoleError
+from punto.errors import (
+    ActionError,
+    InsuranceError,
+    LimitError,
+    PhaseError,
+    RoleError,
+    ShoeError,
+)
 from punto.games import get_game
 from punto.insurance import Moment
 from punto.table import irregularities as irr
 from punto.table.bet_limits import excess_cuts, newly_under_minimum, scale_down
-from punto.table.events import RoundVoided, ShoeStarted
+from punto.table.events import CardDealt, RoundVoided, ShoeStarted
 from punto.table.limits import TableLimits, WagerLimit
 from punto.table.roles import Role
 from punto.table.round import Round
@@ -248,6 +255,121 @@ def test_tiger_baccarat_5_3_void_for_insufficient_cards_is_recorded_as_such() ->
     irr.insufficient_cards(r, remaining=0)
     assert r.void is not None
     assert r.void.clause == "5.3"
+
+
+def test_a_spent_shoe_refuses_the_next_round_saying_why_and_what_to_do() -> None:
+    """The dealer reads why no round may begin: the shoe (undeclared in a
+    replay) ended for want of cards, or the cards are to be replaced first
+    under the clause that voided the round (MBS 5.12.2)."""
+    game = get_game("tiger-baccarat")
+    state = ShoeState(game)
+    state.load(ShoeStarted("", (), None, "", "", decks=8))
+    r = Round(game, limits=TableLimits(D(10), D(1000)))
+    state.track(r, RoundVoided("insufficient cards", "5.3"))
+    with pytest.raises(PhaseError) as spent:
+        state.check_new_round()
+    assert str(spent.value) == (
+        "shoe (not declared) has ended: a round was voided for want of cards "
+        "(clause 3.22); begin a new shoe"
+    )
+    state.load(ShoeStarted("s2", (), None, "", "", decks=8))
+    state.track(r, RoundVoided("cards out of order under Method C", "5.12.2"))
+    with pytest.raises(PhaseError) as due:
+        state.check_new_round()
+    assert str(due.value) == (
+        "the cards are replaced before the next round of play commences "
+        "(clause 5.12.2); replace them first under 5.12.2"
+    )
+
+
+@pytest.mark.parametrize("clause", ["5.12.2", "5.13"])
+def test_tiger_baccarat_cards_replaced_after_a_void_wait_for_the_round_in_play(
+    clause: str,
+) -> None:
+    """MBS 5.12.2 and 5.13 replace the cards between rounds, never under a
+    round in play (only RWS 5.11.2 does that, for a Pit Supervisor)."""
+    game = get_game("tiger-baccarat")
+    state = ShoeState(game)
+    state.load(ShoeStarted("s1", (), None, "", "", decks=8))
+    r = Round(game, limits=TableLimits(D(10), D(1000)))
+    r.open()
+    with pytest.raises(PhaseError) as refused:
+        state.check_replace(Role.DEALER, clause, r)
+    assert (refused.value.message, refused.value.clause) == (
+        "the cards are replaced once the round in play is over",
+        clause,
+    )
+
+
+def test_a_physical_shoe_gives_no_card_more_often_than_its_decks_hold_it() -> None:
+    """Eight decks hold eight aces of spades: with seven out, two more named
+    are refused, saying how many are out and what a card too many is."""
+    game = get_game("tiger-baccarat")
+    state = ShoeState(game)
+    state.load(ShoeStarted("s1", (), None, "", "", decks=8))
+    r = Round(game, limits=TableLimits(D(10), D(1000)))
+    r.open()
+    r.place_bet("ann", 1, "banker", D(100))
+    r.close_betting()
+    (ace,) = parse_cards("AS")
+    for _ in range(7):
+        state.track(r, CardDealt(ace, "keyed"))
+    state.check(r, [CardDealt(ace, "keyed")])  # the eighth is there
+    with pytest.raises(ShoeError) as refused:
+        state.check(r, [CardDealt(ace, "keyed"), CardDealt(ace, "keyed")])
+    assert str(refused.value) == (
+        "AS cannot come out of shoe s1: its 8 decks hold 8 and 7 are already out "
+        "(clause 2.1); check the cards named; a card the shoe cannot hold is a foreign "
+        "card (5.1) or an excess of cards"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "role", "clause", "refusal"),
+    [
+        (
+            "tiger-no-commission",
+            Role.SHIFT_MANAGER,
+            "5.13",
+            "the Tiger No Commission Baccarat rules do not replace the cards under '5.13' "
+            "(clause 5.13); the rules replace the cards mid-shoe under no clause; a shoe whose "
+            "cutting card came out is followed by a new shoe",
+        ),
+        (
+            "tiger-baccarat",
+            Role.SHIFT_MANAGER,
+            "5.11.2",
+            "the Tiger Baccarat rules do not replace the cards under '5.11.2' (clause 5.11.2); "
+            "the cards are replaced mid-shoe under 5.11.5, 5.12.2, 5.13; a shoe whose cutting "
+            "card came out is followed by a new shoe",
+        ),
+        (
+            "tiger-buffalo",
+            Role.DEALER,
+            "5.11.2",
+            "a dealer may not replace the cards (clause 5.11.2); it takes a pit supervisor or "
+            "higher",
+        ),
+        (
+            "tiger-baccarat",
+            Role.DEALER,
+            "5.11.5",
+            "no round of this shoe called for the cards to be replaced under this clause "
+            "(clause 5.11.5)",
+        ),
+    ],
+)
+def test_cards_replaced_mid_shoe_only_under_a_clause_of_the_game_that_calls_for_it(
+    game: str, role: Role, clause: str, refusal: str
+) -> None:
+    """Replacing the cards mid-shoe ends the shoe's record: only under the
+    game's own clauses, by the position they name, when a round called for
+    it -- and the refusal says which clauses there are."""
+    state = ShoeState(get_game(game))
+    state.load(ShoeStarted("s1", (), None, "", "", decks=8))
+    with pytest.raises((ActionError, RoleError)) as refused:
+        state.check_replace(role, clause, None)
+    assert str(refused.value) == refusal
 
 
 # -- Insurance Plus --------------------------------------------------------------------------------

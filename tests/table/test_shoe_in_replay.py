@@ -608,3 +608,83 @@ def test_dragon_tiger_3_17_1_cut_card_first_twice_in_a_round_refused() -> None:
     error = refused("dragon-tiger", actions)
     assert (error.index, error.action, error.clause) == (11, "cut_card_first", "3.17.1")
     assert "already removed in this round" in str(error)
+
+
+# -- a shoe declared wrongly, refused whole -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("declared", "refusal"),
+    [
+        (
+            {"cards": DECK * 8, "seed": "a"},
+            "a shoe's order is recorded (cards) or shuffled from a seed, not both; "
+            "give cards or seed",
+        ),
+        (
+            {"cards": DECK * 8 + DECK[:1]},
+            "the 417 cards given are not complete decks (clause 2.1); "
+            "give every card of the shoe, in dealing order",
+        ),
+        (  # 416 cards, but the ace of spades twice and one card missing
+            {"cards": DECK * 7 + DECK[:51] + DECK[:1]},
+            "the 416 cards given are not complete decks (clause 2.1); "
+            "give every card of the shoe, in dealing order",
+        ),
+        ({"cards": DECK * 8, "decks": 6}, "the cards given are 8 decks, not 6; give one"),
+        ({}, "how many decks does the shoe hold?; give decks (and cards or seed if known)"),
+        (
+            {"decks": 8, "cut_card": -1},
+            "the cutting card cannot go -1 cards deep in a shoe of 416 cards; "
+            "cut_card: the cards in front of it, 0 to 416",
+        ),
+        (
+            {"decks": 8, "cut_card": 417},
+            "the cutting card cannot go 417 cards deep in a shoe of 416 cards; "
+            "cut_card: the cards in front of it, 0 to 416",
+        ),
+    ],
+)
+def test_a_shoe_declared_wrongly_is_refused_saying_what_to_give(
+    declared: dict[str, Any], refusal: str
+) -> None:
+    """A shoe in a replay is the record every card is checked against: one
+    that cannot be a shoe of the game's decks (2.1) is refused, saying what
+    to give instead."""
+    from punto.table.shoe_state import shoe_started
+
+    with pytest.raises(ShoeError) as refused_shoe:
+        shoe_started(get_game("tiger-baccarat"), "s1", **declared)
+    assert str(refused_shoe.value) == refusal
+
+
+def test_a_shoe_declared_in_full_with_its_cutting_card_at_either_end() -> None:
+    """Complete decks with the matching count are a shoe; the cutting card
+    may stand in front of the first card (0) or behind the last (416)."""
+    from punto.table.shoe_state import shoe_started
+
+    game = get_game("tiger-baccarat")
+    order = tuple(DECK * 8)
+    assert shoe_started(game, "s1", cards=order, decks=8, cut_card=416).cards == order
+    assert shoe_started(game, "s1", decks=8, cut_card=0).cut_card == 0
+    seeded = shoe_started(game, "s1", decks=8, seed="a")
+    assert Counter(seeded.cards) == Counter(order)
+    assert seeded.commitment
+
+
+def test_a_recorded_shoe_is_reported_in_whole_decks_with_its_held_cards_by_name() -> None:
+    """The replay's report of a recorded shoe: its decks a whole number, the
+    card held for the next round (RWS 5.8) named."""
+    first = parse_cards(PLAYER_NATURAL + " 5D")
+    rest = Counter(DECK * 8) - Counter(first)
+    order = list(first)
+    for card in DECK * 8:
+        if rest[card]:
+            rest[card] -= 1
+            order.append(card)
+    actions = _excess_then_next_round([])[:7]
+    actions[0] = {"action": "new_shoe", "cards": format_cards(order)}
+    report = replay("tiger-buffalo", actions).report()
+    (shoe,) = report["shoes"]
+    assert json.dumps(shoe["decks"]) == "8"
+    assert shoe["held"] == ["5D"]
