@@ -491,5 +491,5 @@ def test_an_option_needs_its_triggering_event_recorded_and_says_which_clauses_re
         buffalo.check_offer_withdrawal("5.13", Role.PIT_SUPERVISOR)
     assert str(refused.value) == (
         "5.13 applies after a dealing error (5.8.1, 5.9, 5.10, 5.11.1), and round in play "
-        f"records none (5.10, 5.11, 5.13, 5.8, 5.9) (clause 5.13); {hint}"
+        f"records none (5.8, 5.9, 5.10, 5.11, 5.13) (clause 5.13); {hint}"
     )

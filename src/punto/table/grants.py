@@ -151,7 +151,10 @@ def _check_recorded(round_: RoundSoFar, grant: Grant) -> None:
     for event in round_.events:
         if isinstance(event, RECORDS) and event.clause in grant.recorded:
             return
-    clauses = ", ".join(sorted(grant.recorded))
+    # in the rules' own order: 5.8 before 5.10
+    clauses = ", ".join(
+        sorted(grant.recorded, key=lambda c: [int(n) if n.isdigit() else 0 for n in c.split(".")])
+    )
     raise PhaseError(
         f"{grant.clause} applies after {grant.words.split(':')[0]}, and round "
         f"{round_.round_id or 'in play'} records none ({clauses})",
