@@ -577,9 +577,17 @@ def test_tiger_baccarat_5_18_running_automatic_dealer_waits_for_the_pit_without_
                 or client.get("/api/tables/held").json()["round"]["id"] != round_id
             )
         )
-        detail = client.get(f"/api/tables/held/rounds/{round_id}", headers=login(client, DEALER))
-        results = detail.json()["results"]
-        outcomes = {r["player"]: (r["wager"], r["outcome"], r["payout"]) for r in results}
+        dealer = login(client, DEALER)
+
+        def both_results() -> list[dict[str, str]] | None:
+            detail = client.get(f"/api/tables/held/rounds/{round_id}", headers=dealer)
+            found: list[dict[str, str]] = detail.json()["results"]
+            return found if len(found) == 2 else None
+
+        # the round's results are read from the books, which the settlement
+        # reaches a moment after the table's phase says "settled"
+        settled = wait_for(both_results)
+        outcomes = {r["player"]: (r["wager"], r["outcome"], r["payout"]) for r in settled}
         assert outcomes["demo"][:2] == ("banker", "withdrawn")  # removed, returned whole
         assert outcomes["demo2"][:2] == (
             "player",
