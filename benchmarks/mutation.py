@@ -221,6 +221,13 @@ def run(
         ):
             print(f"mutation.py: {name} has no finished run to check again", file=sys.stderr)
             raise SystemExit(2)
+        changed = [m for m in mutated if (where / m).read_bytes() != (ROOT / m).read_bytes()]
+        if changed:  # its mutants are of the old code: they tell nothing of the new
+            print(
+                f"mutation.py: {', '.join(changed)} changed since {name}'s run; run it whole",
+                file=sys.stderr,
+            )
+            raise SystemExit(2)
         names = sorted(k for k, v in earlier["results"].items() if v in ("survived", "no tests"))
         # a selection changed makes mutmut forget every result and collect
         # each test's coverage again: the earlier results are merged below
