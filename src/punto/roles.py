@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 
 from punto.errors import RoleError
+from punto.words import a
 
 
 class Role(enum.Enum):
@@ -36,9 +37,9 @@ class Role(enum.Enum):
     def check_acts_as(self, required: Role, action: str, clause: str | None = None) -> None:
         if not self.may_act_as(required):
             raise RoleError(
-                f"a {self.words} may not {action}",
+                f"{a(self.words)} may not {action}",
                 clause=clause,
-                hint=f"it takes a {required.words}"
+                hint=f"it takes {a(required.words)}"
                 + (" or higher" if required is not Role.PLAYER else ""),
             )
 

@@ -28,6 +28,7 @@ from punto.store.accounts import (
     UserRole,
 )
 from punto.table.roles import Role
+from punto.words import a
 
 log = logging.getLogger("punto.server")
 
@@ -326,9 +327,9 @@ def table_role(user: User, required: Role, action: str) -> Role:
     if not role.may_act_as(required):
         higher = "" if required is Role.PLAYER else " or higher"
         raise PermissionDeniedError(
-            f"a {role.words} may not {action}",
+            f"{a(role.words)} may not {action}",
             clause="6.2",
-            hint=f"it takes a {required.words}{higher}",
+            hint=f"it takes {a(required.words)}{higher}",
         )
     return role
 
@@ -337,7 +338,7 @@ def require_player(user: User, action: str) -> None:
     """Only a player bets, and only from their own account."""
     if user.role is not UserRole.PLAYER:
         raise PermissionDeniedError(
-            f"a {user.role.words} may not {action}",
+            f"{a(user.role.words)} may not {action}",
             hint="only players bet, each from their own account",
         )
 

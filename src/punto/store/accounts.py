@@ -66,6 +66,7 @@ from punto.store.passwords import (
     policy_problem,
 )
 from punto.table.roles import Role
+from punto.words import a
 
 __all__ = [
     "MAX_PASSWORD_LENGTH",
@@ -206,9 +207,9 @@ class User:
         if not self.role.may_act_as(role):
             higher = "" if role in (UserRole.PLAYER, UserRole.ADMIN) else " or higher"
             raise PermissionDeniedError(
-                f"a {self.role.words} may not {action}",
+                f"{a(self.role.words)} may not {action}",
                 clause="6.2" if role.table_role is not None else None,
-                hint=f"it takes a {role.words}{higher}",
+                hint=f"it takes {a(role.words)}{higher}",
             )
 
 
