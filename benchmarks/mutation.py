@@ -71,7 +71,11 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     ),
     "handling": (
         ["src/punto/table/handling.py"],
-        ["tests/table/test_card_handling.py", "tests/table/test_handling_live.py"],
+        [
+            "tests/table/test_card_handling.py",
+            "tests/table/test_card_handling_refusals.py",
+            "tests/table/test_handling_live.py",
+        ],
     ),
     "insurance": (
         ["src/punto/table/insurance_rules.py", "src/punto/table/round_insurance.py"],
