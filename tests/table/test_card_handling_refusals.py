@@ -7,6 +7,7 @@ position its ``check_`` assumes when none is named."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from punto.table import handling as h
 from punto.table.handling import Method
 from punto.table.roles import Role
 from punto.table.round import Round
-from tests.table.test_card_handling import betting, betting_c
+from tests.table.test_card_handling import LIMITS, betting, betting_c
 
 ANN = ("ann", 1, "player", 100)
 BOB = ("bob", 2, "banker", 100)
@@ -41,6 +42,37 @@ def holding(*bets: tuple[str, int, str, int]) -> Round:
     """A Method C round in which ann holds the dealing device."""
     r = betting_c(*bets)
     h.take_device(r, "ann")
+    return r
+
+
+def method_b(*bets: tuple[str, int, str, int]) -> Round:
+    """A round conducted by Method B (the Pit Manager's choice): the Dealer
+    handles every card."""
+    r = Round(get_game("tiger-baccarat"), limits=LIMITS)
+    r.open()
+    h.choose_method(r, Method.B, Role.PIT_MANAGER)
+    for player, position, wager, stake in bets:
+        r.place_bet(player, position, wager, Decimal(stake))
+    return r
+
+
+def closed_b(*bets: tuple[str, int, str, int]) -> Round:
+    r = method_b(*bets)
+    r.close_betting()
+    return r
+
+
+def dealing_held() -> Round:
+    """ann holds the dealing device, and the first card is out."""
+    r = holding(ANN)
+    r.close_betting()
+    r.deal_card(parse_cards("9H")[0])
+    return r
+
+
+def passed(side: Side) -> Round:
+    r = closed(ANN)
+    h.pass_cards(r, side)
     return r
 
 
@@ -243,6 +275,93 @@ REFUSALS: list[tuple[Callable[[], Any], type[PuntoError], str, str | None, str |
         None,
         "A, B or C (3.9)",
     ),
+    (
+        lambda: h.check_relinquish_device(dealing_held(), "ann"),
+        PhaseError,
+        "the dealing device changes hands between rounds, not while the cards are dealt",
+        "3.12.8.1",
+        None,
+    ),
+    (
+        lambda: h.check_pass_cards(closed_b(ANN), Side.PLAYER),
+        ActionError,
+        "players do not handle the cards by Method B: passing the cards to the highest bettor",
+        "3.11.2",
+        "the Dealer keeps the cards for both hands",
+    ),
+    (
+        lambda: h.check_take_device(method_b(ANN), "ann"),
+        ActionError,
+        "the Dealer keeps control of the dealing device by Method B: ann may not take the "
+        "dealing device",
+        "3.9.1",
+        "an Assistant Casino Manager may allow Method C at an HLGA table (3.9.2)",
+    ),
+    (
+        lambda: h.check_choose_squeezer(closed_b(ANN), Side.PLAYER, "ann", Role.PIT_MANAGER),
+        ActionError,
+        "players do not handle the cards by Method B: choosing who squeezes",
+        "3.11.2",
+        "the Dealer keeps the cards for both hands",
+    ),
+    (
+        lambda: h.check_choose_squeezer(closed_c(ANN), Side.PLAYER, "ann", Role.PIT_MANAGER),
+        ActionError,
+        "choosing who squeezes only by Method A; this round is conducted by Method C",
+        "3.10.2",
+        "the Pit Manager chooses Method A or B before the round commences (3.9.2)",
+    ),
+    (
+        lambda: h.check_choose_squeezer(betting(ANN), Side.PLAYER, "ann", Role.PIT_MANAGER),
+        PhaseError,
+        "the cards are passed to squeeze after 'No more bets' and before settlement",
+        "3.10.2",
+        None,
+    ),
+    (
+        lambda: h.check_choose_squeezer(closed(ANN), Side.PLAYER, "bob", Role.PIT_SUPERVISOR),
+        RoleError,
+        "a pit supervisor may not give the cards to bob while the amounts wagered name who "
+        "squeezes",
+        "3.21",
+        "it takes a pit manager or higher",
+    ),
+    (
+        lambda: h.check_choose_method(betting(), Method.B, Role.DEALER),
+        RoleError,
+        "a dealer may not choose Method B",
+        "3.9.2",
+        "it takes a pit manager or higher",
+    ),
+    (
+        lambda: h.check_choose_method(betting(), Method.C, ACM),
+        ActionError,
+        "Method C is permitted only within HLGA",
+        "3.9.2",
+        "use Method A or B, or run the table as an HLGA table",
+    ),
+    (
+        lambda: h.check_refuse_cards(closed_c(ANN), Side.PLAYER, "ann"),
+        ActionError,
+        "refusing the cards only by Method A; this round is conducted by Method C",
+        "3.10.2",
+        "the Pit Manager chooses Method A or B before the round commences (3.9.2)",
+    ),
+    (
+        lambda: h.check_pass_cards(passed(Side.PLAYER), Side.PLAYER),
+        ActionError,
+        "ann has the player hand's cards",
+        "3.10.2",
+        "they pass on only if that player refuses them",
+    ),
+    (
+        lambda: h.check_lose_device(betting(ANN)),
+        ActionError,
+        "the Dealer keeps control of the dealing device by Method A: losing control of the "
+        "dealing device",
+        "3.9.1",
+        "an Assistant Casino Manager may allow Method C at an HLGA table (3.9.2)",
+    ),
 ]
 
 
@@ -272,6 +391,9 @@ def test_card_handling_can_assumes_the_position_each_action_is_for() -> None:
     assert h.can_refuse_cards(passed, Side.PLAYER, "ann")
     assert not h.can_refuse_cards(passed, Side.PLAYER, "bob")
     assert h.can_choose_squeezer(closed(ANN), Side.BANKER, "ann")  # nobody left: 3.10.4.1
+    assert h.check_choose_squeezer(closed(ANN), Side.BANKER, "ann") == "3.10.4.1"
+    assert h.check_choose_squeezer(closed(ANN), Side.PLAYER, "ann", Role.PIT_MANAGER) == "3.21"
+    assert not h.can_choose_squeezer(closed(ANN), Side.PLAYER, "ann")  # ann is named: 3.21
     assert h.can_allow_draw(betting_c(ANN), "zed")
     assert not h.can_allow_draw(betting(ANN), "zed")
     assert h.can_take_device(betting_c(ANN), "ann")
