@@ -39,7 +39,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.queues import SimpleQueue
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -77,6 +78,30 @@ def start(database: str, port: int) -> subprocess.Popen[bytes]:
         time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start within 60 s")
+
+
+@contextmanager
+def served(prefix: str) -> Iterator[tuple[int, str]]:
+    """A fresh server (:func:`start`) on a new SQLite file: its pid and base
+    URL; stopped (SIGTERM, then SIGKILL after 30 s) when the block ends."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    port = free_port()
+    process = start(f"sqlite:///{workdir / 'punto.db'}", port)
+    try:
+        yield process.pid, f"http://{HOST}:{port}"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def bearer(client: httpx2.Client, who: str) -> dict[str, str]:
+    """The Authorization header of demo account ``who`` (password ``who-password``)."""
+    answer = client.post("/api/auth/login", json={"username": who, "password": f"{who}-password"})
+    answer.raise_for_status()
+    return {"Authorization": f"Bearer {answer.json()['token']}"}
 
 
 def memory_kib(pid: int, field: str) -> int:
@@ -205,17 +230,10 @@ def show(result: dict[str, Any], as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    workdir = Path(tempfile.mkdtemp(prefix="punto-flood-"))
-    port = free_port()
-    base = f"http://{HOST}:{port}"
-    process = start(f"sqlite:///{workdir / 'flood.db'}", port)
-    try:
-        idle_kib = memory_kib(process.pid, "VmRSS")
+    with served("punto-flood-") as (pid, base):
+        idle_kib = memory_kib(pid, "VmRSS")
         bettor = httpx2.Client(base_url=base, timeout=60)
-        token = bettor.post(
-            "/api/auth/login", json={"username": "demo", "password": "demo-password"}
-        ).json()["token"]
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = bearer(bettor, "demo")
 
         def login(client: httpx2.Client) -> int:
             body = {"username": secrets.token_hex(8), "password": "x" * args.password_length}
@@ -230,14 +248,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             threads=args.logins,
             flood_from=args.flood_from,
         )
-        peak_kib = memory_kib(process.pid, "VmHWM")
+        peak_kib = memory_kib(pid, "VmHWM")
         bettor.close()
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
     return {
         **machine(),
         "seconds": args.seconds,

@@ -31,43 +31,25 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import signal
-import subprocess
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import httpx2
 from bench_login_flood import (
     HOST,
+    bearer,
     flood_beside_a_bettor,
-    free_port,
     machine,
     memory_kib,
+    served,
     show,
-    start,
 )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    workdir = Path(tempfile.mkdtemp(prefix="punto-voids-"))
-    port = free_port()
-    base = f"http://{HOST}:{port}"
-    process = start(f"sqlite:///{workdir / 'voids.db'}", port)
-    try:
-        idle_kib = memory_kib(process.pid, "VmRSS")
+    with served("punto-voids-") as (pid, base):
+        idle_kib = memory_kib(pid, "VmRSS")
         bettor = httpx2.Client(base_url=base, timeout=60)
-
-        def token(who: str) -> str:
-            answer = bettor.post(
-                "/api/auth/login", json={"username": who, "password": f"{who}-password"}
-            )
-            answer.raise_for_status()
-            value: str = answer.json()["token"]
-            return value
-
-        player = {"Authorization": f"Bearer {token('demo')}"}
-        dealer = {"Authorization": f"Bearer {token('dealer')}"}
+        player, dealer = bearer(bettor, "demo"), bearer(bettor, "dealer")
 
         def void(client: httpx2.Client) -> int:
             body = {
@@ -86,14 +68,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             client_headers=dealer,
             flood_from=None if args.same_address else args.flood_from,
         )
-        peak_kib = memory_kib(process.pid, "VmHWM")
+        peak_kib = memory_kib(pid, "VmHWM")
         bettor.close()
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
     return {
         **machine(),
         "seconds": args.seconds,
