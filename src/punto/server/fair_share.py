@@ -125,6 +125,8 @@ class FairShare:
 
     def _admit(self) -> None:
         """Let waiting requests in, the addresses with the fewest running first."""
+        if not self.waiting:  # the common case: every request that ends, nobody waiting
+            return
         share = self.share()
         for address in sorted(self.waiting, key=lambda a: self.inside[a]):
             queue = self.waiting[address]
