@@ -27,6 +27,7 @@ from tests.server.test_server_support import (
     error_of,
     login,
     new_table,
+    next_cards,
     physical_shoe,
     server_of,
 )
@@ -235,9 +236,7 @@ def test_cards_drawn_together_at_a_table_whose_server_deals_one_at_a_time_are_re
     assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
     assert client.post(f"/api/tables/{table}/round/deal", headers=dealer).status_code == 200
     before, written = balance(client, player), _events(client, table)
-    shoe = server_of(client).tables[table].table.shoe
-    assert shoe is not None
-    together = [str(c) for c in shoe.order[shoe.position : shoe.position + 2]]  # the next two
+    together = [str(c) for c in next_cards(client, table, 2)]
     refused = client.post(
         f"/api/tables/{table}/irregularities/simultaneous_draw",
         headers=dealer,

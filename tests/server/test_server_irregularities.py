@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.cards import Card
 from punto.coup import Deal
 from punto.server.hub import EVERYONE
 from punto.table.events import CardDealt
@@ -32,6 +31,7 @@ from tests.server.test_server_support import (
     login,
     make_app,
     new_table,
+    next_cards,
     physical_shoe,
     server_of,
 )
@@ -54,13 +54,6 @@ def open_with_bets(
     for who, wager, stake in bets:
         post(client, f"/api/tables/{table}/bets", who, {"wager": wager, "stake": stake})
     post(client, f"/api/tables/{table}/round/close", dealer)
-
-
-def next_cards(client: TestClient, table: str, count: int) -> list[Card]:
-    """The next cards out of the server's own shoe for this table."""
-    shoe = server_of(client).tables[table].table.shoe
-    assert shoe is not None
-    return list(shoe.order[shoe.position : shoe.position + count])
 
 
 def events(client: TestClient, table: str) -> int:

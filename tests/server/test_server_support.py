@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from punto.cards import Card
 from punto.protection.edges import favoured, table_edges
 from punto.server.app import create_app
 from punto.server.services import Server
@@ -106,6 +107,13 @@ def physical_shoe(client: TestClient, table_id: str) -> None:
         f"/api/tables/{table_id}", headers=login(client, PIT), json={"card_source": "device"}
     )
     assert response.status_code == 200, response.text
+
+
+def next_cards(client: TestClient, table: str, count: int) -> list[Card]:
+    """The next cards out of the server's own shoe for this table."""
+    shoe = server_of(client).tables[table].table.shoe
+    assert shoe is not None
+    return list(shoe.order[shoe.position : shoe.position + count])
 
 
 def balance(client: TestClient, headers: dict[str, str]) -> str:
