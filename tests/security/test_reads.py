@@ -18,6 +18,7 @@ from tests.server.test_server_support import (
     DEALER,
     PIT,
     PLAYER,
+    PLAYER2,
     deal_cards,
     login,
     physical_shoe,
@@ -99,10 +100,10 @@ def test_security_reads_a_change_in_progress_does_not_hold_a_read_up(
     client: TestClient,
 ) -> None:
     """While a change holds the table (a bet, here made under the lock), the
-    table as it was is answered at once; once the lock is free, the next read
-    shows the change."""
+    table as it was is answered at once to everyone else; once the lock is
+    free, the next read shows the change."""
     physical_shoe(client, "dragon")
-    player, dealer = login(client, PLAYER), login(client, DEALER)
+    player, player2, dealer = login(client, PLAYER), login(client, PLAYER2), login(client, DEALER)
     assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
     assert client.get("/api/tables/dragon", headers=player).json()["me"]["bets"] == []
     user_id = client.get("/api/session", headers=player).json()["user"]["id"]
@@ -112,13 +113,47 @@ def test_security_reads_a_change_in_progress_does_not_hold_a_read_up(
         return runtime.place_bet(user_id, PLAYER[0], "banker", Decimal(100))
 
     with table_lock_held(client, "dragon", bet) as waited:
-        during = client.get("/api/tables/dragon", headers=player).json()
+        during = [client.get("/api/tables/dragon", headers=h).json() for h in ({}, player2)]
         assert not waited.is_set(), "a read waited for the table's lock"
-    assert during["round"]["totals"] == {}  # the last snapshot, from before the bet
+    assert [d["round"]["totals"] for d in during] == [{}, {}]  # the snapshot before the bet
+    assert during[1]["me"]["bets"] == []
     after = client.get("/api/tables/dragon", headers=player).json()
     assert after["round"]["totals"] == {"banker": "100.00"}
     assert [b["stake"] for b in after["me"]["bets"]] == ["100.00"]
     assert after["me"]["balance"] == "9900.00"
+
+
+def test_security_reads_a_players_read_waits_for_their_own_bet_only(
+    client: TestClient,
+) -> None:
+    """A player's own bet is theirs to see at once: their read waits for the
+    table's lock (a moment) rather than answer a snapshot without the bet and a
+    balance with it -- as a forwarded read may come while the process that runs
+    the table still holds it after the bet's commit."""
+    physical_shoe(client, "dragon")
+    player, dealer = login(client, PLAYER), login(client, DEALER)
+    assert client.post("/api/tables/dragon/round/open", headers=dealer).status_code == 200
+    assert client.get("/api/tables/dragon", headers=player).json()["me"]["bets"] == []
+    user_id = client.get("/api/session", headers=player).json()["user"]["id"]
+    runtime = server_of(client).table("dragon")
+    read: dict[str, object] = {}
+
+    def bet() -> object:
+        return runtime.place_bet(user_id, PLAYER[0], "banker", Decimal(100))
+
+    def own_read() -> None:
+        read["state"] = client.get("/api/tables/dragon", headers=player).json()
+
+    reader = threading.Thread(target=own_read, daemon=True)
+    with table_lock_held(client, "dragon", bet):
+        reader.start()
+        reader.join(0.5)
+        assert "state" not in read, "the player's read did not wait for their own bet"
+    reader.join(HOLD_SECONDS)
+    state = read["state"]
+    assert isinstance(state, dict)
+    assert [b["stake"] for b in state["me"]["bets"]] == ["100.00"]
+    assert state["me"]["balance"] == "9900.00"
 
 
 def test_security_reads_a_read_after_a_bet_shows_the_bet_and_the_balance_together(

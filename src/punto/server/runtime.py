@@ -67,6 +67,8 @@ log = logging.getLogger("punto.server")
 
 #: Rounds whose bets' results a table keeps worked out (:meth:`TableRuntime.results`).
 RESULTS_KEPT = 4
+#: How long a player's read waits for a change of their own (:meth:`TableRuntime.snapshot`).
+OWN_CHANGE_SECONDS = 5.0
 
 __all__ = [
     "DEDICATED_PROCEDURES",
@@ -202,18 +204,21 @@ class TableRuntime:
         except UnknownWalletError:
             return 0
 
-    def snapshot(self, *, staff: bool = False) -> TableSnapshot:
+    def snapshot(self, *, staff: bool = False, user: str | None = None) -> TableSnapshot:
         """The table as it stood after its last change, without waiting for
         its lock (:mod:`punto.server.tables.views`): built now if the table is
         free, else the last one built (at most the change in progress
-        behind), a fresh one on its way."""
+        behind), a fresh one on its way.  ``user``'s read waits (at most
+        :data:`OWN_CHANGE_SECONDS`) for a change of their own the last one
+        misses: a player answered 201 sees the bet."""
         views = self.views
         latest = views.latest
         if staff:
             views.want_staff()
         if not views.stale(latest, staff=staff):
             return latest
-        if self.lock.acquire(blocking=False):
+        waits = user is not None and views.owed(user, latest)
+        if self.lock.acquire(timeout=OWN_CHANGE_SECONDS) if waits else self.lock.acquire(False):
             try:
                 return views.rebuild(staff=staff)
             finally:
@@ -239,7 +244,7 @@ class TableRuntime:
     def state(self, username: str | None = None, *, staff: bool = False) -> dict[str, Any]:
         """The state of the table for a page: public, plus ``me`` for a user
         (their balance read now), plus ``staff`` (from :meth:`snapshot`)."""
-        snapshot = self.snapshot(staff=staff)
+        snapshot = self.snapshot(staff=staff, user=username)
         balance = self.balance(username) if username is not None else 0
         return snapshot.state(self.clock(), username, balance, staff=staff)
 

@@ -327,6 +327,9 @@ class BetIntake:
             raise
         finally:
             self.rt.log.detach()
+        # In the round now: the player's reads show it, even before it is answered (a
+        # forwarded bet's answer goes out with its commit, before _bet_written).
+        self.rt.views.owe([username])
         if not in_flight:
             self.rt.journal.release(wallet, amount)
         if (r.round_id, username) not in self._positions:

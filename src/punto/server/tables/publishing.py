@@ -70,8 +70,12 @@ class Publisher:
         """After an action (lock held): tell the watchers what happened, send
         them fresh snapshots, and wake the automatic dealer.  ``coalesce``
         (a bet, a withdrawn bet: the frequent changes): the snapshots may wait
-        until :data:`PUBLISH_SECONDS` after the last ones."""
-        self.rt.views.changed()
+        until :data:`PUBLISH_SECONDS` after the last ones, but not from ``users``' own
+        reads (:meth:`TableViews.owe`)."""
+        if coalesce:
+            self.rt.views.owe(users)
+        else:
+            self.rt.views.changed()
         r = self.rt.round
         watched = self.rt.hub.count(self.rt.id) > 0
         if r is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -55,6 +55,8 @@ HISTORY_KEPT = 500
 #: How long after the staff last read a table their part of its snapshot is kept
 #: fresh at every build (then only when they read it or watch the table).
 STAFF_KEPT_SECONDS = 60.0
+#: The most players a table remembers a change owed to (see :meth:`TableViews.owe`).
+OWED_KEPT = 100_000
 
 
 class RoundNotFoundError(ActionError):
@@ -390,6 +392,8 @@ class TableViews:
         #: the players' parts last built: of which round, after how many of its events
         self._players_at: tuple[Round | None, int] = (None, 0)
         self._players_built: dict[str, PlayerView] = {}
+        #: each player's own change the snapshots must show them: the version after it
+        self._owed: dict[str, int] = {}
         self._latest = self._build(None, staff=True)
 
     @property
@@ -400,6 +404,21 @@ class TableViews:
     def changed(self) -> None:
         """Lock held: the table changed."""
         self.version += 1
+
+    def owe(self, users: Iterable[str]) -> None:
+        """Lock held: ``users`` made a change of their own (a bet, a bet withdrawn):
+        a read of theirs must show it, though reads by anyone else need not wait
+        for it (:meth:`owed`)."""
+        self.changed()
+        if len(self._owed) >= OWED_KEPT:
+            self._owed.clear()
+        for user in users:
+            self._owed[user] = self.version
+
+    def owed(self, user: str, snapshot: TableSnapshot) -> bool:
+        """No lock: whether ``snapshot`` misses a change of ``user``'s own."""
+        # Read only: a reader removing a mark could race the next one set.
+        return snapshot.version < self._owed.get(user, 0)
 
     def reset(self) -> None:
         """Lock held: the table was restored from its log (everything is rebuilt)."""
