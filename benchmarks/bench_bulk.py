@@ -48,7 +48,7 @@ sys.path.insert(0, str(SRC))
 from punto.analysis.bulk import Bulk, returns_array, write_csv  # noqa: E402
 from punto.analysis.composition import Composition  # noqa: E402
 from punto.analysis.tables import odds_table  # noqa: E402
-from punto.games import get_game  # noqa: E402
+from punto.rules.games import get_game  # noqa: E402
 
 GAME = "tiger-buffalo"
 

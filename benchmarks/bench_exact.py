@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from punto.analysis.composition import Composition
-    from punto.game import Game
+    from punto.rules.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 PUNTO = ROOT / ".venv" / "bin" / "punto"
@@ -100,7 +100,7 @@ def in_process(quick: bool) -> list[str]:
     from punto.analysis import enumeration, kernel
     from punto.analysis.composition import Composition
     from punto.analysis.plan import plan_for
-    from punto.games import get_game
+    from punto.rules.games import get_game
 
     shoe = Composition.of_decks(8)
     number, repeat = (200, 3) if quick else (2000, 7)

@@ -49,10 +49,6 @@ from typing import Any
 from punto.analysis.composition import Composition
 from punto.analysis.plan import plan_for
 from punto.analysis.tables import wager_odds
-from punto.cards import DECK
-from punto.coup import Deal, Side
-from punto.games import get_game
-from punto.insurance import moment_of
 from punto.protection.detection import THRESHOLD_PRESETS, Detector, Observation
 from punto.protection.players import (
     FlatBettor,
@@ -63,6 +59,10 @@ from punto.protection.players import (
     insurance_offers,
 )
 from punto.protection.tails import poisson_interval
+from punto.rules.cards import DECK
+from punto.rules.coup import Deal, Side
+from punto.rules.games import get_game
+from punto.rules.insurance import moment_of
 from punto.sim.reference import deal_shoe
 from punto.sim.run import ShoeRules
 

@@ -31,11 +31,11 @@ import time
 from decimal import Decimal
 from typing import Any
 
-from punto.cards import DECK
 from punto.eventlog import Stored
-from punto.games import get_game
 from punto.protection.anomalies import ALPHA, LogFolder, report
-from punto.settlement import Bet, settle
+from punto.rules.cards import DECK
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, settle
 from punto.sim.reference import deal_shoe
 from punto.sim.run import ShoeRules
 from punto.table.events import (

@@ -6,7 +6,7 @@ teams, positive value at a flat stake, one-off dilution bets, false alarms.
     PYTHONPATH=src .venv/bin/python benchmarks/bench_protection_teams.py                   # the published run
     PYTHONPATH=src .venv/bin/python benchmarks/bench_protection_teams.py --careers 4 --shoes 10  # a quick look
 
-Every table is fed as :class:`punto.server.advantage.AdvantageWatch` feeds
+Every table is fed as :class:`punto.server.tables.advantage.AdvantageWatch` feeds
 it: only the rounds somebody bet in; each player's stake-and-value detector
 (:mod:`punto.protection.detection`) through their sessions
 (:mod:`punto.protection.sessions`: every round from their first bet to their
@@ -52,8 +52,6 @@ from fractions import Fraction
 from typing import Any
 
 from punto.analysis.composition import Composition
-from punto.cards import DECK
-from punto.games import get_game
 from punto.protection.detection import THRESHOLD_PRESETS, Detector
 from punto.protection.players import ShoeView, big_tiger_counter
 from punto.protection.sessions import Sessions
@@ -61,6 +59,8 @@ from punto.protection.tablewide import TABLE, TABLE_PRESETS, TableWatch
 from punto.protection.tails import poisson_interval
 from punto.protection.valuation import wager_returns, watched_wagers
 from punto.protection.value import VALUE_PRESETS
+from punto.rules.cards import DECK
+from punto.rules.games import get_game
 from punto.sim.reference import deal_shoe
 from punto.sim.run import ShoeRules
 

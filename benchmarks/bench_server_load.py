@@ -199,7 +199,7 @@ def serve(url: str, port: int) -> None:
     from punto.server.app import create_app
 
     logging.basicConfig(level=logging.WARNING)
-    logging.getLogger("punto.server.journal").setLevel(logging.INFO)
+    logging.getLogger("punto.server.tables.journal").setLevel(logging.INFO)
     app = create_app(
         url,
         demo=True,
@@ -529,7 +529,7 @@ class TableEyes:
         self.windows = 0  # betting windows opened since watching
 
     def message(self, message: dict[str, Any]) -> None:
-        from punto.cards import parse_cards
+        from punto.rules.cards import parse_cards
 
         kind = message["type"]
         if kind == "state":
@@ -790,8 +790,8 @@ async def _side_bettor(
 ) -> None:
     """An automated side bettor (--bettors): once per betting window, decides
     from the cards its table has shown whether to bet, and bets one unit."""
-    from punto.games import get_game
     from punto.protection.players import FlatBettor, big_tiger_counter, dragon_tiger_counter
+    from punto.rules.games import get_game
 
     wager = SIDE_BETS[game]
     player: Any
@@ -1142,7 +1142,7 @@ def interrupted_rounds(url: str) -> list[dict[str, Any]]:
     from sqlalchemy import select
 
     from punto.eventlog import MemoryEventLog
-    from punto.server.config import TableStore
+    from punto.server.tables.config import TableStore
     from punto.store.db import connect, table_events
     from punto.store.sql_log import SQLEventLog
     from punto.table.events import TABLE_STREAM

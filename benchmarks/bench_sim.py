@@ -42,7 +42,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from punto.games import get_game  # noqa: E402
+from punto.rules.games import get_game  # noqa: E402
 from punto.sim import dealing, kernel, reference  # noqa: E402
 from punto.sim.run import ShoeRules, SimJob, chunk_state, simulate, simulate_chunks  # noqa: E402
 from punto.sim.tables import (  # noqa: E402

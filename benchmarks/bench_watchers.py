@@ -6,7 +6,7 @@ anonymous WebSockets watch it through each process; every message's arrival
 is timed in this one client process.  For each message a watcher on the
 second process got, the delay is its arrival there less its arrival at the
 first watcher on the first process (the relay through PostgreSQL's notices:
-:mod:`punto.server.relay`); and each such watcher's messages after its
+:mod:`punto.server.cluster.relay`); and each such watcher's messages after its
 opening must be, in order, those the first process's watcher got.
 
     .venv/bin/python benchmarks/bench_watchers.py --database postgresql+psycopg://...

@@ -128,7 +128,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     ),
     # cross-site requests, and requests and sockets per client address
     "guard": (
-        ["src/punto/server/guard.py"],
+        ["src/punto/server/security/guard.py"],
         [
             "tests/security/test_csrf.py",
             "tests/security/test_guards_that_can_fail.py",
@@ -136,7 +136,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "login_guard": (
-        ["src/punto/server/login_guard.py"],
+        ["src/punto/server/security/login_guard.py"],
         [
             "tests/security/test_guards_that_can_fail.py",
             "tests/security/test_accounts_login_flood.py",
@@ -144,7 +144,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     ),
     # connections per client address, below the application
     "connections": (
-        ["src/punto/server/connections.py"],
+        ["src/punto/server/security/connections.py"],
         ["tests/security/test_connections.py"],
     ),
 }

@@ -41,7 +41,7 @@ autodoc_default_options = {
     "undoc-members": False,
     "show-inheritance": True,
     # A package's __all__ re-exports names documented in their own modules
-    # (punto.Game is punto.game.Game): document each once, where it is defined.
+    # (punto.Game is punto.rules.game.Game): document each once, where it is defined.
     "ignore-module-all": True,
 }
 # A class without a docstring of its own would show its base's (SQLAlchemy's,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pages' message catalogues (punto.server.i18n), kept with Babel: every message
+# The pages' message catalogues (punto.server.routes.i18n), kept with Babel: every message
 # of the pages extracted into locale/pages.pot, then merged into each language's
 # pages.po (new messages come in untranslated: translate them there, in both).
 set -euo pipefail

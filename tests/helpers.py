@@ -14,12 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from punto.cards import Card, parse_cards
-from punto.coup import Coup, Deal, Side
-from punto.game import Game
-from punto.insurance import Moment
-from punto.settlement import Bet, BetResult, Outcome, settle
-from punto.wagers import PairRule
+from punto.rules.cards import Card, parse_cards
+from punto.rules.coup import Coup, Deal, Side
+from punto.rules.game import Game
+from punto.rules.insurance import Moment
+from punto.rules.settlement import Bet, BetResult, Outcome, settle
+from punto.rules.wagers import PairRule
 
 STAKE = Decimal("100")
 SIDE_STAKE = Decimal("10")

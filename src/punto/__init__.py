@@ -15,28 +15,30 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from decimal import Decimal
 
-    from punto.cards import Card, Rank, Suit, format_cards, parse_cards
-    from punto.coup import Coup, Deal, Hand, Side, Winner, deal
     from punto.errors import PuntoError
-    from punto.game import Game, Layout, Wager
-    from punto.games import all_games, get_game
-    from punto.settlement import Bet, BetResult, Outcome, Settlement, settle
-    from punto.shoe import Shoe
-    from punto.wagers import KINDS, PairRule
+    from punto.rules.cards import Card, Rank, Suit, format_cards, parse_cards
+    from punto.rules.coup import Coup, Deal, Hand, Side, Winner, deal
+    from punto.rules.game import Game, Layout, Wager
+    from punto.rules.games import all_games, get_game
+    from punto.rules.settlement import Bet, BetResult, Outcome, Settlement, settle
+    from punto.rules.shoe import Shoe
+    from punto.rules.wagers import KINDS, PairRule
 
 #: Where each name of the package is defined.  They are imported on first use
 #: (PEP 562), so that ``import punto.cli`` -- every ``punto`` command -- does
 #: not pay for the modules a command does not need.
 _HOMES = {
     "Decimal": "decimal",
-    **dict.fromkeys(("Card", "Rank", "Suit", "format_cards", "parse_cards"), "punto.cards"),
-    **dict.fromkeys(("Coup", "Deal", "Hand", "Side", "Winner", "deal"), "punto.coup"),
+    **dict.fromkeys(("Card", "Rank", "Suit", "format_cards", "parse_cards"), "punto.rules.cards"),
+    **dict.fromkeys(("Coup", "Deal", "Hand", "Side", "Winner", "deal"), "punto.rules.coup"),
     "PuntoError": "punto.errors",
-    **dict.fromkeys(("Game", "Layout", "Wager"), "punto.game"),
-    **dict.fromkeys(("all_games", "get_game"), "punto.games"),
-    **dict.fromkeys(("Bet", "BetResult", "Outcome", "Settlement", "settle"), "punto.settlement"),
-    "Shoe": "punto.shoe",
-    **dict.fromkeys(("KINDS", "PairRule"), "punto.wagers"),
+    **dict.fromkeys(("Game", "Layout", "Wager"), "punto.rules.game"),
+    **dict.fromkeys(("all_games", "get_game"), "punto.rules.games"),
+    **dict.fromkeys(
+        ("Bet", "BetResult", "Outcome", "Settlement", "settle"), "punto.rules.settlement"
+    ),
+    "Shoe": "punto.rules.shoe",
+    **dict.fromkeys(("KINDS", "PairRule"), "punto.rules.wagers"),
 }
 
 

@@ -2,7 +2,7 @@
 
 Every stream is keyed by its id (a table's, a tournament's) and numbers its
 records 1, 2, 3, ...; a record is kept in the JSON form of its family's
-:class:`~punto.records.RecordCodec`, so what is read back is what a database
+:class:`~punto.rules.records.RecordCodec`, so what is read back is what a database
 would give back.  :class:`EventLog` is what the table and the tournament need
 of a log; :class:`MemoryEventLog` keeps one in memory, and the store keeps
 one in the database (:class:`punto.store.sql_log.SQLEventLog`; the server
@@ -33,7 +33,7 @@ from typing import Generic, Protocol, TypeVar
 
 from punto.errors import PuntoError
 from punto.jsontext import dumps, loads
-from punto.records import RecordCodec
+from punto.rules.records import RecordCodec
 
 __all__ = ["EventLog", "LogConflictError", "MemoryEventLog", "Stored", "Stream"]
 

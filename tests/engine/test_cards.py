@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from punto.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
 from punto.errors import CardError, PuntoError
+from punto.rules.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
 
 QH = Card(Rank.QUEEN, Suit.HEARTS)
 TS = Card(Rank.TEN, Suit.SPADES)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from punto.cards import Card, parse_cards
-from punto.coup import Coup, Deal, Hand, Side, Winner, cards_needed, deal
 from punto.errors import DealError
+from punto.rules.cards import Card, parse_cards
+from punto.rules.coup import Coup, Deal, Hand, Side, Winner, cards_needed, deal
 
 P, B = Side.PLAYER, Side.BANKER
 

@@ -13,13 +13,13 @@ from fractions import Fraction
 
 import pytest
 
-from punto.cards import parse_cards
-from punto.coup import Coup, Deal, Hand, deal
 from punto.errors import DeckCountError, WagerError
-from punto.established import decided
-from punto.games import get_game
-from punto.settlement import Bet, Outcome, settle
-from punto.shoe import Shoe
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Coup, Deal, Hand, deal
+from punto.rules.established import decided
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, Outcome, settle
+from punto.rules.shoe import Shoe
 from tests.helpers import (
     BANKER_DRAWS_ON,
     BANKER_NATURAL_NINE,

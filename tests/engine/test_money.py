@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from punto.coup import Coup
 from punto.errors import WagerError
-from punto.games import get_game
 from punto.money import CENT, Rounding, format_money, parse_stake, winnings
-from punto.settlement import Bet, Outcome, settle
+from punto.rules.coup import Coup
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, Outcome, settle
 
 BANKER = Fraction(19, 20)  # 0.95 to 1 (Tiger Baccarat 4.1)
 THREE_TO_TWO = Fraction(3, 2)  # Insurance Plus 3 to 2 (Tiger Buffalo 4.1.15)

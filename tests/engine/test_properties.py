@@ -24,18 +24,18 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from punto.cards import Card, Rank, Suit, format_cards, parse_cards
-from punto.coup import Coup, Deal, Side, Winner, cards_needed, deal
-from punto.established import decided
-from punto.game import Game, Wager
-from punto.games import all_games, get_game
-from punto.insurance import Moment
 from punto.money import CENT, Rounding
-from punto.odds import Pays
-from punto.settlement import Bet, Outcome, settle
-from punto.shoe import Shoe, verify_commitment
-from punto.tableau import banker_draws, is_natural, player_draws, point_total
-from punto.wagers import KINDS, Basis, PairRule
+from punto.rules.cards import Card, Rank, Suit, format_cards, parse_cards
+from punto.rules.coup import Coup, Deal, Side, Winner, cards_needed, deal
+from punto.rules.established import decided
+from punto.rules.game import Game, Wager
+from punto.rules.games import all_games, get_game
+from punto.rules.insurance import Moment
+from punto.rules.odds import Pays
+from punto.rules.settlement import Bet, Outcome, settle
+from punto.rules.shoe import Shoe, verify_commitment
+from punto.rules.tableau import banker_draws, is_natural, player_draws, point_total
+from punto.rules.wagers import KINDS, Basis, PairRule
 
 GAMES = all_games()
 FAST = settings(max_examples=150, deadline=None)

@@ -3,7 +3,7 @@
 Golden files in ``tests/golden/roads/`` hold input sequences with grids worked
 out by hand (each file's ``comment`` shows the working).  The property tests
 check the roads against a second, deliberately literal reading of the published
-rules written here, not against :mod:`punto.roads` itself:
+rules written here, not against :mod:`punto.rules.roads` itself:
 
 * the big road's logical columns are runs of consecutive Banker / Player wins,
   ties skipped;
@@ -29,10 +29,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from punto.cards import parse_cards
-from punto.coup import Coup, Side, Winner, deal
 from punto.errors import DealError, PuntoError
-from punto.roads import (
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Coup, Side, Winner, deal
+from punto.rules.roads import (
     Ask,
     BeadPlate,
     BigRoad,
@@ -47,8 +47,8 @@ from punto.roads import (
     derived_colour,
     parse_results,
 )
-from punto.shoe import Shoe
-from punto.wagers import PairRule
+from punto.rules.shoe import Shoe
+from punto.rules.wagers import PairRule
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "roads"
 GOLDEN_FILES = sorted(GOLDEN.glob("*.json"))

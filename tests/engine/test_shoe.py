@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from punto.cards import DECK, Card, Rank, parse_cards
-from punto.coup import deal
 from punto.errors import DealError, DeckCountError, ShoeError
-from punto.game import Game
-from punto.games import all_games, get_game
-from punto.shoe import DeckRange, Shoe, commitment_of, verify_commitment
+from punto.rules.cards import DECK, Card, Rank, parse_cards
+from punto.rules.coup import deal
+from punto.rules.game import Game
+from punto.rules.games import all_games, get_game
+from punto.rules.shoe import DeckRange, Shoe, commitment_of, verify_commitment
 
 GAMES = all_games()
 DECK_CLAUSE = {

@@ -1,7 +1,7 @@
 """A second, deliberately naive Table of Play, and a check that the engine agrees.
 
 The naive reading below is written from the clause text, the way a dealer reads
-it off the felt, and does not look at :mod:`punto.tableau`:
+it off the felt, and does not look at :mod:`punto.rules.tableau`:
 
 * Tiger Baccarat 3.13 / 3.15 (the same printed table is Tiger No Commission 3.9,
   Tiger Buffalo 3.15 and Dragon Tiger 3.14);
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from punto.cards import Card, Rank, Suit
-from punto.coup import Coup, Deal, Side, Winner, cards_needed, deal
 from punto.errors import DealError
-from punto.tableau import banker_draws, player_draws
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.coup import Coup, Deal, Side, Winner, cards_needed, deal
+from punto.rules.tableau import banker_draws, player_draws
 
 # --- the naive reading ---------------------------------------------------------------
 

@@ -14,14 +14,14 @@ from fractions import Fraction
 
 import pytest
 
-from punto.cards import parse_cards
-from punto.coup import Coup, Deal, Hand, Side
 from punto.errors import DeckCountError, InsuranceError, WagerError
-from punto.established import decided
-from punto.games import get_game
-from punto.insurance import InsuranceTable, Moment
-from punto.settlement import Bet, BetResult, Outcome, settle
-from punto.wagers import PairRule
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Coup, Deal, Hand, Side
+from punto.rules.established import decided
+from punto.rules.games import get_game
+from punto.rules.insurance import InsuranceTable, Moment
+from punto.rules.settlement import Bet, BetResult, Outcome, settle
+from punto.rules.wagers import PairRule
 from tests.helpers import (
     BANKER_DRAWS_ON,
     BANKER_EIGHT_OVER_SEVEN,

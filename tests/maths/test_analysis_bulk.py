@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from punto.analysis.bulk import FIELDS, WAGER_FIELDS, returns_array
 from punto.analysis.composition import RANK_HEADINGS, CompositionError
 from punto.cli import main
-from punto.games import get_game
+from punto.rules.games import get_game
 from tests.ui.test_fuzz_cli import FUZZ, assert_answered
 from tests.ui.test_fuzz_cli import run as run_process
 

@@ -1,6 +1,6 @@
 """The fast enumerators count exactly what dealing card by card counts.
 
-* A small shoe is dealt card by card through the engine (:class:`punto.coup.Deal`),
+* A small shoe is dealt card by card through the engine (:class:`punto.rules.coup.Deal`),
   every ordered sequence of physical cards, and every wager of every game is
   settled on each coup by its own kind function: the counts must equal the
   plan's, under both readings of a Pair.
@@ -30,10 +30,10 @@ from punto.analysis.classes import (
 from punto.analysis.composition import Composition, CompositionError, falling
 from punto.analysis.enumeration import class_index, tuple_index
 from punto.analysis.plan import kind_counts, plan_for
-from punto.cards import DECK, Card, Rank, parse_cards
-from punto.coup import Coup, Deal, deal
-from punto.games import all_games, get_game
-from punto.wagers import KINDS, Basis, PairRule
+from punto.rules.cards import DECK, Card, Rank, parse_cards
+from punto.rules.coup import Coup, Deal, deal
+from punto.rules.games import all_games, get_game
+from punto.rules.wagers import KINDS, Basis, PairRule
 
 needs_kernel = pytest.mark.skipif(kernel.compiled() is None, reason="C kernel not built")
 

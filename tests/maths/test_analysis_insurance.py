@@ -14,11 +14,11 @@ from punto.analysis.insurance_values import (
     insurance_values,
     two_card_outcomes,
 )
-from punto.cards import Card, Rank, Suit, parse_cards
-from punto.coup import Deal
 from punto.errors import InsuranceError
-from punto.games import get_game
-from punto.insurance import InsuranceOffer, Moment, moment_of
+from punto.rules.cards import Card, Rank, Suit, parse_cards
+from punto.rules.coup import Deal
+from punto.rules.games import get_game
+from punto.rules.insurance import InsuranceOffer, Moment, moment_of
 
 BUFFALO = get_game("tiger-buffalo")
 EIGHT = Composition.of_decks(8)

@@ -16,10 +16,10 @@ import pytest
 from punto.analysis.composition import Composition
 from punto.analysis.plan import kind_counts
 from punto.analysis.tables import WagerOdds, odds_table
-from punto.coup import Coup, Winner
-from punto.games import get_game
-from punto.odds import Pays
-from punto.wagers import KINDS, Basis, PairRule, WagerKind
+from punto.rules.coup import Coup, Winner
+from punto.rules.games import get_game
+from punto.rules.odds import Pays
+from punto.rules.wagers import KINDS, Basis, PairRule, WagerKind
 
 EIGHT = Composition.of_decks(8)
 

@@ -9,10 +9,10 @@ import pytest
 
 from punto.analysis.composition import RANKS, Composition
 from punto.analysis.removal import effects_of_removal, pair_readings, removal_json
-from punto.game import Game
-from punto.games import all_games, get_game
-from punto.odds import Pays
-from punto.wagers import PairRule
+from punto.rules.game import Game
+from punto.rules.games import all_games, get_game
+from punto.rules.odds import Pays
+from punto.rules.wagers import PairRule
 
 EIGHT = Composition.of_decks(8)
 

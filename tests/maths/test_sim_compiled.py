@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import punto.sim
-from punto.games import get_game
+from punto.rules.games import get_game
 from punto.sim import dealing, kernel, plain
 from punto.sim.run import ShoeRules, SimJob, chunk_state, simulate, simulate_chunks
 from punto.sim.tables import outcome_table, pattern_ids, rank_values, shoe_template, sim_tables

@@ -15,8 +15,9 @@ import os
 import numpy as np
 import pytest
 
-from punto.cards import Card, Rank, Suit
-from punto.games import get_game
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.sim import kernel, reference
 from punto.sim.cluster import default_workers
 from punto.sim.counting import (
@@ -38,7 +39,6 @@ from punto.sim.counting import (
 )
 from punto.sim.run import ShoeRules, chunk_state
 from punto.sim.tables import shoe_template
-from punto.wagers import PairRule
 
 PUBLISHED_TAGS = (0, 0, -1, -1, -1, -2, 1, 2, 2, 0, 0, 0, 0)
 GAMES = (

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import pytest
 
-from punto.games import get_game
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.sim.run import ShoeRules, SimJob, SimReport, simulate
-from punto.wagers import PairRule
 
 CASES = [
     ("tiger-baccarat", PairRule.LITERAL),

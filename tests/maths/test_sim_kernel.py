@@ -19,9 +19,9 @@ import pytest
 
 from punto.analysis.classes import value_card
 from punto.analysis.enumeration import class_index
-from punto.cards import Card, Rank, Suit
-from punto.coup import Deal
-from punto.games import get_game
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.coup import Deal
+from punto.rules.games import get_game
 from punto.sim import kernel, reference
 from punto.sim.run import ShoeRules, SimCounts, SimJob, chunk_state, figures, simulate_chunks
 from punto.sim.tables import (
@@ -50,7 +50,7 @@ def test_xoshiro256plusplus_reference_outputs() -> None:
 
 
 def test_outcome_table_agrees_with_the_engine_table_of_play() -> None:
-    """Every entry, against a coup dealt by :class:`punto.coup.Deal`."""
+    """Every entry, against a coup dealt by :class:`punto.rules.coup.Deal`."""
     table = outcome_table()
     for p in range(10):
         for b in range(10):

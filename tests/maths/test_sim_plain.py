@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from punto.games import get_game
+from punto.rules.games import get_game
 from punto.sim import kernel, plain
 from punto.sim.run import PLAIN_COUPS, ShoeRules, SimJob, chunk_state, simulate, simulate_chunks
 from punto.sim.tables import outcome_table, pattern_ids, rank_values, shoe_template, sim_tables

@@ -157,7 +157,7 @@ def test_clause_coverage_toml_citations_are_read_from_any_table(tmp_path: Path) 
 
 def test_clause_coverage_pointers_must_name_what_the_file_defines() -> None:
     assert cc.pointer_problem("src/punto/table/round.py:Round.reduce_bet") is None
-    assert cc.pointer_problem("src/punto/cards.py:Rank.points") is None
+    assert cc.pointer_problem("src/punto/rules/cards.py:Rank.points") is None
     assert cc.pointer_problem("src/punto/table/round.py:Round.no_such") is not None
     assert cc.pointer_problem("src/punto/nowhere.py:x") is not None
 

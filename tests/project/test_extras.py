@@ -164,7 +164,7 @@ def test_a_game_file_read_through_its_cache_is_what_tomllib_reads(
     import shutil
     import tomllib
 
-    from punto.games import parsed
+    from punto.rules.games import parsed
 
     monkeypatch.setattr(sys, "dont_write_bytecode", False)  # the cache is written as a .pyc is
     games = Path(punto.__file__).parent / "games"

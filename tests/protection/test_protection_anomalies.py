@@ -16,9 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from punto.cards import parse_cards
 from punto.eventlog import Stored
-from punto.games import get_game
 from punto.protection.anomalies import (
     ALPHA,
     AUTOMATIC,
@@ -34,6 +32,8 @@ from punto.protection.anomalies import (
 )
 from punto.protection.edges import WagerEdge, edge_of
 from punto.protection.tails import binomial_upper_tail
+from punto.rules.cards import parse_cards
+from punto.rules.games import get_game
 from punto.table.events import (
     BetPlaced,
     BetsClosed,

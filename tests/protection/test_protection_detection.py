@@ -17,8 +17,6 @@ import pytest
 from punto.analysis.composition import Composition
 from punto.analysis.plan import plan_for
 from punto.analysis.tables import wager_odds
-from punto.cards import DECK
-from punto.games import get_game
 from punto.protection.detection import (
     DEFAULT_THRESHOLDS,
     EVIDENCE_LIMIT,
@@ -31,6 +29,8 @@ from punto.protection.detection import (
 )
 from punto.protection.players import Counter, FlatBettor, ShoeView, big_tiger_counter
 from punto.protection.tails import poisson_interval
+from punto.rules.cards import DECK
+from punto.rules.games import get_game
 from punto.sim.reference import deal_shoe
 
 HAND = Thresholds(limit=Decimal(2), drift=Decimal("0.5"), cap=Decimal(3), warmup=2)

@@ -11,7 +11,6 @@ import pytest
 from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
 from punto.errors import RoleError
-from punto.games import all_games, get_game
 from punto.protection.edges import (
     PlayerFavouredError,
     check_confirmed,
@@ -20,8 +19,9 @@ from punto.protection.edges import (
     table_edges,
     unconfirmed,
 )
-from punto.roles import Role
-from punto.wagers import PairRule
+from punto.rules.games import all_games, get_game
+from punto.rules.roles import Role
+from punto.rules.wagers import PairRule
 
 #: Tiger Baccarat 1.1.14 read literally: an explicit option, the one reading of
 #: a game's default wagers that favours the player (docs/interpretations.md).

@@ -11,11 +11,11 @@ import pytest
 
 from punto.analysis.composition import Composition
 from punto.analysis.insurance_values import deal_values
-from punto.cards import parse_cards
-from punto.games import get_game
-from punto.insurance import Moment
 from punto.protection.detection import Detector, Observation, Thresholds
 from punto.protection.valuation import insurance_value
+from punto.rules.cards import parse_cards
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
 
 
 def test_tiger_buffalo_4_1_15_a_player_third_card_offer_is_valued_on_its_five_cards() -> None:

@@ -11,10 +11,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from punto.analysis.insurance_values import deal_values
-from punto.cards import DECK, parse_cards
-from punto.coup import Deal, Side
-from punto.games import get_game
-from punto.insurance import moment_of
 from punto.protection.players import (
     BIG_TIGER_THRESHOLD,
     FlatBettor,
@@ -24,6 +20,10 @@ from punto.protection.players import (
     dragon_tiger_counter,
     insurance_offers,
 )
+from punto.rules.cards import DECK, parse_cards
+from punto.rules.coup import Deal, Side
+from punto.rules.games import get_game
+from punto.rules.insurance import moment_of
 from punto.sim.count_tags import Tags, derive_tags, effects_floats, parse_tags
 from punto.sim.counting import CountJob, counting
 from punto.sim.reference import deal_shoe

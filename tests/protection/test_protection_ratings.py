@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 
 from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
-from punto.cards import Card
 from punto.money import format_units
 from punto.protection.ratings import Play, RatingError, Shifts, ratings, ratings_csv
+from punto.rules.cards import Card
 from tests.server import test_server_support as support
 from tests.server.test_server_protection import cards_of, play_round, valued
 from tests.server.test_server_support import DEALER, PIT, PLAYER, PLAYER2, login, server_of

@@ -15,12 +15,12 @@ from fractions import Fraction
 
 import pytest
 
-from punto.cards import parse_cards
 from punto.eventlog import Stored
 from punto.protection.anomalies import report, report_json, round_facts
 from punto.protection.rulings import PlayerRound, RulingTest
 from punto.protection.tails import binomial_upper_tail
 from punto.protection.valuation import unseen, wager_returns
+from punto.rules.cards import parse_cards
 from punto.table.events import (
     BetPlaced,
     BetReturned,
@@ -89,7 +89,7 @@ def test_a_ruled_stake_carries_its_value_at_placement_on_the_cards_shown() -> No
         ("r1", a_round("r1", end=RoundVoided("a card exposed", "5.1"))),
     )
     facts = round_facts("t", log)
-    from punto.games import get_game
+    from punto.rules.games import get_game
 
     game = get_game(GAME)
     expected = wager_returns(game, None, game.pair_rule, unseen(8, parse_cards(BANKER_WINS)))

@@ -9,9 +9,6 @@ import pytest
 from punto.analysis.composition import Composition
 from punto.analysis.insurance_values import deal_values
 from punto.analysis.tables import odds_table
-from punto.cards import Card
-from punto.games import get_game
-from punto.insurance import Moment
 from punto.protection.valuation import (
     BetValue,
     ValuationError,
@@ -20,7 +17,10 @@ from punto.protection.valuation import (
     wager_returns,
     watched_wagers,
 )
-from punto.wagers import PairRule
+from punto.rules.cards import Card
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
+from punto.rules.wagers import PairRule
 
 
 def cards(text: str) -> list[Card]:

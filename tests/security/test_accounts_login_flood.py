@@ -16,7 +16,7 @@ import httpx2
 from argon2 import PasswordHasher
 
 from punto.server.app import create_app
-from punto.server.login_guard import LoginGuard
+from punto.server.security.login_guard import LoginGuard
 from punto.server.services import Server
 from tests.server.test_server_support import DEALER, PLAYER, PLAYER2, live_server
 

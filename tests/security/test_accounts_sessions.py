@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from punto.server.auth import SessionCache
+from punto.server.security.auth import SessionCache
 from punto.store import db
 from punto.store.accounts import Accounts, LoginFailedError, UserRole
 from tests.security.accounts_support import ADMIN, FAST, headers_for

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.cards import Card, parse_cards
 from punto.errors import PhaseError, ShoeError
 from punto.eventlog import EventLog, MemoryEventLog
-from punto.games import get_game
+from punto.rules.cards import Card, parse_cards
+from punto.rules.games import get_game
 from punto.table import irregularities as irr
 from punto.table.events import TABLE_STREAM, CardDealt, Event, ShoeStarted
 from punto.table.limits import TableLimits

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.cards import parse_cards
-from punto.coup import Deal
 from punto.errors import PuntoError
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Deal
 from tests.server.test_server_support import (
     DEALER,
     PIT,

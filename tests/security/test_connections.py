@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 from tests.server.test_server_support import free_port, healthy, make_app
 
 if TYPE_CHECKING:  # imported where used, so that the first test runs on today's main too
-    from punto.server.limits import Limits
+    from punto.server.security.limits import Limits
 
 #: The descriptor limit of the server under attack, and the idle sockets sent.
 NOFILE = 256
@@ -108,7 +108,7 @@ def test_security_idle_sockets_do_not_starve_a_server_with_few_descriptors(
 @contextlib.contextmanager
 def guarded(app: FastAPI, limits: Limits, log_level: str = "warning") -> Iterator[int]:
     """``app`` under uvicorn with ``punto serve``'s settings for ``limits``; its port."""
-    from punto.server.connections import uvicorn_config
+    from punto.server.security.connections import uvicorn_config
 
     port = free_port()
     config = uvicorn_config(app, "127.0.0.1", port, limits, log_level=log_level)
@@ -139,7 +139,7 @@ def answer(sock: socket.socket, timeout: float = 10) -> bytes:
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """A server with short deadlines: 1 s for headers, bodies and keep-alive."""
-    from punto.server.limits import Limits
+    from punto.server.security.limits import Limits
 
     database = f"sqlite:///{tmp_path_factory.mktemp('limits') / 'punto.db'}"
     limits = Limits(keep_alive=1, header_seconds=1.0, body_seconds=1.0, max_connections=40)

@@ -25,9 +25,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from punto.server.cluster.forwarding import REQUESTS
+from punto.server.cluster.relay import CHANNEL as WATCHERS
 from punto.server.forwarded import ANSWERS
-from punto.server.forwarding import REQUESTS
-from punto.server.relay import CHANNEL as WATCHERS
 from punto.store import db
 from tests import db_fixtures
 from tests.server.test_server_notices import heard_on

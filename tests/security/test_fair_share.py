@@ -19,9 +19,9 @@ import httpx2
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
-from punto.server.fair_share import FairShare
-from punto.server.guard import Guard
-from punto.server.limits import Limits, share
+from punto.server.security.fair_share import FairShare
+from punto.server.security.guard import Guard
+from punto.server.security.limits import Limits, share
 from tests.security.test_connections import answer, guarded, idle_sockets
 from tests.server.test_server_support import make_app
 

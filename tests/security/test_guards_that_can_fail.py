@@ -11,8 +11,8 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.server.guard import CrossSiteError, check_request
-from punto.server.login_guard import LoginGuard
+from punto.server.security.guard import CrossSiteError, check_request
+from punto.server.security.login_guard import LoginGuard
 from punto.store.accounts import LoginThrottledError
 from tests.server.test_server_support import ADMIN, error_of, login, new_table
 

@@ -19,11 +19,11 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from punto.server.limits import Limits
+from punto.server.security.limits import Limits
 from tests.security.test_connections import guarded
 from tests.server.test_server_support import make_app
 
-#: The per-address limit on failed logins a minute (punto.server.login_guard.PER_ADDRESS).
+#: The per-address limit on failed logins a minute (punto.server.security.login_guard.PER_ADDRESS).
 PER_ADDRESS = 30
 
 

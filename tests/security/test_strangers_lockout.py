@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from punto.server.logins import DEVICE_COOKIE
+from punto.server.routes.logins import DEVICE_COOKIE
 from punto.store.accounts import Accounts, LoginFailedError, LoginLockedError, UserRole
 from punto.store.lockout import STRANGERS
 from tests.security.accounts_support import ADMIN, FAST, client_from, headers_for, login_as

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from punto.protection.edges import WagerEdge, table_edges
-from punto.server.config import TableConfig
-from punto.wagers import PairRule
+from punto.rules.wagers import PairRule
+from punto.server.tables.config import TableConfig
 from tests.server.test_server_support import (
     ADMIN,
     DEALER,

@@ -21,8 +21,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from punto.server.models import BetChangedOut, IrregularityOut
-from punto.server.schema import server_requests
+from punto.server.routes.models import BetChangedOut, IrregularityOut
+from punto.server.tables.schema import server_requests
 from punto.table.events import IrregularityNoted, TableConfigured
 from tests.server.test_server_support import (
     ADMIN,

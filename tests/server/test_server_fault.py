@@ -42,7 +42,7 @@ import pytest
 from sqlalchemy import func, select
 
 from punto.eventlog import MemoryEventLog
-from punto.server.config import TableStore
+from punto.server.tables.config import TableStore
 from punto.store.db import connect, ledger_bets, ledger_entries, table_events, wallets
 from punto.store.ledger import Ledger
 from punto.store.sql_log import SQLEventLog

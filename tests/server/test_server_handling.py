@@ -1,5 +1,5 @@
 """Card handling through the table server (MBS Tiger Baccarat 3.9-3.12;
-punto.server.handling): the table's Method, who may choose it and when, the
+punto.server.routes.handling): the table's Method, who may choose it and when, the
 Dealer passing the cards, refusals, the Pit Supervisor's choice, and the
 dealing device by Method C.  Every refusal names its clause; every round
 that is played checks each player's money exactly (card handling moves

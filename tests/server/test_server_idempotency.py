@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, inspect, select, text, update
 from sqlalchemy.engine import Engine
 
-from punto.server.idempotency import REPLAYED
+from punto.server.routes.idempotency import REPLAYED
 from punto.store import db
 from punto.store.accounts import Accounts, UserRole
 from punto.store.db import ledger_transactions, server_audit, server_requests, table_events

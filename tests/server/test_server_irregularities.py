@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.coup import Deal
-from punto.server.hub import EVERYONE
+from punto.rules.coup import Deal
+from punto.server.tables.hub import EVERYONE
 from punto.table.events import CardDealt
 from punto.table.replay import IRREGULARITIES
 from tests.server.test_server_support import (

@@ -1,4 +1,4 @@
-"""The pages' languages (:mod:`punto.server.i18n`) and the tournaments' pages.
+"""The pages' languages (:mod:`punto.server.routes.i18n`) and the tournaments' pages.
 
 The catalogues are held to the pages: every message Babel extracts from the
 pages' scripts and HTML is translated in 简体中文 and 繁體中文, with the same
@@ -18,9 +18,9 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from fastapi.testclient import TestClient
 
-from punto.games import all_games
-from punto.server import i18n
-from punto.server.pages import STATIC
+from punto.rules.games import all_games
+from punto.server.routes import i18n
+from punto.server.routes.pages import STATIC
 from punto.tournament.formats import all_formats
 from tests.server.test_server_support import PIT, login, make_app
 

@@ -13,13 +13,13 @@ from fastapi.testclient import TestClient
 
 from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
-from punto.cards import Card
-from punto.games import get_game
 from punto.protection.edges import table_edges
 from punto.protection.players import Counter, FlatBettor, ShoeView, big_tiger_counter
-from punto.server.advantage import FAVOURED, AdvantageWatch
+from punto.rules.cards import Card
+from punto.rules.games import get_game
+from punto.rules.wagers import LITERAL_PAIR_WARNING, PairRule
+from punto.server.tables.advantage import FAVOURED, AdvantageWatch
 from punto.store.protection import StoredValue, round_values
-from punto.wagers import LITERAL_PAIR_WARNING, PairRule
 from tests.server import test_server_support as support
 from tests.server.test_server_support import (
     DEALER,
@@ -260,7 +260,7 @@ def test_tiger_buffalo_4_1_15_insurance_plus_valued_when_taken_on_the_cards_on_t
     once the moment passes, every player the offer was open to (an Original
     Bet on the insured hand, 3.11) is observed on it, taken or not."""
     from punto.analysis.insurance_values import deal_values
-    from punto.server.valuation import OfferValues
+    from punto.server.tables.valuation import OfferValues
 
     table = new_table(client, id="ins", game="tiger-buffalo", layout="A", card_source="device")
     dealer, player, player2 = login(client, DEALER), login(client, PLAYER), login(client, PLAYER2)

@@ -22,8 +22,8 @@ import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.server.runtime import TableRuntime
 from punto.server.tables.answers import Answers
+from punto.server.tables.runtime import TableRuntime
 from punto.store.db import ledger_bets
 from punto.store.ledger import Ledger
 from tests.server import test_server_support as support

@@ -28,8 +28,8 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from punto.cards import Card
 from punto.protection.edges import favoured, table_edges
+from punto.rules.cards import Card
 from punto.server.app import create_app
 from punto.server.services import Server
 

@@ -21,7 +21,7 @@ from typing import Any
 import httpx2
 from fastapi.testclient import TestClient
 
-from punto.coup import Coup
+from punto.rules.coup import Coup
 from punto.server.tournaments.money import fee_key
 from punto.server.tournaments.service import Tournaments
 from punto.tournament import Phase, Stage, Tournament

@@ -2,7 +2,7 @@
 several servers on one database, each table run by one of them.
 
 A watcher on a process that does not run the table gets what a watcher on
-the one that does gets, in the same order (:mod:`punto.server.relay`); a
+the one that does gets, in the same order (:mod:`punto.server.cluster.relay`); a
 player never sees another's ``me`` nor the staff's messages there either;
 and when the table's process stops, watchers elsewhere keep their sockets
 and go on with the process that takes the table over.
@@ -29,10 +29,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from punto.server.hub import STAFF, Hub
-from punto.server.lease_settings import LeaseSettings
+from punto.server.cluster.leases import LeaseSettings
+from punto.server.cluster.relay import Relay
 from punto.server.notices import FRAME, Frames, frames
-from punto.server.relay import Relay
+from punto.server.tables.hub import STAFF, Hub
 from tests import db_fixtures
 from tests.server import test_server_support as support
 from tests.server.test_server_support import (

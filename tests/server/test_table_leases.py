@@ -3,7 +3,7 @@ checked in every write -- on SQLite and PostgreSQL.
 
 The store's leases (:mod:`punto.store.leases`), the journal refusing the
 writes of a table whose lease was taken over while the other tables write on
-(:mod:`punto.server.ownership`), and two servers on one database: the second
+(:mod:`punto.server.cluster.ownership`), and two servers on one database: the second
 runs none of the first's tables, answers 503 for them, and takes them over
 when the first stops.
 """
@@ -22,11 +22,11 @@ from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+from punto.server.cluster.forwarding import REQUESTS, Forwarding
+from punto.server.cluster.leases import LeaseSettings
+from punto.server.cluster.ownership import Ownership, owner_gone, process_owner
 from punto.server.forwarded import ANSWERS, unpack
-from punto.server.forwarding import REQUESTS, Forwarding
-from punto.server.journal import EventAppend, Journal, PlaceBet
-from punto.server.lease_settings import LeaseSettings
-from punto.server.ownership import Ownership, owner_gone, process_owner
+from punto.server.tables.journal import EventAppend, Journal, PlaceBet
 from punto.store import db, leases
 from punto.store.db import server_requests, table_events, table_requests
 from punto.store.leases import LeaseLostError

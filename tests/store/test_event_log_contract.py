@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from punto.cards import Card
 from punto.errors import PuntoError
 from punto.eventlog import EventLog, LogConflictError, MemoryEventLog, Stored, Stream
-from punto.server.journal import Journal, JournalEventLog
+from punto.rules.cards import Card
+from punto.server.tables.journal import Journal, JournalEventLog
 from punto.store import db
 from punto.store.errors import StoreError
 from punto.store.eventlog import open_event_log

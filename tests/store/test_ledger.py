@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, inspect, select
 from sqlalchemy.engine import Engine
 
-from punto.cards import Card
 from punto.errors import PuntoError
 from punto.eventlog import EventLog
+from punto.rules.cards import Card
 from punto.store import db
 from punto.store.errors import StoreError
 from punto.store.ledger import (

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Connection, Engine
 
 from punto.errors import PuntoError
-from punto.server.journal import EventAppend, Journal, Posted
+from punto.server.tables.journal import EventAppend, Journal, Posted
 from punto.store import db, ledger_sql, postings
 from punto.store.bounds import MoneyBoundError
 from punto.store.ledger import (
@@ -544,7 +544,7 @@ def test_a_bets_request_key_taken_already_refuses_that_bet_alone(engine: Engine)
     the stored request), the others of its group are made."""
     from argon2 import PasswordHasher
 
-    from punto.server.journal import RequestKeyTakenError
+    from punto.server.tables.journal import RequestKeyTakenError
     from punto.store.accounts import Accounts, UserRole
 
     ledger = Ledger(engine)

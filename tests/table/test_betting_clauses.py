@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.cards import parse_cards
 from punto.errors import BettingClosedError, LimitError
-from punto.games import get_game
+from punto.rules.cards import parse_cards
+from punto.rules.games import get_game
 from punto.table.events import BetPlaced
 from punto.table.limits import TableLimits
 from punto.table.roles import Role

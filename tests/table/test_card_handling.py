@@ -6,10 +6,10 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import parse_cards
-from punto.coup import Side
 from punto.errors import ActionError, PhaseError, RoleError
-from punto.games import get_game
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import get_game
 from punto.table import handling
 from punto.table.handling import Method, check_choice, squeeze_order, squeezer
 from punto.table.limits import TableLimits

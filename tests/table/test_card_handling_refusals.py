@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from punto.cards import parse_cards
-from punto.coup import Side
 from punto.errors import ActionError, PhaseError, PuntoError, RoleError
-from punto.games import get_game
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import get_game
 from punto.table import handling as h
 from punto.table.handling import Method
 from punto.table.roles import Role

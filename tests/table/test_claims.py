@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import Card, parse_cards
 from punto.errors import ActionError, PhaseError, RoleError
-from punto.games import get_game
+from punto.rules.cards import Card, parse_cards
+from punto.rules.games import get_game
 from punto.table import claims
 from punto.table import irregularities as irr
 from punto.table.events import ClaimConfirmed, ClaimRejected, RulingClaimed

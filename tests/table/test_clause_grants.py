@@ -27,7 +27,6 @@ from importlib import resources
 
 import pytest
 
-from punto.cards import Card, parse_cards
 from punto.errors import (
     ActionError,
     GameDataError,
@@ -36,9 +35,10 @@ from punto.errors import (
     RoleError,
     WagerError,
 )
-from punto.game import PROCEDURES, Game, load_game
-from punto.games import all_games, get_game
-from punto.insurance import Moment
+from punto.rules.cards import Card, parse_cards
+from punto.rules.game import PROCEDURES, Game, load_game
+from punto.rules.games import all_games, get_game
+from punto.rules.insurance import Moment
 from punto.table import irregularities as irr
 from punto.table.limits import TableLimits
 from punto.table.replay import ReplayError, run_replay
@@ -364,7 +364,7 @@ def test_tiger_baccarat_5_3_insufficient_cards_refuses_a_negative_count() -> Non
 
 def test_tiger_baccarat_5_17_1_a_grant_returning_every_wager_needs_no_outcome_yet() -> None:
     """The data may not grant an option that would take back decided wagers."""
-    path = resources.files("punto.games") / "tiger_baccarat.toml"
+    path = resources.files("punto.rules.games") / "tiger_baccarat.toml"
     data = tomllib.loads(path.read_text("utf-8"))
     assert load_game(data, "tiger_baccarat.toml").grant("withdrawal", "5.17.1") is not None
     data["grants"]["withdrawal"]["5.17.1"]["outcome"] = "either"

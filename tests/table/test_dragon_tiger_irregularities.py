@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from punto.cards import Card, parse_cards
-from punto.coup import Winner, deal
 from punto.errors import ActionError, PhaseError, RoleError, ShoeError
-from punto.games import get_game
-from punto.roads import Scoreboard
-from punto.shoe import Shoe
+from punto.rules.cards import Card, parse_cards
+from punto.rules.coup import Winner, deal
+from punto.rules.games import get_game
+from punto.rules.roads import Scoreboard
+from punto.rules.shoe import Shoe
 from punto.store.eventlog import open_event_log
 from punto.store.sql_log import SQLEventLog
 from punto.table import irregularities as irr

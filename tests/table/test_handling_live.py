@@ -16,13 +16,11 @@ from decimal import Decimal
 import pytest
 from rich.console import Console
 
-from punto.cards import parse_cards
-from punto.coup import Side
-from punto.dealer_console import DealerConsole
 from punto.errors import ActionError, PhaseError, RoleError
 from punto.eventlog import EventLog, MemoryEventLog
-from punto.games import get_game
-from punto.playtable import console_input
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import get_game
 from punto.table import handling
 from punto.table import irregularities as irr
 from punto.table.events import (
@@ -41,6 +39,8 @@ from punto.table.live import LiveTable
 from punto.table.replay import ReplayError, run_replay
 from punto.table.roles import Role
 from punto.table.round import Round
+from punto.ui.dealer_console import DealerConsole
+from punto.ui.playtable import console_input
 
 LIMITS = TableLimits(Decimal(10), Decimal(5000))
 MBS = ["tiger-baccarat", "dragon-tiger"]

@@ -10,11 +10,11 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import parse_cards
-from punto.coup import Side
 from punto.errors import ActionError, InsuranceError, PhaseError, PuntoError, RoleError
-from punto.games import get_game
-from punto.insurance import Moment
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
 from punto.table.events import InsurancePlaced, InsuranceReoffered, InsuranceWaived
 from punto.table.insurance_rules import no_offer_refusal
 from punto.table.limits import TableLimits

@@ -24,8 +24,6 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import Card, parse_cards
-from punto.coup import deal
 from punto.errors import (
     ActionError,
     BettingClosedError,
@@ -34,8 +32,10 @@ from punto.errors import (
     RoleError,
 )
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.shoe import Shoe
+from punto.rules.cards import Card, parse_cards
+from punto.rules.coup import deal
+from punto.rules.games import get_game
+from punto.rules.shoe import Shoe
 from punto.table import handling
 from punto.table import irregularities as irr
 from punto.table.events import (

@@ -23,8 +23,6 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import Card, parse_cards
-from punto.coup import Side
 from punto.errors import (
     ActionError,
     BettingClosedError,
@@ -34,8 +32,10 @@ from punto.errors import (
     RoleError,
 )
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.insurance import Moment
+from punto.rules.cards import Card, parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
 from punto.table import irregularities as irr
 from punto.table.events import TABLE_STREAM, BetPlaced, InsuranceReoffered, WithdrawalOffered
 from punto.table.limits import TableLimits

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from punto.cards import parse_cards
 from punto.cli import main
 from punto.errors import ActionError, LimitError
-from punto.games import get_game
+from punto.rules.cards import parse_cards
+from punto.rules.games import get_game
 from punto.table.bet_limits import positions, scale_down
 from punto.table.limits import TableLimits
 from punto.table.round import Round

@@ -26,8 +26,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from punto.cards import parse_cards
-from punto.coup import Side
 from punto.errors import (
     ActionError,
     BettingClosedError,
@@ -39,8 +37,10 @@ from punto.errors import (
     RoleError,
 )
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.insurance import Moment
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
 from punto.store.db import connect
 from punto.store.sql_log import SQLEventLog
 from punto.table import irregularities as irr

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from punto.cards import Card, parse_cards
 from punto.errors import ActionError, PhaseError, RoleError, ShoeError
-from punto.games import get_game
+from punto.rules.cards import Card, parse_cards
+from punto.rules.games import get_game
 from punto.store.db import connect
 from punto.store.eventlog import open_event_log
 from punto.store.sql_log import SQLEventLog

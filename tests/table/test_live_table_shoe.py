@@ -18,18 +18,18 @@ from decimal import Decimal
 import pytest
 from rich.console import Console
 
-from punto.cards import Card, parse_cards
-from punto.dealer_console import DealerConsole
 from punto.errors import PhaseError, ShoeError
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.playtable import console_input
+from punto.rules.cards import Card, parse_cards
+from punto.rules.games import get_game
 from punto.table import irregularities as irr
 from punto.table.events import TABLE_STREAM, ShoeStarted
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
+from punto.ui.dealer_console import DealerConsole
+from punto.ui.playtable import console_input
 
 D = Decimal
 LIMITS = TableLimits(D(10), D(1000))

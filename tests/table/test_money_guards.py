@@ -9,7 +9,6 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import parse_cards
 from punto.errors import (
     ActionError,
     InsuranceError,
@@ -18,8 +17,9 @@ from punto.errors import (
     RoleError,
     ShoeError,
 )
-from punto.games import get_game
-from punto.insurance import Moment
+from punto.rules.cards import parse_cards
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
 from punto.table import irregularities as irr
 from punto.table.bet_limits import excess_cuts, newly_under_minimum, scale_down
 from punto.table.events import CardDealt, RoundVoided, ShoeStarted

@@ -35,10 +35,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from punto.cards import Card, Rank, Suit
-from punto.coup import Side
 from punto.errors import PuntoError
-from punto.games import all_games, get_game
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.coup import Side
+from punto.rules.games import all_games, get_game
 from punto.table import irregularities as irr
 from punto.table.events import BettingReopened, CardsReconstructed, Event
 from punto.table.limits import TableLimits

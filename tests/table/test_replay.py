@@ -28,7 +28,6 @@ from typing import Any
 
 import pytest
 
-from punto.cards import DECK, parse_cards
 from punto.cli import main
 from punto.errors import (
     ActionError,
@@ -38,6 +37,7 @@ from punto.errors import (
     PuntoError,
     RoleError,
 )
+from punto.rules.cards import DECK, parse_cards
 from punto.table.events import Event, event_from_json
 from punto.table.replay import ACTIONS, ActionInputError, Replay, ReplayError, run_replay
 from punto.table.round import Round

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from punto.cards import DECK, format_cards, parse_cards
 from punto.cli import main
 from punto.errors import PhaseError, RoleError, ShoeError
-from punto.games import get_game
+from punto.rules.cards import DECK, format_cards, parse_cards
+from punto.rules.games import get_game
 from punto.table.events import CardDealt, ShoeStarted, event_from_json
 from punto.table.replay import Replay, ReplayError, run_replay
 from punto.table.shoe_state import DeviceCardsError

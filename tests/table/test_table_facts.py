@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from punto.cards import parse_cards
 from punto.cli import main
 from punto.errors import ActionError, GameDataError
 from punto.eventlog import EventLog, MemoryEventLog
-from punto.game import load_game
-from punto.games import get_game
+from punto.rules.cards import parse_cards
+from punto.rules.game import load_game
+from punto.rules.games import get_game
 from punto.store.eventlog import open_event_log
 from punto.table import irregularities as irr
 from punto.table.events import TABLE_STREAM, BettingReopened, Event, TableConfigured
@@ -131,7 +131,7 @@ def test_tiger_baccarat_5_9_grants_need_the_electronic_device() -> None:
 
 
 def test_tiger_baccarat_5_9_grant_table_requirement_must_be_a_known_fact() -> None:
-    path = resources.files("punto.games") / "tiger_baccarat.toml"
+    path = resources.files("punto.rules.games") / "tiger_baccarat.toml"
     data = tomllib.loads(path.read_text("utf-8"))
     game = load_game(data, "tiger_baccarat.toml")
     assert game.grant("withdrawal", "5.9").table == "electronic_device"  # type: ignore[union-attr]

@@ -14,9 +14,9 @@ from decimal import Decimal
 
 import pytest
 
-from punto.cards import parse_cards
 from punto.errors import ActionError, BettingClosedError
-from punto.games import get_game
+from punto.rules.cards import parse_cards
+from punto.rules.games import get_game
 from punto.table import irregularities as irr
 from punto.table.limits import TableLimits
 from punto.table.roles import Role

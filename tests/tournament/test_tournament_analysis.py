@@ -4,7 +4,7 @@ The fast simulation deals outcomes (winner, Player Pair, Banker Pair), not
 cards.  Their weights are counted here independently of
 :mod:`punto.analysis`; every marginal must equal the exact counts of the
 analysis, what each wager nets on each outcome must be what
-:func:`punto.settlement.settle` pays, and the frequencies must match coups
+:func:`punto.rules.settlement.settle` pays, and the frequencies must match coups
 really dealt from seeded shoes.
 """
 
@@ -21,13 +21,13 @@ import pytest
 from punto.analysis.composition import Composition
 from punto.analysis.plan import plan_for
 from punto.cli import main
-from punto.coup import deal
-from punto.games import get_game
-from punto.settlement import Bet, settle
-from punto.shoe import Shoe
+from punto.rules.coup import deal
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, settle
+from punto.rules.shoe import Shoe
+from punto.rules.wagers import PairRule
 from punto.tournament import FormatError, get_format
 from punto.tournament.analysis import analyse, outcome_model, variant
-from punto.wagers import PairRule
 
 
 @pytest.mark.parametrize("decks", [8, 6])

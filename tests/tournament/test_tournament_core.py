@@ -2,9 +2,9 @@
 
 Each test names the competition rule it checks (T1-T8, docs/tournament.md).
 Coups are checked against the engine: the table's shoe is rebuilt from the
-same seed with :meth:`punto.game.Game.new_shoe` and dealt with
-:func:`punto.coup.deal`, and every entrant's chips against
-:func:`punto.settlement.settle`.
+same seed with :meth:`punto.rules.game.Game.new_shoe` and dealt with
+:func:`punto.rules.coup.deal`, and every entrant's chips against
+:func:`punto.rules.settlement.settle`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from punto.coup import Coup, deal
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.settlement import Bet, settle
+from punto.rules.coup import Coup, deal
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, settle
 from punto.tournament import (
     BetLimitError,
     MinHandsError,
@@ -260,7 +260,7 @@ def test_t4_6_withdraw_before_no_more_bets(heat: Tournament) -> None:
 
 def test_hands_are_dealt_from_the_seeded_shoe_and_settled_by_the_engine() -> None:
     """Each table's coups are its own seeded shoe dealt in order (rules 3.7,
-    Table of Play), and every bet is settled by punto.settlement (4.1)."""
+    Table of Play), and every bet is settled by punto.rules.settlement (4.1)."""
     fmt = small()
     t = tournament(fmt, 4, seed="engine")
     t.start_session()

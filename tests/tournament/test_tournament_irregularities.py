@@ -13,8 +13,8 @@ same number, standings count only the hands that stand, and a replay of the
 log gives the same tournament.
 
 Expected chips are worked out independently of the engine: the coup is
-dealt from the table's shoe with :func:`punto.coup.deal` and each bet
-settled with :func:`punto.settlement.settle`.
+dealt from the table's shoe with :func:`punto.rules.coup.deal` and each bet
+settled with :func:`punto.rules.settlement.settle`.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from punto.coup import Coup, deal
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.settlement import Bet, settle
-from punto.shoe import Shoe
+from punto.rules.coup import Coup, deal
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, settle
+from punto.rules.shoe import Shoe
 from punto.store.eventlog import open_event_log
 from punto.table.roles import Role
 from punto.tournament import Tournament

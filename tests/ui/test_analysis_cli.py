@@ -14,8 +14,8 @@ from punto.analysis.composition import Composition
 from punto.analysis.plan import kind_counts
 from punto.analysis.removal import effects_of_removal
 from punto.cli import main
-from punto.games import get_game
-from punto.wagers import KINDS
+from punto.rules.games import get_game
+from punto.rules.wagers import KINDS
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

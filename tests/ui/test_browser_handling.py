@@ -1,5 +1,5 @@
 """Card handling on the dealer console in Debian's Chromium (MBS Tiger
-Baccarat 3.9-3.12; punto.server.handling): the console shows the Method and
+Baccarat 3.9-3.12; punto.server.routes.handling): the console shows the Method and
 who squeezes, the Dealer passes the cards with a button, and the pit
 manager changes the Method between rounds.  Screenshots go to
 ``artifacts/``."""

@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from punto.protection.edges import WagerEdge, edge_of, table_edges
-from punto.server.config import TableConfig
-from punto.wagers import PairRule
+from punto.rules.wagers import PairRule
+from punto.server.tables.config import TableConfig
 from tests.server.test_server_support import ADMIN
 from tests.ui.test_browser_support import DEALER, PIT, PLAYER, Page, Site, browser, open_page, site
 

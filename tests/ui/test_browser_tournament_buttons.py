@@ -28,7 +28,7 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 
-from punto.coup import Coup
+from punto.rules.coup import Coup
 from punto.server.tournaments.entry import Entry
 from punto.server.tournaments.money import fee_key
 from punto.server.tournaments.service import Tournaments

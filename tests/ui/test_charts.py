@@ -17,7 +17,15 @@ import pytest
 from punto.analysis.composition import RANK_HEADINGS, Composition
 from punto.analysis.removal import effects_of_removal
 from punto.analysis.tables import odds_table
-from punto.charts.exact import (
+from punto.cli import main
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
+from punto.sim.counting import CountJob, counting, derive_tags, effects_floats
+from punto.sim.run import ShoeRules, SimJob, simulate
+from punto.sim.running import running_estimate
+from punto.tournament.analysis import analyse
+from punto.tournament.formats import get_format
+from punto.ui.charts.exact import (
     edge_text,
     house_edge_by_decks_chart,
     removal_chart,
@@ -25,17 +33,9 @@ from punto.charts.exact import (
     return_text,
     returns_chart,
 )
-from punto.charts.figure import ChartFileError, MissingExtraError, chart_format, render, require
-from punto.charts.sim import counted_bins, edge_chart, running_chart
-from punto.charts.tournament import share_text, tournament_chart
-from punto.cli import main
-from punto.games import get_game
-from punto.sim.counting import CountJob, counting, derive_tags, effects_floats
-from punto.sim.run import ShoeRules, SimJob, simulate
-from punto.sim.running import running_estimate
-from punto.tournament.analysis import analyse
-from punto.tournament.formats import get_format
-from punto.wagers import PairRule
+from punto.ui.charts.figure import ChartFileError, MissingExtraError, chart_format, render, require
+from punto.ui.charts.sim import counted_bins, edge_chart, running_chart
+from punto.ui.charts.tournament import share_text, tournament_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -48,7 +48,7 @@ def test_running_a_command_imports_its_module_alone() -> None:
         "import sys\n"
         "from punto.cli import main\n"
         "assert main(['games', '--json']) == 0\n"
-        "heavy = ('punto.server', 'punto.tournament', 'punto.sim', 'punto.dealer_console')\n"
+        "heavy = ('punto.server', 'punto.tournament', 'punto.sim', 'punto.ui.dealer_console')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
     )
     done = subprocess.run(

@@ -23,8 +23,8 @@ import pytest
 
 import punto
 from punto.cli import main
-from punto.roads_svg import text_width
-from punto.server.sqlite_lock import lock_path, lock_sqlite, release_sqlite
+from punto.server.cluster.sqlite_lock import lock_path, lock_sqlite, release_sqlite
+from punto.ui.roads_svg import text_width
 from tests.server.test_server_support import free_port, wait_for
 
 SVG = "{http://www.w3.org/2000/svg}"

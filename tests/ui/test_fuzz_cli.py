@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from punto import cli
-from punto.games import all_games
+from punto.rules.games import all_games
 from punto.table.replay import ACTIONS, KIND_HELP
 
 # Deterministic in CI (the same examples each run); a developer widens the search

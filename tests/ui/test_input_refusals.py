@@ -15,15 +15,15 @@ import pytest
 from rich.console import Console
 
 import punto.commands.games as games
-from punto.cards import DECK
 from punto.cli import main
-from punto.dealer_console import DealerConsole
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.playtable import console_input
+from punto.rules.cards import DECK
+from punto.rules.games import get_game
 from punto.table.events import TABLE_STREAM
 from punto.table.limits import TableLimits
 from punto.table.replay import ACTIONS, ActionInputError, ReplayError, run_replay
+from punto.ui.dealer_console import DealerConsole
+from punto.ui.playtable import console_input
 
 LIMITS = {"minimum": "10", "maximum": "1000"}
 #: Player QH 2D + 3H = 5; Banker 2C KS + 4D = 6: Banker wins (0.95 to 1).

@@ -14,15 +14,15 @@ from punto.analysis.insurance_values import insurance_table, insurance_values
 from punto.analysis.removal import effects_of_removal
 from punto.analysis.tables import odds_table
 from punto.extras import MissingExtraError
-from punto.games import get_game
-from punto.roads import Scoreboard
-from punto.roads_svg import RoadsPicture, roads_svg
+from punto.rules.games import get_game
+from punto.rules.roads import Scoreboard
+from punto.rules.wagers import PairRule
 from punto.sim.counting import CountJob, counting, derive_tags, effects_floats
 from punto.sim.run import ShoeRules, SimJob, simulate
 from punto.sim.vulnerability import counting_table
 from punto.tournament.analysis import analyse
 from punto.tournament.formats import get_format
-from punto.wagers import PairRule
+from punto.ui.roads_svg import RoadsPicture, roads_svg
 
 
 def test_odds_table_html_and_frame() -> None:

@@ -1,8 +1,8 @@
 """``punto play``: a scripted person at the table.
 
 Every session is fed a script of typed lines and a fixed seed; the expected
-coups come from the same seeded shoe, dealt by :func:`punto.coup.deal`, and the
-expected money from :func:`punto.settlement.settle`, so the table -- a live
+coups come from the same seeded shoe, dealt by :func:`punto.rules.coup.deal`, and the
+expected money from :func:`punto.rules.settlement.settle`, so the table -- a live
 table's rounds under its limits -- is checked against the plain rules, not
 against itself.
 """
@@ -19,16 +19,16 @@ import pytest
 from rich.console import Console
 
 from punto.cli import main
-from punto.coup import Coup, Deal, Side, deal
-from punto.game import Game
-from punto.games import get_game
-from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.money import format_money
-from punto.playtable import PlayOptions, PlayTable, console_input
-from punto.playtable_text import RoundRecord
-from punto.settlement import Bet, Settlement, settle
-from punto.shoe import Shoe, verify_commitment
+from punto.rules.coup import Coup, Deal, Side, deal
+from punto.rules.game import Game
+from punto.rules.games import get_game
+from punto.rules.insurance import InsuranceOffer, Moment, moment_of
+from punto.rules.settlement import Bet, Settlement, settle
+from punto.rules.shoe import Shoe, verify_commitment
 from punto.table.limits import DEFAULT_LIMITS, TableLimits
+from punto.ui.playtable import PlayOptions, PlayTable, console_input
+from punto.ui.playtable_text import RoundRecord
 
 SEED = 3
 
@@ -112,7 +112,7 @@ def engine_results(record: RoundRecord) -> list[tuple[str, Decimal, str, str | N
 
 
 def expected_results(expected: Settlement) -> list[tuple[str, Decimal, str, str | None, Decimal]]:
-    """What :func:`punto.settlement.settle` says of the same bets on the same coup."""
+    """What :func:`punto.rules.settlement.settle` says of the same bets on the same coup."""
     return [(r.bet.wager, r.bet.stake, r.outcome.value, r.event, r.net) for r in expected.results]
 
 

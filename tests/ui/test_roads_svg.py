@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from punto.cli import main
-from punto.games import get_game
-from punto.roads import Scoreboard
-from punto.roads_svg import ROADS, roads_svg
+from punto.rules.games import get_game
+from punto.rules.roads import Scoreboard
 from punto.store.eventlog import open_event_log
 from punto.table.events import TABLE_STREAM
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
+from punto.ui.roads_svg import ROADS, roads_svg
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -19,16 +19,16 @@ import pytest
 from rich.console import Console
 
 from punto.cli import main
-from punto.dealer_console import DealerConsole
 from punto.eventlog import EventLog, MemoryEventLog
-from punto.games import get_game
 from punto.money import format_money
-from punto.playtable import console_input
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.store.eventlog import open_event_log
 from punto.table.events import TABLE_STREAM, Event
 from punto.table.limits import TableLimits
 from punto.table.round import Phase
-from punto.wagers import PairRule
+from punto.ui.dealer_console import DealerConsole
+from punto.ui.playtable import console_input
 
 LIMITS = TableLimits(Decimal(10), Decimal(1000))
 RWS_LIMITS = TableLimits(Decimal(100), Decimal(10000))

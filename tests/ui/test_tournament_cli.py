@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from punto.cli import main
-from punto.coup import Coup
 from punto.eventlog import MemoryEventLog
+from punto.rules.coup import Coup
 from punto.tournament import Tournament, load_format
 from punto.tournament.events import TOURNAMENT_STREAM, HandSettled, TiebreakDealt
 from punto.tournament.export import results_csv, results_json, write_results

@@ -11,7 +11,7 @@
 * :mod:`~punto.analysis.removal` -- effects of removal.
 * :mod:`~punto.analysis.insurance_values` -- Insurance Plus values (Tiger Buffalo).
 
-Their charts and ``punto report`` are drawn by :mod:`punto.charts`.
+Their charts and ``punto report`` are drawn by :mod:`punto.ui.charts`.
 
 The modules are imported on demand, so that the command line starts quickly.
 """

@@ -2,7 +2,7 @@
  * punto.analysis._kernel: exact counts of baccarat coups by shoe composition.
  *
  * This kernel knows no drawing rule and no wager.  The Table of Play comes in
- * as two byte tables built by punto.analysis.kernel from punto.tableau:
+ * as two byte tables built by punto.analysis.kernel from punto.rules.tableau:
  *
  *   draws[p*10 + b]            1 when the Player draws on two-card totals p, b
  *   draws[100 + (p*10+b)*11+t] 1 when the Banker draws on two-card totals p, b

@@ -13,7 +13,7 @@ sums as the full output (:func:`punto.analysis.tables.wager_sums`):
 (the exact value correctly rounded; written with the shortest decimal that
 reads back as that double).
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> bulk = Bulk.of(get_game("tiger-baccarat"), None, None, parse_fields("return_exact"))
 >>> row = bulk.row(Composition.of_decks(8))
 >>> dict(zip(bulk.wager_ids, row.values))["banker"]
@@ -39,8 +39,8 @@ from punto.analysis.composition import RANK_HEADINGS, Composition, CompositionEr
 from punto.analysis.plan import Plan, PlannedWager, plan_for
 from punto.analysis.tables import wager_sums
 from punto.errors import PuntoError
-from punto.game import Game
-from punto.wagers import PairRule
+from punto.rules.game import Game
+from punto.rules.wagers import PairRule
 
 if TYPE_CHECKING:
     import numpy as np
@@ -263,7 +263,7 @@ def returns_array(
     of each rank, Ace to King (a NumPy integer array or a list of 13-int
     rows).
 
-    >>> from punto.games import get_game
+    >>> from punto.rules.games import get_game
     >>> found = returns_array([[32] * 13, [31] + [32] * 12], get_game("tiger-baccarat"))
     >>> found.values.shape, f"{found.column('banker')[0]:.6f}"
     ((2, 8), '-0.010579')

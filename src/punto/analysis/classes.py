@@ -3,10 +3,10 @@
 Every non-pair wager depends only on the coup class (Player total, Banker
 total, Player cards, Banker cards); every pair wager only on the ranks of the
 first four cards.  So a wager kind is called once per class, on a
-representative :class:`~punto.coup.Coup` dealt by the engine, and once per
+representative :class:`~punto.rules.coup.Coup` dealt by the engine, and once per
 pair pattern: the analysis never re-implements what a wager wins on.
 
->>> from punto.wagers import KINDS, PairRule
+>>> from punto.rules.wagers import KINDS, PairRule
 >>> events = class_events(KINDS["tiger"], PairRule.RANK)
 >>> events[class_index(5, 6, 3, 3)], events[class_index(5, 6, 3, 2)], events[class_index(6, 6, 2, 2)]
 ('three_cards', 'two_cards', None)
@@ -30,10 +30,10 @@ from punto.analysis.enumeration import (
     pattern_table,
     tuple_index,
 )
-from punto.cards import Card, Rank, Suit
-from punto.coup import Coup, Deal
-from punto.tableau import banker_draws, player_draws
-from punto.wagers import Basis, PairRule, WagerKind
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.coup import Coup, Deal
+from punto.rules.tableau import banker_draws, player_draws
+from punto.rules.wagers import Basis, PairRule, WagerKind
 
 __all__ = [
     "Patterns",
@@ -58,7 +58,7 @@ def class_coups() -> dict[int, Coup]:
     """A coup of every class the Table of Play can reach, by class index.
 
     The hands start Ten and a card of the two-card total; third cards are
-    tried by point value as :mod:`punto.tableau` calls for them.  The engine
+    tried by point value as :mod:`punto.rules.tableau` calls for them.  The engine
     deals each representative and must agree on its class.
     """
     found: dict[int, Coup] = {}

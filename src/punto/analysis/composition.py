@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from punto.cards import Card, Rank
 from punto.errors import PuntoError
+from punto.rules.cards import Card, Rank
 
 #: Ace to King, the order of a composition's counts.
 RANKS: tuple[Rank, ...] = tuple(Rank)

@@ -1,7 +1,7 @@
 """Exact enumeration in plain Python: the fallback and the reference.
 
 Two enumerators count the ordered six-card sequences of a shoe by how the
-coup goes.  Both read the Table of Play from :mod:`punto.tableau` (through
+coup goes.  Both read the Table of Play from :mod:`punto.rules.tableau` (through
 :func:`draws_table`) and nothing else about the game.
 
 * :func:`path_counts` / :func:`class_counts` take the first two cards of each
@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from punto.cards import Rank
-from punto.tableau import banker_draws, player_draws
+from punto.rules.cards import Rank
+from punto.rules.tableau import banker_draws, player_draws
 
 #: Number of coup classes: 10 x 10 totals x 2 x 2 card counts.
 NCLASSES = 400
@@ -78,7 +78,7 @@ def path_class(index: int) -> int:
 
 @cache
 def draws_table() -> bytes:
-    """The Table of Play as the kernel reads it, built from :mod:`punto.tableau`.
+    """The Table of Play as the kernel reads it, built from :mod:`punto.rules.tableau`.
 
     Bytes 0-99: the Player draws on two-card totals (p, b), at ``p*10+b``;
     bytes 100-1199: the Banker draws on (p, b) and the Player's third card t
@@ -179,7 +179,7 @@ def reference_class_counts(ranks: Sequence[int]) -> list[int]:
     """The 400 class counts, dealing one card at a time in shoe order.
 
     Cards go Player, Banker, Player, Banker, then to whichever hand
-    :func:`punto.tableau.player_draws` and :func:`punto.tableau.banker_draws`
+    :func:`punto.rules.tableau.player_draws` and :func:`punto.rules.tableau.banker_draws`
     say; each way a coup can go is weighted by the cards there are of each
     point value as it is dealt, and by the falling product of the cards left
     for the positions of the six it does not use.

@@ -17,10 +17,10 @@ Two views:
   (by weight) the exact-card value favours the bettor.
 
 Which situations are offers, and how each finished coup settles the bet, are
-the engine's: :meth:`punto.insurance.InsuranceTable.offers` and
-:func:`punto.insurance.insurance_event` are called on real deals.
+the engine's: :meth:`punto.rules.insurance.InsuranceTable.offers` and
+:func:`punto.rules.insurance.insurance_event` are called on real deals.
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> game = get_game("tiger-buffalo")
 >>> values = insurance_values(game, Composition.of_decks(8))
 >>> first = values[0]
@@ -40,11 +40,12 @@ from punto.analysis import kernel
 from punto.analysis.classes import value_card
 from punto.analysis.composition import Composition, falling
 from punto.analysis.enumeration import NONE, path_index
-from punto.cards import Card, Rank, Suit
-from punto.coup import Coup, Deal, Side, Winner
+from punto.analysis.tabular import Tabular
 from punto.errors import InsuranceError
-from punto.game import Game
-from punto.insurance import (
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.coup import Coup, Deal, Side, Winner
+from punto.rules.game import Game
+from punto.rules.insurance import (
     INSURANCE_EVENTS,
     InsuranceOffer,
     InsuranceTable,
@@ -52,7 +53,6 @@ from punto.insurance import (
     insurance_event,
     moment_of,
 )
-from punto.tabular import Tabular
 
 #: How the insured hand ends: loses, ties, wins.
 ENDINGS = ("loses", "ties", "wins")

@@ -5,7 +5,7 @@ pair pattern) a wager's kind wins or pushes on, the slot it counts towards.
 The kind functions are called once per class and pattern (in
 :mod:`punto.analysis.classes`); the kernel only adds up counts.
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> plan = plan_for(get_game("tiger-baccarat"), None, PairRule.LITERAL)
 >>> [(w.id, w.events) for w in plan.wagers][:4]
 [('player', ('win', 'tie')), ('banker', ('win', 'tie')), ('tie', ('tie',)), ('tiger', ('two_cards', 'three_cards'))]
@@ -26,10 +26,10 @@ from punto.analysis import kernel
 from punto.analysis.classes import class_events, pattern_events, pattern_symmetric, patterns
 from punto.analysis.composition import Composition
 from punto.errors import UnknownGameError
-from punto.game import Game, Wager
-from punto.games import get_game
-from punto.odds import Pays
-from punto.wagers import Basis, PairRule, WagerKind
+from punto.rules.game import Game, Wager
+from punto.rules.games import get_game
+from punto.rules.odds import Pays
+from punto.rules.wagers import Basis, PairRule, WagerKind
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def kind_counts(
     events, and ``lose`` for the rest: for a wager kind that no game's data
     prices (a published side bet, say), to be priced by the caller.
 
-    >>> from punto.wagers import KINDS
+    >>> from punto.rules.wagers import KINDS
     >>> kind_counts(KINDS["small_tiger"], Composition.of_decks(8))
     {'win': 186173936904192, 'lose': 4812224338599168}
     """

@@ -7,7 +7,7 @@ only point values, so Ten, Jack, Queen and King have the same effect on them;
 pair wagers tell the ranks apart, and under Tiger Baccarat's literal reading
 of a Pair (1.1.14) the Ten parts company with the face cards.
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> effects = effects_of_removal(get_game("tiger-baccarat"), Composition.of_decks(8))
 >>> [f"{float(x) * 1e4:+.2f}" for x in effects["banker"].effects]   # A..K, in 1/10,000
 ['+0.44', '+0.52', '+0.65', '+1.16', '-0.83', '-1.13', '-0.83', '-0.50', '-0.23', '+0.19', '+0.19', '+0.19', '+0.19']
@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 from punto.analysis.composition import RANK_HEADINGS, RANKS, Composition
 from punto.analysis.plan import Plan, plan_for
 from punto.analysis.tables import wager_odds
-from punto.game import Game
-from punto.tabular import Tabular
-from punto.wagers import Basis, PairRule
+from punto.analysis.tabular import Tabular
+from punto.rules.game import Game
+from punto.rules.wagers import Basis, PairRule
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -5,7 +5,7 @@ sequences) and probability, the return per unit staked (exact fraction and
 float), the house edge (minus the return), the standard deviation of one
 unit's result and the hit frequency (the chance it wins anything).
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> table = odds_table(get_game("tiger-baccarat"), Composition.of_decks(8))
 >>> banker = table.wagers["banker"]
 >>> f"{banker.house_edge:.4%}", banker.return_exact
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from punto.analysis.composition import RANK_HEADINGS, Composition
 from punto.analysis.plan import Counts, PlannedWager, plan_for
-from punto.game import Game
-from punto.odds import Pays
-from punto.tabular import Tabular
-from punto.wagers import PairRule, pair_rule_warning
+from punto.analysis.tabular import Tabular
+from punto.rules.game import Game
+from punto.rules.odds import Pays
+from punto.rules.wagers import PairRule, pair_rule_warning
 from punto.words import count
 
 if TYPE_CHECKING:

@@ -18,7 +18,6 @@ from punto.analysis.composition import (
     CompositionError,
     parse_counts_lines,
 )
-from punto.cards import parse_cards
 from punto.commands.common import (
     SubParsers,
     Table,
@@ -29,9 +28,10 @@ from punto.commands.common import (
 )
 from punto.errors import DeckCountError, PuntoError
 from punto.extras import require_extra
-from punto.game import Game
-from punto.games import all_games, get_game
-from punto.wagers import PairRule, pair_rule_warning
+from punto.rules.cards import parse_cards
+from punto.rules.game import Game
+from punto.rules.games import all_games, get_game
+from punto.rules.wagers import PairRule, pair_rule_warning
 
 #: The GAME of ``punto odds`` that means every game.
 ALL = "all"
@@ -554,7 +554,7 @@ def run_report(args: argparse.Namespace) -> int:
             purpose="for its counting run of the side bets",
             otherwise="--counting-shoes 0 to leave that section out",
         )
-    from punto.charts.report import write_report
+    from punto.ui.charts.report import write_report
 
     try:
         written = write_report(

@@ -10,12 +10,12 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from punto.errors import LimitError, WagerError
-from punto.game import Game
-from punto.games import get_game
 from punto.money import format_money, parse_stake
+from punto.rules.game import Game
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.table.bet_limits import check_table_limits
 from punto.table.limits import DEFAULT_LIMITS, TableLimits
-from punto.wagers import PairRule
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -12,7 +12,6 @@ import json
 import sys
 from typing import Any
 
-from punto.cards import parse_cards
 from punto.commands.common import (
     SubParsers,
     Table,
@@ -21,12 +20,13 @@ from punto.commands.common import (
     print_json,
     resolve_table,
 )
-from punto.coup import Coup
 from punto.errors import PuntoError, WagerError
 from punto.inputs import InputError, quoted, read_json, read_text
-from punto.insurance import Moment
 from punto.money import Rounding, format_money, parse_stake
-from punto.settlement import Bet, Settlement, settle
+from punto.rules.cards import parse_cards
+from punto.rules.coup import Coup
+from punto.rules.insurance import Moment
+from punto.rules.settlement import Bet, Settlement, settle
 
 
 def register(sub: SubParsers) -> None:

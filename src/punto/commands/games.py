@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from punto.commands.common import SubParsers, add_game_arguments, console, print_json, resolve_table
-from punto.game import Game, Wager
-from punto.games import all_games
+from punto.rules.game import Game, Wager
+from punto.rules.games import all_games
 
 
 def register(sub: SubParsers) -> None:

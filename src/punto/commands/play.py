@@ -1,6 +1,6 @@
 """``punto play GAME``: a table for a person at a terminal.
 
-The table itself is :class:`punto.playtable.PlayTable`, over a live table;
+The table itself is :class:`punto.ui.playtable.PlayTable`, over a live table;
 this module reads the command line, builds the table (refusing a bad game,
 layout, deck count, cut card, bankroll or limits before anything is printed)
 and runs it on standard input and output.  The limits are ``punto table``'s
@@ -15,7 +15,7 @@ from typing import Any
 
 from punto.commands import common
 from punto.money import format_money
-from punto.playtable import (
+from punto.ui.playtable import (
     DEFAULT_BANKROLL,
     DEFAULT_CUT_CARD,
     DEFAULT_DECKS,

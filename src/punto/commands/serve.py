@@ -24,8 +24,8 @@ from punto.commands.common import (
 )
 from punto.errors import PuntoError
 from punto.money import CENT, format_units, parse_stake
-from punto.server.lease_settings import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
-from punto.server.limits import FD_RESERVE, MAX_CONNECTIONS, Limits, proxy_networks
+from punto.server.cluster.leases import LEASE_SECONDS, RENEW_SECONDS, LeaseSettings
+from punto.server.security.limits import FD_RESERVE, MAX_CONNECTIONS, Limits, proxy_networks
 from punto.store.bounds import MAX_BALANCE, MAX_CAGE_AMOUNT, MoneyBounds
 
 DEFAULT_HOST = "127.0.0.1"
@@ -227,7 +227,7 @@ def _units(text: str, flag: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from punto.server.sqlite_lock import lock_sqlite, release_sqlite
+    from punto.server.cluster.sqlite_lock import lock_sqlite, release_sqlite
     from punto.store.db import normalize_url
 
     if not 0 < args.port < 65536:
@@ -296,8 +296,8 @@ def serve(
     import uvicorn
 
     from punto.server.app import create_app
-    from punto.server.connections import uvicorn_config
     from punto.server.demo import describe
+    from punto.server.security.connections import uvicorn_config
 
     app = create_app(
         args.database,

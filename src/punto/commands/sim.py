@@ -320,7 +320,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from punto.sim.run import SimJob, simulate
 
     if args.chart:
-        from punto.charts.figure import check_chart_file
+        from punto.ui.charts.figure import check_chart_file
 
         check_chart_file(args.chart)  # before dealing a shoe
     table = common.resolve_table(args, layout_required=False)
@@ -339,7 +339,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.exact_states:
         extra = _procedure_expectation(job, args.exact_states, workers, args.scheduler)
     if args.chart:
-        from punto.charts.sim import write_running_chart
+        from punto.ui.charts.sim import write_running_chart
 
         write_running_chart(job, args.chart)
     if args.json:
@@ -470,7 +470,7 @@ def run_counting(args: argparse.Namespace) -> int:
     from punto.sim.tables import sim_tables
 
     if args.chart:
-        from punto.charts.figure import check_chart_file
+        from punto.ui.charts.figure import check_chart_file
 
         check_chart_file(args.chart)  # before dealing a shoe
     table = common.resolve_table(args, layout_required=False)
@@ -527,7 +527,7 @@ def run_counting(args: argparse.Namespace) -> int:
         )
     report = report.with_uncountable(uncountable)
     if args.chart:
-        from punto.charts.sim import write_edge_chart
+        from punto.ui.charts.sim import write_edge_chart
 
         write_edge_chart(table.game, rules, report.wagers, args.chart)
     if args.json:

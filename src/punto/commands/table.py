@@ -6,7 +6,7 @@ before printing anything: a refused action is one line on standard error
 (the action's index, the typed error and its clause) with exit code 2 and
 nothing on standard output.  The file format is in ``docs/replay.md``.
 
-``table`` runs :class:`punto.dealer_console.DealerConsole` on standard input
+``table`` runs :class:`punto.ui.dealer_console.DealerConsole` on standard input
 and output, its events in a SQLite file (``--database``) or in memory.
 """
 
@@ -143,11 +143,11 @@ def run_replay_command(args: argparse.Namespace) -> int:
 
 
 def run_roads(args: argparse.Namespace) -> int:
-    from punto.roads_svg import roads_svg
     from punto.store.eventlog import open_event_log
     from punto.table.events import TABLE_STREAM
     from punto.table.replay import run_replay
     from punto.table.shoe_boards import logged_boards, shoe_boards
+    from punto.ui.roads_svg import roads_svg
 
     if (args.file is None) == (args.log is None):
         raise ReplayInputError(
@@ -202,10 +202,10 @@ def _read_json(name: str) -> Any:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    from punto.dealer_console import DealerConsole
-    from punto.playtable import console_input
     from punto.store.eventlog import open_event_log
     from punto.table.events import TABLE_STREAM
+    from punto.ui.dealer_console import DealerConsole
+    from punto.ui.playtable import console_input
 
     table = common.resolve_table(args)
     limits = common.table_limits(args, table.game)

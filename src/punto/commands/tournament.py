@@ -21,7 +21,6 @@ from rich.table import Table
 from punto.commands import common
 from punto.commands.common import whole_number
 from punto.eventlog import EventLog
-from punto.playtable import console_input
 from punto.store.eventlog import open_event_log
 from punto.tournament.errors import TournamentError
 from punto.tournament.events import TOURNAMENT_STREAM, TournamentEvent
@@ -31,6 +30,7 @@ from punto.tournament.formats import all_formats, get_format
 from punto.tournament.runner import DEFAULT_MIX, LateEntry, Runner
 from punto.tournament.strategies import STRATEGIES
 from punto.tournament.tournament import Stage, Tournament
+from punto.ui.playtable import console_input
 
 if TYPE_CHECKING:  # the analysis is imported by the command that runs it
     from punto.tournament.analysis import Report
@@ -341,7 +341,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     from punto.tournament.analysis import analyse
 
     if args.a_chart:
-        from punto.charts.figure import check_chart_file
+        from punto.ui.charts.figure import check_chart_file
 
         check_chart_file(args.a_chart)  # before simulating
     fmt = get_format(args.a_format)
@@ -357,8 +357,8 @@ def run_analyse(args: argparse.Namespace) -> int:
         advances=_list(args.advance, "advance"),
     )
     if args.a_chart:
-        from punto.charts.figure import write_chart
-        from punto.charts.tournament import tournament_chart
+        from punto.ui.charts.figure import write_chart
+        from punto.ui.charts.tournament import tournament_chart
 
         write_chart(tournament_chart(report), args.a_chart)
     if args.a_json:

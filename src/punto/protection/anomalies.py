@@ -40,10 +40,8 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
-from punto.cards import Card
 from punto.errors import PuntoError
 from punto.eventlog import Stored
-from punto.games import get_game
 from punto.money import format_money
 from punto.protection.edges import WagerEdge, edge_of
 from punto.protection.rulings import (
@@ -58,6 +56,9 @@ from punto.protection.rulings import (
 )
 from punto.protection.tails import binomial_upper_tail
 from punto.protection.valuation import ValuationError, unseen, wager_returns
+from punto.rules.cards import Card
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.table.events import (
     BetReturned,
     BettingReopened,
@@ -81,7 +82,6 @@ from punto.table.events import (
 from punto.table.limits import TableLimits
 from punto.table.round import Round
 from punto.table.round_state import Phase, commission_taken
-from punto.wagers import PairRule
 
 #: The dealer of a round no person dealt (an automatic dealer).
 AUTOMATIC = "automatic"

@@ -8,7 +8,7 @@ wager off the top, so it has no entry here.
 
 >>> [e.wager for e in table_edges("tiger-baccarat", None, 8) if e.player_favoured]
 []
->>> from punto.wagers import PairRule
+>>> from punto.rules.wagers import PairRule
 >>> edges = table_edges("tiger-baccarat", None, 8, PairRule.LITERAL)  # 1.1.14 read literally
 >>> [(e.wager, f"{e.edge_float:.4%}") for e in edges if e.player_favoured]
 [('tiger_pair', '-37.6587%')]
@@ -26,9 +26,9 @@ from typing import Any
 from punto.analysis.composition import Composition
 from punto.analysis.tables import odds_table
 from punto.errors import RoleError, WagerError
-from punto.games import get_game
-from punto.roles import Role
-from punto.wagers import PairRule
+from punto.rules.games import get_game
+from punto.rules.roles import Role
+from punto.rules.wagers import PairRule
 
 #: The position that may confirm a wager favouring the player (MBS 6.2: or higher).
 CONFIRMS = Role.PIT_MANAGER

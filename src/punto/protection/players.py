@@ -16,9 +16,9 @@ from fractions import Fraction
 
 from punto.analysis.composition import Composition
 from punto.analysis.insurance_values import DealValue, deal_values
-from punto.cards import Card
-from punto.coup import Side
-from punto.game import Game
+from punto.rules.cards import Card
+from punto.rules.coup import Side
+from punto.rules.game import Game
 from punto.sim.count_tags import derive_tags, effects_floats, parse_tags
 
 #: The published Big Tiger count (advancedadvantageplay.com, 2024; punto's

@@ -34,11 +34,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from punto.coup import Coup
 from punto.errors import PuntoError
-from punto.game import Game
 from punto.protection.tails import binomial_upper_tail
-from punto.settlement import Bet, settle
+from punto.rules.coup import Coup
+from punto.rules.game import Game
+from punto.rules.settlement import Bet, settle
 from punto.table.events import (
     BetReturned,
     CardsReconstructed,

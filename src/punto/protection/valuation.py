@@ -8,7 +8,7 @@ wager on offer -- computed by the code ``punto odds`` runs for a composition
 the offer taken, from the cards on the table and the shoe
 (:func:`punto.analysis.insurance_values.deal_values`).
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> game = get_game("tiger-baccarat")
 >>> returns = wager_returns(game, None, game.pair_rule, Composition.of_decks(8))
 >>> returns["banker"]
@@ -29,12 +29,12 @@ from functools import lru_cache
 from punto.analysis.composition import Composition, CompositionError
 from punto.analysis.insurance_values import deal_values
 from punto.analysis.tables import odds_table
-from punto.cards import Card
 from punto.errors import PuntoError
-from punto.game import Game
-from punto.games import get_game
-from punto.insurance import Moment
-from punto.wagers import PairRule
+from punto.rules.cards import Card
+from punto.rules.game import Game
+from punto.rules.games import get_game
+from punto.rules.insurance import Moment
+from punto.rules.wagers import PairRule
 
 __all__ = [
     "MAIN_WAGERS",
@@ -91,7 +91,7 @@ class BetValue:
 def unseen(decks: int, seen: Iterable[Card]) -> Composition:
     """The composition of a shoe of ``decks`` decks less the cards ``seen``.
 
-    >>> from punto.cards import Card
+    >>> from punto.rules.cards import Card
     >>> unseen(8, [Card.parse("AS"), Card.parse("AH")]).counts[:2]
     (30, 32)
     """

@@ -12,15 +12,15 @@ automatic dealer for each self-running table.  Stopping it stops the dealers
 after the move each is making, and writes what is waiting.
 
 On SQLite one process serves every table; on PostgreSQL several share them,
-each table run by the holder of its lease (:mod:`punto.server.ownership`),
-a request for another's table forwarded to it (:mod:`punto.server.forwarding`),
-its watchers on any process (:mod:`punto.server.relay`).
+each table run by the holder of its lease (:mod:`punto.server.cluster.ownership`),
+a request for another's table forwarded to it (:mod:`punto.server.cluster.forwarding`),
+its watchers on any process (:mod:`punto.server.cluster.relay`).
 Everything the tables write goes through
-one :class:`punto.server.journal.Journal` (group commits: a bet is durable,
+one :class:`punto.server.tables.journal.Journal` (group commits: a bet is durable,
 with its stake on the ledger, before it is acknowledged); the most frequent
 request, a player's bet, takes a fast lane in front of the router
-(:mod:`punto.server.fastlane`); sessions are checked against the database
-once in a while, not on every request (:class:`punto.server.auth.SessionCache`).
+(:mod:`punto.server.routes.fastlane`); sessions are checked against the database
+once in a while, not on every request (:class:`punto.server.security.auth.SessionCache`).
 While it runs, the server also shortens the interpreter's thread switch
 interval (so the journal's thread is not kept waiting behind the event loop)
 and keeps the garbage collector's full passes short (see
@@ -44,23 +44,25 @@ import anyio
 from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 
-from punto.server import admin, api, errors, guard, i18n, limits, logins, logs, pages, ws
-from punto.server.advantage import AdvantageWatch
-from punto.server.auth import SessionCache
-from punto.server.config import AuditLog, TableStore
+from punto.server import http_errors
+from punto.server.cluster.forwarding import Forward, Forwarding
+from punto.server.cluster.leases import LeaseSettings
+from punto.server.cluster.ownership import Ownership, lease_settings
+from punto.server.cluster.relay import Relay
 from punto.server.demo import create_demo, create_demo_tournament
-from punto.server.fastlane import FastLane
-from punto.server.forwarding import Forward, Forwarding
-from punto.server.hub import Hub
-from punto.server.journal import Journal
-from punto.server.lease_settings import LeaseSettings
 from punto.server.notices import Notices
-from punto.server.ownership import Ownership, lease_settings
-from punto.server.relay import Relay
+from punto.server.routes import admin, api, errors, i18n, logins, pages, ws
+from punto.server.routes.fastlane import FastLane
+from punto.server.security import guard, limits, logs
+from punto.server.security.auth import SessionCache
 from punto.server.services import Server
+from punto.server.tables.advantage import AdvantageWatch
+from punto.server.tables.config import AuditLog, TableStore
+from punto.server.tables.hub import Hub
+from punto.server.tables.journal import Journal
+from punto.server.tables.valuation import Valuation
 from punto.server.tournaments import routes as live
 from punto.server.tournaments.deps import service_of
-from punto.server.valuation import Valuation
 from punto.store import db
 from punto.store.accounts import Accounts, PasswordHasher
 from punto.store.bounds import MoneyBounds
@@ -163,7 +165,7 @@ def create_app(
     demo: bool = False,
     hasher: PasswordHasher | None = None,
     auto_dealers: bool = True,
-    max_body: int = errors.MAX_BODY,
+    max_body: int = http_errors.MAX_BODY,
     demo_options: dict[str, Any] | None = None,
     on_ready: Callable[[Server], None] | None = None,
     trusted_origins: Iterable[str] = (),
@@ -183,11 +185,11 @@ def create_app(
     ``demo_options`` override the demo tables' settings (e.g. fast timings).
     ``trusted_origins`` (besides the server's own), ``ws_per_client``,
     ``requests_per_address`` and ``allowed_hosts`` (none: any):
-    :class:`punto.server.guard.Guard`'s settings (the connection deadlines
-    and caps are the protocol's: :mod:`punto.server.connections`).
+    :class:`punto.server.security.guard.Guard`'s settings (the connection deadlines
+    and caps are the protocol's: :mod:`punto.server.security.connections`).
     ``money_bounds``: the cage's bounds (:mod:`punto.store.bounds`).
     ``leases``: run only the tables this process holds the lease of
-    (:mod:`punto.server.ownership`); on by default on PostgreSQL, where several
+    (:mod:`punto.server.cluster.ownership`); on by default on PostgreSQL, where several
     processes may share the database, off on SQLite (one process serves a file).
     ``valuation``: value every bet at placement and feed the players'
     detectors; off only to measure what that costs.
@@ -274,13 +276,13 @@ def create_app(
         description="Live baccarat tables for the approved rules: bets, deals, "
         "Insurance Plus, settlement on a double-entry ledger, and the pages to play them.",
         lifespan=lifespan,
-        docs_url=None,  # served from local assets by punto.server.pages, under the CSP
+        docs_url=None,  # served from local assets by punto.server.routes.pages, under the CSP
         redoc_url=None,
     )
     errors.install(app)
     logs.redact_access_log()  # whoever serves the app: no token from a URL in its log
     forwarding.fastapi = app
-    app.add_middleware(Forward, forwarding=forwarding)  # a table another process runs
+    app.add_middleware(Forward, forwarding=forwarding, lane=FastLane)  # a table run elsewhere
     app.add_middleware(FastLane)  # after the body limit, before the router
     app.add_middleware(errors.BodyLimit, limit=max_body)
     app.add_middleware(

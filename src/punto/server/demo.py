@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from punto.protection.edges import operator_confirmations
-from punto.server.config import TableConfig, limits_from_json
+from punto.server.tables.config import TableConfig, limits_from_json
 from punto.store.accounts import UserExistsError, UserRole
 from punto.tournament.runner import bot_controller
 

@@ -1,4 +1,4 @@
-"""A forwarded request's answer as it travels back (:mod:`punto.server.forwarding`):
+"""A forwarded request's answer as it travels back (:mod:`punto.server.cluster.forwarding`):
 its channel, how it is packed, and which forwarded request the running task
 answers -- so that a bet's answer can be announced by the very transaction
 that commits the bet.

@@ -8,22 +8,23 @@ starts it with the app, and nothing here imports a route.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Engine
 
 from punto.errors import PuntoError
-from punto.server.advantage import AdvantageWatch
-from punto.server.auth import SessionCache
-from punto.server.config import AuditLog, TableConfig, TableStore, UnknownTableError
-from punto.server.dealer import AutoDealer
-from punto.server.hub import Hub
-from punto.server.journal import Journal
-from punto.server.login_guard import LoginGuard
-from punto.server.ownership import Ownership, TableElsewhereError, elsewhere
-from punto.server.runtime import TableRuntime
-from punto.server.valuation import Valuation
+from punto.server.cluster.ownership import Ownership, TableElsewhereError, elsewhere
+from punto.server.security.auth import SessionCache
+from punto.server.security.login_guard import LoginGuard
+from punto.server.tables.advantage import AdvantageWatch
+from punto.server.tables.config import AuditLog, TableConfig, TableStore, UnknownTableError
+from punto.server.tables.dealer import AutoDealer
+from punto.server.tables.hub import Hub
+from punto.server.tables.journal import Journal
+from punto.server.tables.runtime import TableRuntime
+from punto.server.tables.valuation import Valuation
 from punto.store import db
 from punto.store.accounts import Accounts, UserRole
 from punto.store.bounds import MoneyBounds
@@ -77,7 +78,7 @@ class Server:
             config, engine=self.engine, ledger=self.ledger, hub=self.hub, journal=self.journal
         )
         if self.valuation is not None:
-            runtime.on_events = self.valuation.changed
+            runtime.on_events = functools.partial(self.valuation.changed, runtime)
         self.tables[config.id] = runtime
         return runtime
 

@@ -1,7 +1,7 @@
 """Simulation at scale and advantage-play analysis (see docs in each module).
 
 * :mod:`~punto.sim.tables` -- what the kernels read: the Table of Play as an
-  outcome table built from :mod:`punto.tableau`, the pair patterns and the
+  outcome table built from :mod:`punto.rules.tableau`, the pair patterns and the
   class/pattern -> event tables of the exact analysis (:mod:`punto.analysis`).
 * :mod:`~punto.sim.kernel` -- compiled (numba) kernels: shuffle, burn, cut
   card, coups; they emit each coup's class and pair pattern, nothing else.
@@ -21,7 +21,7 @@
 * :mod:`~punto.sim.running` -- a run's running estimates (its prefixes).
 * :mod:`~punto.sim.vulnerability` -- the counting section of ``punto report``.
 
-Their charts are drawn by :mod:`punto.charts.sim`.
+Their charts are drawn by :mod:`punto.ui.charts.sim`.
 
 Modules are imported on demand: importing numba takes a moment.
 """

@@ -14,7 +14,8 @@ import numpy.typing as npt
 
 from punto.analysis.composition import Composition
 from punto.analysis.plan import plan_for
-from punto.games import get_game
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.sim.count_tags import GOOD_CORRELATION as GOOD_CORRELATION
 from punto.sim.count_tags import CountingError as CountingError
 from punto.sim.count_tags import Tags as Tags
@@ -23,7 +24,6 @@ from punto.sim.count_tags import correlation as correlation
 from punto.sim.count_tags import derive_tags as derive_tags
 from punto.sim.count_tags import effects_floats as effects_floats
 from punto.sim.count_tags import parse_tags as parse_tags
-from punto.wagers import PairRule
 
 #: Compositions a task of exact evaluations takes.
 EXACT_BLOCK = 2048

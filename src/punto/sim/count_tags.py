@@ -14,8 +14,8 @@ import numpy as np
 from punto.analysis.composition import RANK_HEADINGS, Composition
 from punto.analysis.removal import effects_of_removal
 from punto.errors import PuntoError
-from punto.games import get_game
-from punto.wagers import PairRule
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 
 #: Smallest betting correlation a derived count settles for.
 GOOD_CORRELATION = 0.98

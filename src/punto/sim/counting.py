@@ -42,7 +42,8 @@ import numpy.typing as npt
 from punto.analysis.composition import Composition
 from punto.analysis.plan import plan_for
 from punto.analysis.tables import wager_odds
-from punto.games import get_game
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.sim import kernel
 from punto.sim.count_exact import EXACT_BLOCK as EXACT_BLOCK
 from punto.sim.count_exact import ExactJob as ExactJob
@@ -60,7 +61,6 @@ from punto.sim.count_tags import effects_floats as effects_floats
 from punto.sim.count_tags import parse_tags as parse_tags
 from punto.sim.run import ShoeRules, chunk_state, job_json
 from punto.sim.tables import outcome_table, pattern_ids, rank_values, shoe_template, sim_tables
-from punto.wagers import PairRule
 
 #: Lowest true-count bin (everything below is counted in it), and the number of bins.
 BIN_LOW = -60

@@ -4,7 +4,7 @@ The kernels deal whole shoes and report, for each coup, its class and pair
 pattern -- nothing about any wager.  :func:`simulate_shoes` has a C twin,
 ``punto.sim._kernel``, which runs use instead when it was built at install
 (:mod:`punto.sim.dealing`): the same shoes, without numba's start-up.  Every rule comes in as an array built by
-:mod:`punto.sim.tables` from :mod:`punto.tableau` and the exact analysis.
+:mod:`punto.sim.tables` from :mod:`punto.rules.tableau` and the exact analysis.
 
 How a shoe goes (all kernels alike):
 
@@ -18,7 +18,7 @@ How a shoe goes (all kernels alike):
    and as many cards as its point value (ten for a zero) are burned face down.
 3. **Coups** while the cut card has not come out: ``cut`` cards lie in front
    of it, and it comes out when the card behind it is drawn (as
-   :attr:`punto.shoe.Shoe.cut_card_reached`), so a coup starts at card
+   :attr:`punto.rules.shoe.Shoe.cut_card_reached`), so a coup starts at card
    ``pos`` while ``pos <= cut`` -- a coup starting at ``cut`` is the one whose
    first card brings it out (3.22.1).  The round in which the cut card comes
    out is completed and ends the shoe (3.22).  Each coup reads six cards; the

@@ -1,13 +1,13 @@
 """A plain-Python simulator: the engine's own dealing and the wager kinds.
 
 Nothing here is fast or clever.  Cards go one at a time through
-:class:`punto.coup.Deal`, which follows the Table of Play, and every wager of
+:class:`punto.rules.coup.Deal`, which follows the Table of Play, and every wager of
 the game is settled by calling its wager kind on the finished coup.  It is
 the baseline of ``benchmarks/bench_sim.py`` and, dealing the very shoes the
 kernel shuffled (:func:`deal_orders`), the check that the kernel's counts are
 the engine's.
 
->>> from punto.cards import parse_cards
+>>> from punto.rules.cards import parse_cards
 >>> shoe = parse_cards("9H 8S 2C 3D KH 4C 5S 6D 7C 8H AS 2S")
 >>> [str(c) for c in deal_shoe(shoe, cut=7)]   # the cut card comes out in the second round
 ['9H 8S 2C 3D KH 4C', '5S 6D 7C 8H AS']
@@ -28,12 +28,12 @@ import numpy.typing as npt
 
 from punto.analysis.classes import patterns
 from punto.analysis.enumeration import class_index, tuple_index
-from punto.cards import DECK, Card, Rank, Suit
-from punto.coup import Coup, Deal
-from punto.game import Game
-from punto.shoe import Shoe
+from punto.rules.cards import DECK, Card, Rank, Suit
+from punto.rules.coup import Coup, Deal
+from punto.rules.game import Game
+from punto.rules.shoe import Shoe
+from punto.rules.wagers import PairRule
 from punto.sim.run import ShoeRules
-from punto.wagers import PairRule
 
 _CARDS = tuple(Card(rank, Suit.SPADES) for rank in Rank)
 
@@ -45,7 +45,7 @@ def burn_length(first: Card) -> int:
 
 
 def deal_shoe(cards: Sequence[Card], cut: int, *, burn: bool = False) -> list[Coup]:
-    """The coups of one shoe in this order, by a :class:`~punto.shoe.Shoe`
+    """The coups of one shoe in this order, by a :class:`~punto.rules.shoe.Shoe`
     with the cut card ``cut`` cards deep: rounds are dealt card by card
     until the cut card has come out (3.22)."""
     shoe = Shoe(cards, cut_card=cut)

@@ -54,8 +54,10 @@ import numpy.typing as npt
 from punto.analysis.composition import Composition
 from punto.analysis.enumeration import NCLASSES
 from punto.analysis.tables import odds_table
+from punto.analysis.tabular import Tabular
 from punto.errors import PuntoError
-from punto.games import get_game
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule
 from punto.sim.tables import (
     SimTables,
     outcome_table,
@@ -64,8 +66,6 @@ from punto.sim.tables import (
     shoe_template,
     sim_tables,
 )
-from punto.tabular import Tabular
-from punto.wagers import PairRule
 from punto.words import count
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class ShoeRules:
     card, and the optional burn.
 
     The cut card comes out when the card behind it is drawn
-    (:attr:`punto.shoe.Shoe.cut_card_reached`); the round in which it comes
+    (:attr:`punto.rules.shoe.Shoe.cut_card_reached`); the round in which it comes
     out is completed and is the last of the shoe (3.22).  So a new round
     starts while at least ``behind`` cards are left (with exactly
     ``behind``, its first card brings the cut card out: 3.22.1), and the

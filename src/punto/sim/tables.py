@@ -6,7 +6,7 @@ The kernels know no rule of the game.  They receive:
   of the fifth and sixth cards in the shoe, the coup class and how many cards
   beyond four the coup takes.  It is built here by reading the Table of Play
   through :func:`punto.analysis.enumeration.draws_table` (which reads
-  :mod:`punto.tableau`); a coup's fifth card goes to the Player if the Player
+  :mod:`punto.rules.tableau`); a coup's fifth card goes to the Player if the Player
   draws, else to the Banker, and its sixth to the Banker when both draw.
 * the **pair-pattern table** of the exact analysis
   (:func:`punto.analysis.classes.patterns`), indexed by the ranks of the first
@@ -36,9 +36,9 @@ import numpy.typing as npt
 from punto.analysis.classes import patterns
 from punto.analysis.enumeration import NCLASSES, NONE, class_index, class_of_index, draws_table
 from punto.analysis.plan import Plan, plan_for
-from punto.cards import Rank
-from punto.game import Game
-from punto.wagers import Basis, PairRule
+from punto.rules.cards import Rank
+from punto.rules.game import Game
+from punto.rules.wagers import Basis, PairRule
 
 __all__ = [
     "CLASS_MASK",

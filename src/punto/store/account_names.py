@@ -1,11 +1,11 @@
-"""Account names: the rules of :mod:`punto.names` for the names people log in
+"""Account names: the rules of :mod:`punto.tournament.names` for the names people log in
 under and are shown by at the tables.
 
 An account name is typed case-insensitively in Unicode NFKC (full-width
 ``ｄｅｍｏ`` is ``demo``) and is then 1 to 64 ASCII letters, digits and
 ``. _ @ -``: nothing invisible or from another script can hide in it.  A
 player's name may not read as a staff role or title (``dealer``, ``admin``,
-``pit-boss``, ``dea1er``: :func:`punto.names.check_not_staff`; the staff's
+``pit-boss``, ``dea1er``: :func:`punto.tournament.names.check_not_staff`; the staff's
 own accounts are named by the admin), and no name may be another account's
 by its confusable skeleton (``dem0`` beside ``demo``).
 
@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from punto.errors import PuntoError
-from punto.names import DisplayNameError, check_not_staff, name_key
+from punto.tournament.names import DisplayNameError, check_not_staff, name_key
 
 __all__ = ["UsernameError", "account_name", "normalize_username"]
 

@@ -144,7 +144,7 @@ Index("ix_login_attempts_last_failure_at", login_attempts.c.last_failure_at)
 
 #: Sessions ended or accounts changed (revision 0008): every process's session
 #: cache reads the rows after the last it saw, a few times a second, and forgets
-#: those sessions and accounts (see :class:`punto.server.auth.SessionCache`).
+#: those sessions and accounts (see :class:`punto.server.security.auth.SessionCache`).
 session_invalidations = Table(
     "session_invalidations",
     metadata,
@@ -469,7 +469,7 @@ table_leases = Table(
 )
 
 
-#: Requests forwarded to the process that runs their table (``punto.server.forwarding``):
+#: Requests forwarded to the process that runs their table (``punto.server.cluster.forwarding``):
 #: ``request`` and ``answer`` are JSON (method, path, headers, body; status, headers, body).
 table_requests = Table(
     "table_requests",

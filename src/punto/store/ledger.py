@@ -55,7 +55,7 @@ money, say) records nothing, so its key may be used again.
 **One set of rules.** What each posting writes, and what it refuses, is
 decided by :mod:`punto.store.postings` (pure: balances and bet states in,
 entries or a typed refusal out) and written by :mod:`punto.store.ledger_sql`;
-the server's group commit (:mod:`punto.server.journal`) uses the same two.
+the server's group commit (:mod:`punto.server.tables.journal`) uses the same two.
 
 **Concurrency.** On SQLite a posting runs in ``BEGIN IMMEDIATE``, so writers
 take turns.  On PostgreSQL it locks the bet and then the wallets it touches

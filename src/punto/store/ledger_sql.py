@@ -3,7 +3,7 @@
 The one place the ledger's tables (``wallets``, ``ledger_transactions``,
 ``ledger_entries``, ``ledger_bets``) are read for a
 posting and written with one: :class:`punto.store.ledger.Ledger` (one posting a
-transaction) and the server's group commit (:mod:`punto.server.journal`, many)
+transaction) and the server's group commit (:mod:`punto.server.tables.journal`, many)
 both load the state here, decide with :mod:`punto.store.postings`, and write
 the plans with :func:`write_plans` -- one executemany a table on SQLite, one
 statement (a data-modifying ``WITH`` part a table) on PostgreSQL, however many

@@ -5,7 +5,7 @@ Argon2id with 19 MiB of memory, 2 iterations and 1 degree of parallelism as
 its first configuration; RFC 9106 (section 4) leaves memory to what the
 machine can spare.  The table server runs on two cores next to the tables, so
 the parameters are OWASP's: about 25 ms and 19 MiB a hash here, and with
-at most :data:`punto.server.login_guard.HASH_SLOTS` hashes at a time a login flood
+at most :data:`punto.server.security.login_guard.HASH_SLOTS` hashes at a time a login flood
 costs at most a few tens of MiB.  (argon2-cffi's own default, used before,
 is RFC 9106's low-memory profile: 64 MiB and 4 lanes a hash, which at 64
 concurrent logins took the server from 92 MiB to 1.7 GiB.)  A hash made with

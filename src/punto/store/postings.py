@@ -1,7 +1,7 @@
 """The ledger's posting rules, pure: balances and bet states in, entries or a typed refusal out.
 
 Every posting the ledger knows (:class:`punto.store.ledger.Ledger`'s methods and
-the server's group commit, :mod:`punto.server.journal`) is decided here and
+the server's group commit, :mod:`punto.server.tables.journal`) is decided here and
 nowhere else: a *request* (:class:`Deposit`, :class:`PlaceBet`, ...) and the
 state it needs (the wallets it touches as :class:`WalletState`, the bet as
 :class:`BetState`) go in; a :class:`Plan` (the entries, the bet after it, the

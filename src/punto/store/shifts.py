@@ -5,7 +5,7 @@ process reads the same one (``pit_shifts``, :mod:`punto.store.shifts_schema`).
 Opening takes each table's *mark*, the number of its last event then; closing
 takes the marks again and keeps the shift's report as it stood.  A round is
 the shift's when its settlement (or void) was recorded between the two marks
-(the server's :mod:`punto.server.shift_report` folds the logs).  Each opening
+(the server's :mod:`punto.server.routes.shift_report` folds the logs).  Each opening
 and closing writes its audit row in the same transaction as the shift.
 
 >>> from punto.store.db import connect

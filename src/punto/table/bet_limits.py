@@ -28,10 +28,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_DOWN, Decimal
 
 from punto.errors import ActionError, LimitError
-from punto.game import Game
 from punto.inputs import quoted
-from punto.insurance import Moment
 from punto.money import CENT, format_money
+from punto.rules.game import Game
+from punto.rules.insurance import Moment
 from punto.table.limits import DIFFERENTIAL_WAGERS, TableLimits, differential_of
 from punto.table.round_state import TableBet
 
@@ -66,7 +66,7 @@ def wagers_per_area(game: Game, limits: TableLimits) -> int | None:
 def check_table_limits(game: Game, limits: TableLimits) -> None:
     """Refuse limits a clause of ``game`` does not allow the table to set.
 
-    >>> from punto.games import get_game
+    >>> from punto.rules.games import get_game
     >>> check_table_limits(get_game("dragon-tiger"), TableLimits(Decimal(10), Decimal(100), wagers_per_area=5))
     Traceback (most recent call last):
     ...
@@ -96,7 +96,7 @@ def check_limit_wagers(game: Game, limits: TableLimits, layout: str | None) -> N
     (3.5.1).  The one check for every reader of table limits (a replay
     file, the table server's configuration).
 
-    >>> from punto.games import get_game
+    >>> from punto.rules.games import get_game
     >>> check_limit_wagers(get_game("dragon-tiger"), TableLimits.from_json(
     ...     {"minimum": "10", "maximum": "100", "wagers": {"tigre": {"minimum": "10", "maximum": "50"}}}), None)
     Traceback (most recent call last):

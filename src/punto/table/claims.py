@@ -15,8 +15,8 @@ applies exactly those, through the procedure itself (``run``), so the
 confirming person rules on what was claimed and nothing else.
 
 >>> from decimal import Decimal
->>> from punto.cards import Card
->>> from punto.games import get_game
+>>> from punto.rules.cards import Card
+>>> from punto.rules.games import get_game
 >>> from punto.table import irregularities as irr
 >>> from punto.table.limits import TableLimits
 >>> from punto.table.roles import Role

@@ -23,12 +23,12 @@ import enum
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from punto.cards import Card
-from punto.coup import Side
 from punto.errors import PuntoError
 from punto.eventlog import LogConflictError, Stream
-from punto.insurance import Moment
-from punto.records import RecordCodec
+from punto.rules.cards import Card
+from punto.rules.coup import Side
+from punto.rules.insurance import Moment
+from punto.rules.records import RecordCodec
 from punto.table.roles import Role
 
 

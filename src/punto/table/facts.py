@@ -11,7 +11,7 @@ procedure conditioned on one is refused at a table without it, naming the
 clause (docs/interpretations.md, "Table facts").
 
 >>> from decimal import Decimal
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> from punto.table.limits import TableLimits
 >>> from punto.table.round import Round
 >>> r = Round(get_game("tiger-baccarat"), limits=TableLimits(Decimal(10), Decimal(1000)))
@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from punto.errors import ActionError
-from punto.table_facts import TABLE_FACTS, facts_of
+from punto.rules.table_facts import TABLE_FACTS, facts_of
 
 
 class AtTable(Protocol):

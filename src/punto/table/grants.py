@@ -11,7 +11,7 @@ conditions are not met -- with a typed error naming the clause that governs
 the refusal and the clauses that do grant the procedure.
 
 >>> from decimal import Decimal
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> from punto.table.limits import TableLimits
 >>> from punto.table.round import Round
 >>> r = Round(get_game("tiger-baccarat"), limits=TableLimits(Decimal(10), Decimal(1000)))
@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from punto.coup import Deal
 from punto.errors import ActionError, PhaseError
-from punto.game import Game, Grant
+from punto.rules.coup import Deal
+from punto.rules.game import Game, Grant
 from punto.table.events import CardsHeld, CardsReconstructed, Event, IrregularityNoted
 from punto.table.facts import AtTable, check_table_fact
 from punto.table.roles import Role

@@ -26,7 +26,7 @@ here moves money; every event goes to the round's log, so the audit shows
 who had which cards (:func:`summary`).
 
 >>> from decimal import Decimal
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> from punto.table.limits import TableLimits
 >>> r = Round(get_game("tiger-baccarat"), limits=TableLimits(Decimal(10), Decimal(5000)))
 >>> r.open()
@@ -49,9 +49,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from punto.coup import Side
 from punto.errors import ActionError, PhaseError, can
-from punto.game import Game
+from punto.rules.coup import Side
+from punto.rules.game import Game
 from punto.table.events import (
     CardsPassed,
     CardsRefused,

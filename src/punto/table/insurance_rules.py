@@ -3,8 +3,8 @@ clause (RWS 3.12, 3.14, 4.1.15, 5.3): the checks a :class:`Round` makes,
 kept here so that the round's module does not grow.
 
 >>> from decimal import Decimal
->>> from punto.cards import parse_cards
->>> from punto.games import get_game
+>>> from punto.rules.cards import parse_cards
+>>> from punto.rules.games import get_game
 >>> from punto.table.limits import TableLimits
 >>> from punto.table.round import Round
 >>> r = Round(get_game("tiger-buffalo"), limits=TableLimits(Decimal(10), Decimal(10000)), layout="A")
@@ -21,10 +21,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Protocol
 
-from punto.coup import Deal, Side
 from punto.errors import ActionError, PhaseError
-from punto.game import Game
-from punto.insurance import InsuranceOffer, Moment, moment_of
+from punto.rules.coup import Deal, Side
+from punto.rules.game import Game
+from punto.rules.insurance import InsuranceOffer, Moment, moment_of
 from punto.table.roles import Role
 from punto.table.round_state import Phase, TableBet
 

@@ -24,8 +24,8 @@ Where a rules file has no procedure for an irregularity,
 with :func:`unforeseen` (MBS 6.1; RWS 5.19).
 
 >>> from decimal import Decimal
->>> from punto.cards import parse_cards
->>> from punto.games import get_game
+>>> from punto.rules.cards import parse_cards
+>>> from punto.rules.games import get_game
 >>> from punto.table.limits import TableLimits
 >>> from punto.table.round import Round
 >>> r = Round(get_game("tiger-baccarat"), limits=TableLimits(Decimal(10), Decimal(1000)))

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from punto.cards import Card, format_cards
 from punto.errors import ActionError
+from punto.rules.cards import Card, format_cards
 from punto.table.facts import check_table_fact
 from punto.table.irregularity_rules import (
     NotCoveredError,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from punto.cards import Card, format_cards
-from punto.coup import Deal, Side
 from punto.errors import ActionError, InsuranceError, PhaseError
-from punto.insurance import INSURANCE_EVENTS, Moment, completions, insurance_event
+from punto.rules.cards import Card, format_cards
+from punto.rules.coup import Deal, Side
+from punto.rules.insurance import INSURANCE_EVENTS, Moment, completions, insurance_event
 from punto.table.irregularity_rules import (
     Ruling,
     atomic,

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from punto.cards import Card, format_cards
-from punto.coup import Deal, cards_needed
 from punto.errors import ActionError, DealError, PhaseError
+from punto.rules.cards import Card, format_cards
+from punto.rules.coup import Deal, cards_needed
 from punto.table.events import RoundVoided, WithdrawalOffered
 from punto.table.facts import check_table_fact
 from punto.table.irregularity_rules import (

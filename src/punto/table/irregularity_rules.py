@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Concatenate, ParamSpec, TypeVar
 
-from punto.cards import Card
 from punto.errors import ActionError, PhaseError
+from punto.rules.cards import Card
 from punto.table import handling
 from punto.table.roles import Role
 from punto.table.round import Phase, Round

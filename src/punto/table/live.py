@@ -16,7 +16,7 @@ withdrawal option at an HLGA table (MBS 3.22.1); the cards are replaced
 mid-shoe only where the rules say so (:meth:`LiveTable.replace_shoe`).
 
 >>> from decimal import Decimal
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> from punto.eventlog import MemoryEventLog
 >>> from punto.table.events import TABLE_STREAM
 >>> log = MemoryEventLog(TABLE_STREAM)
@@ -35,11 +35,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from punto.cards import DECK, Card
 from punto.errors import ActionError, PhaseError, PuntoError, ShoeError
 from punto.eventlog import EventLog
-from punto.game import Game
-from punto.shoe import Shoe
+from punto.rules.cards import DECK, Card
+from punto.rules.game import Game
+from punto.rules.shoe import Shoe
+from punto.rules.wagers import PairRule
 from punto.table import handling, irregularities
 from punto.table.events import (
     Event,
@@ -53,7 +54,6 @@ from punto.table.limits import TableLimits
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
 from punto.table.shoe_state import TABLE_SOURCES, DeviceCardsError, ShoeState
-from punto.wagers import PairRule
 
 __all__ = [
     "TABLE_SOURCES",

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from punto.cards import DECK, Card, parse_cards
-from punto.coup import Side
 from punto.errors import PuntoError, WagerError
-from punto.games import all_games
 from punto.inputs import InputError, quoted, read_count, read_name, read_text
-from punto.insurance import Moment
 from punto.money import parse_amount, parse_stake
+from punto.rules.cards import DECK, Card, parse_cards
+from punto.rules.coup import Side
+from punto.rules.games import all_games
+from punto.rules.insurance import Moment
 from punto.table.events import CARD_SOURCES
 from punto.table.roles import Role
 

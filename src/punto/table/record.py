@@ -10,9 +10,9 @@ the record contradicts is refused (:class:`RecordError`), naming the record.
 Where it cannot decide (cards keyed in from a physical shoe), the claim is for
 a second person to confirm (:mod:`punto.table.claims`).
 
->>> from punto.cards import parse_cards
->>> from punto.coup import Deal
->>> from punto.games import get_game
+>>> from punto.rules.cards import parse_cards
+>>> from punto.rules.coup import Deal
+>>> from punto.rules.games import get_game
 >>> from punto.table.events import RoundVoided
 >>> facts = ShoeRecord("r12", "s3", shuffled_by_table=True, own=True, first=41, last=44,
 ...                    order=tuple(parse_cards("2H 9C 3D KS")), left=412, sealed=True)
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from punto.cards import Card, format_cards
-from punto.coup import Deal, cards_needed
 from punto.errors import ShoeError
-from punto.game import Game
+from punto.rules.cards import Card, format_cards
+from punto.rules.coup import Deal, cards_needed
+from punto.rules.game import Game
 from punto.table.events import CardsReconstructed, Event, IrregularityNoted, RoundVoided
 
 __all__ = [

@@ -13,7 +13,7 @@ stops at the first action the engine refuses, with the typed error, its
 clause and the index of the action.
 
 The action vocabulary (:data:`ACTIONS`) is shared with the dealer console
-(:mod:`punto.dealer_console`): a command typed there is the same action.
+(:mod:`punto.ui.dealer_console`): a command typed there is the same action.
 
 >>> from decimal import Decimal
 >>> replay = run_replay({
@@ -44,12 +44,13 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from punto.cards import Card
 from punto.errors import PhaseError, PuntoError, WagerError
-from punto.game import Game
-from punto.games import get_game
 from punto.inputs import read_text
 from punto.money import format_money
+from punto.rules.cards import Card
+from punto.rules.game import Game
+from punto.rules.games import get_game
+from punto.rules.wagers import PairRule, pair_rule_warning
 from punto.table import claims
 from punto.table.bet_limits import check_table_limits
 from punto.table.events import Event, ShoeStarted, WithdrawalOffered, event_to_json
@@ -81,7 +82,6 @@ from punto.table.replay_actions import read_seats as read_seats
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round
 from punto.table.shoe_state import ShoeState, shoe_json, shoe_started
-from punto.wagers import PairRule, pair_rule_warning
 
 __all__ = [
     "ACTIONS",

@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from punto.cards import Card
-from punto.coup import Side
 from punto.errors import ActionError, LimitError, PhaseError, PuntoError
-from punto.game import Game
 from punto.inputs import InputError, quoted, read_name
-from punto.insurance import Moment
+from punto.rules.cards import Card
+from punto.rules.coup import Side
+from punto.rules.game import Game
+from punto.rules.insurance import Moment
 from punto.table import claims, handling, irregularities
 from punto.table.bet_limits import check_limit_wagers
 from punto.table.events import RulingClaimed

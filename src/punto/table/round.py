@@ -9,7 +9,7 @@ same events gives the same round, which is how a crash is recovered and a
 round audited.  The procedures for irregularities (sections 5 and 6 of the
 rules) are built from these actions in :mod:`punto.table.irregularities`.
 
->>> from punto.games import get_game
+>>> from punto.rules.games import get_game
 >>> from punto.table.limits import TableLimits
 >>> limits = TableLimits(Decimal(10), Decimal(1000))
 >>> r = Round(get_game("tiger-baccarat"), limits=limits)
@@ -36,8 +36,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 
-from punto.cards import Card, format_cards, parse_cards
-from punto.coup import Coup, Deal
 from punto.errors import (
     ActionError,
     BettingClosedError,
@@ -48,7 +46,9 @@ from punto.errors import (
     can,
 )
 from punto.money import CENT, format_money
-from punto.settlement import Bet, settle
+from punto.rules.cards import Card, format_cards, parse_cards
+from punto.rules.coup import Coup, Deal
+from punto.rules.settlement import Bet, settle
 from punto.table.bet_limits import (
     box_excess,
     check_bet_limits,

@@ -11,16 +11,17 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any, Self
 
-from punto.cards import Card
-from punto.coup import Deal
 from punto.errors import (
     ActionError,
     PhaseError,
     PuntoError,
 )
-from punto.established import decided
-from punto.game import Game
-from punto.insurance import InsuranceOffer, Moment, completions, insurance_event, moment_of
+from punto.rules.cards import Card
+from punto.rules.coup import Deal
+from punto.rules.established import decided
+from punto.rules.game import Game
+from punto.rules.insurance import InsuranceOffer, Moment, completions, insurance_event, moment_of
+from punto.rules.wagers import PairRule
 from punto.table.bet_limits import (
     check_table_limits,
 )
@@ -63,7 +64,6 @@ from punto.table.round_state import (
     TableBet,
     deal_after,
 )
-from punto.wagers import PairRule
 
 
 class RoundCore:

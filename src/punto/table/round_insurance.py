@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import ROUND_DOWN, Decimal
 
-from punto.coup import Deal, Side
 from punto.errors import (
     ActionError,
     InsuranceError,
     PhaseError,
     can,
 )
-from punto.insurance import InsuranceOffer, Moment, moment_of
 from punto.money import CENT, format_money
+from punto.rules.coup import Deal, Side
+from punto.rules.insurance import InsuranceOffer, Moment, moment_of
 from punto.table.events import (
     InsurancePlaced,
     InsuranceReoffered,

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from punto.cards import Card
-from punto.coup import Deal, Side
-from punto.game import Game
-from punto.insurance import Moment
+from punto.rules.cards import Card
+from punto.rules.coup import Deal, Side
+from punto.rules.game import Game
+from punto.rules.insurance import Moment
 from punto.table.events import (
     BettingReopened,
     CardDealt,
@@ -75,7 +75,7 @@ class BetSettlement:
     net: Decimal
     clause: str | None = None
     #: the pay line it settled on (``0.95 to 1``, an Insurance offer's odds),
-    #: as :func:`punto.settlement.settle` gave it; None where none applied
+    #: as :func:`punto.rules.settlement.settle` gave it; None where none applied
     pays: str | None = None
 
 

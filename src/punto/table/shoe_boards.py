@@ -14,13 +14,13 @@ from collections.abc import Iterable, Sequence
 
 from punto.errors import PuntoError
 from punto.eventlog import EventLog, MemoryEventLog
-from punto.games import get_game
-from punto.roads import Result, Scoreboard
+from punto.rules.games import get_game
+from punto.rules.roads import Result, Scoreboard
+from punto.rules.wagers import PairRule
 from punto.table.events import TABLE_STREAM, Event, RoundSettled, ShoeStarted, TableConfigured
 from punto.table.limits import TableLimits
 from punto.table.live import LiveTable
 from punto.table.round import Phase, Round
-from punto.wagers import PairRule
 
 __all__ = ["ShoeBoardError", "logged_boards", "shoe_boards"]
 

@@ -35,10 +35,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from punto.cards import DECK, Card, format_cards
 from punto.errors import ActionError, PhaseError, ShoeError
-from punto.game import Game
-from punto.shoe import Shoe
+from punto.rules.cards import DECK, Card, format_cards
+from punto.rules.game import Game
+from punto.rules.shoe import Shoe
 from punto.table.events import (
     CardDealt,
     CardsHeld,

@@ -11,9 +11,9 @@ Speed comes from dealing *outcomes*, not cards.  Every wager of the
 tournament game depends only on the winner and on whether each hand's first
 two cards are a Pair, so a coup is one of twelve outcomes.  Their exact
 probabilities for a full shoe are counted here from the Table of Play
-(:mod:`punto.tableau`), and agree with :mod:`punto.analysis` on every
+(:mod:`punto.rules.tableau`), and agree with :mod:`punto.analysis` on every
 wager; what each wager nets on each outcome comes from
-:func:`punto.settlement.settle` on a real coup of that outcome.  The bets
+:func:`punto.rules.settlement.settle` on a real coup of that outcome.  The bets
 go through the same checks as the live tournament
 (:func:`~punto.tournament.tournament.bet_lines`) and the standings through
 the same ranking, advancement and tie-break functions
@@ -44,12 +44,12 @@ from functools import cache
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from punto.cards import Card, Rank, Suit
-from punto.coup import Coup
-from punto.games import get_game
-from punto.settlement import Bet, settle
-from punto.tableau import banker_draws, player_draws
-from punto.tabular import Tabular
+from punto.analysis.tabular import Tabular
+from punto.rules.cards import Card, Rank, Suit
+from punto.rules.coup import Coup
+from punto.rules.games import get_game
+from punto.rules.settlement import Bet, settle
+from punto.rules.tableau import banker_draws, player_draws
 from punto.tournament.errors import TournamentError
 from punto.tournament.format import ChipPolicy, Format, Session, balanced_sizes
 from punto.tournament.standings import (

@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Self
 
-from punto.coup import Coup, deal
 from punto.errors import PuntoError
 from punto.eventlog import EventLog
-from punto.settlement import Bet, settle
-from punto.shoe import Shoe
+from punto.rules.coup import Coup, deal
+from punto.rules.settlement import Bet, settle
+from punto.rules.shoe import Shoe
 from punto.tournament.errors import (
     TournamentError,
     TournamentLogError,
@@ -441,7 +441,7 @@ class TournamentCore(HandIrregularities):
             self.tables[d.table].seats[d.seat] = d.entrant
 
     def _on_shoe_started(self, ev: ShoeStarted) -> None:
-        from punto.cards import parse_cards
+        from punto.rules.cards import parse_cards
 
         t = self.tables[ev.table]
         t.shoe = Shoe(parse_cards(ev.cards), cut_card=ev.cut_card, nonce=ev.nonce)
@@ -480,7 +480,7 @@ class TournamentCore(HandIrregularities):
             e.penalties += 1
 
     def _draw(self, t: TableState, cards: str) -> None:
-        from punto.cards import parse_cards
+        from punto.rules.cards import parse_cards
 
         assert t.shoe is not None
         for card in parse_cards(cards):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 from punto.money import format_money
-from punto.names import DisplayNameError, check_not_staff, display_name, name_key
 from punto.tournament.core import TournamentCore
 from punto.tournament.errors import (
     RegistrationError,
@@ -22,6 +21,7 @@ from punto.tournament.events import (
     Refund,
     TournamentCancelled,
 )
+from punto.tournament.names import DisplayNameError, check_not_staff, display_name, name_key
 from punto.tournament.state import (
     Phase,
     Stage,
@@ -45,7 +45,7 @@ class TournamentEntries(TournamentCore):
             raise RegistrationError(
                 f"entrant {entrant!r} is already registered", clause=fmt.rule("registration")
             )
-        try:  # one spelling, nothing hidden, not the staff's, nobody else's (punto.names)
+        try:  # one spelling, nothing hidden, not the staff's, nobody else's (punto.tournament.names)
             shown = display_name(name, clause=fmt.rule("registration"))
             check_not_staff(shown, clause=fmt.rule("registration"))
         except DisplayNameError as error:

@@ -19,7 +19,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 from punto.eventlog import Stream
-from punto.records import RecordCodec
+from punto.rules.records import RecordCodec
 from punto.tournament.errors import TournamentLogError
 
 

@@ -33,9 +33,9 @@ from decimal import Decimal
 from typing import Any
 
 from punto.errors import PuntoError, UnknownGameError, WagerError
-from punto.game import Game
-from punto.games import get_game
 from punto.money import CENT, format_money, parse_amount
+from punto.rules.game import Game
+from punto.rules.games import get_game
 from punto.tournament.errors import FormatError
 
 #: The competition rules (docs/tournament.md), by what they govern.

@@ -69,9 +69,9 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from punto.cards import Card, format_cards, parse_cards
-from punto.coup import deal
 from punto.errors import DealError, PuntoError, RoleError
+from punto.rules.cards import Card, format_cards, parse_cards
+from punto.rules.coup import deal
 from punto.table import irregularities as table_procedures
 from punto.table.events import CardsHeld, CardsReconstructed, IrregularityNoted
 from punto.table.irregularities import Ruling

@@ -8,7 +8,7 @@ random generator seeded from the tournament's seed and the hand, so they too
 decide the same way after a restart.
 
 People are asked for their bets through ``input_fn`` (a line at a time,
-raising :class:`EOFError` when input ends), as in :mod:`punto.playtable`,
+raising :class:`EOFError` when input ends), as in :mod:`punto.ui.playtable`,
 so a session can be scripted:
 
 >>> import io
@@ -16,7 +16,7 @@ so a session can be scripted:
 >>> from punto.tournament.formats import get_format
 >>> from punto.eventlog import MemoryEventLog
 >>> from punto.tournament.events import TOURNAMENT_STREAM
->>> from punto.playtable import console_input
+>>> from punto.ui.playtable import console_input
 >>> out = Console(file=io.StringIO(), width=120)
 >>> t = Tournament.create(MemoryEventLog(TOURNAMENT_STREAM), "doc", get_format("turbo"), seed=4)
 >>> script = io.StringIO("auto\\n")
@@ -36,9 +36,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from punto.coup import Coup
 from punto.errors import PuntoError
 from punto.inputs import InputFn
+from punto.rules.coup import Coup
 from punto.tournament.errors import TournamentError
 from punto.tournament.events import (
     EntrantReentered,

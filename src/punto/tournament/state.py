@@ -8,7 +8,7 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from punto.shoe import Shoe
+from punto.rules.shoe import Shoe
 from punto.tournament.events import (
     BetLine,
     HandIrregularityNoted,

@@ -8,8 +8,8 @@ stood, mid-hand if need be.  Anything random (seats, shoes, lots) is drawn
 once and recorded in its event, so a replay never draws again.
 
 Each hand at a table is dealt from that table's shoe with
-:func:`punto.coup.deal` and every entrant's bets are settled with
-:func:`punto.settlement.settle` on the format's game (Baccarat Tournament),
+:func:`punto.rules.coup.deal` and every entrant's bets are settled with
+:func:`punto.rules.settlement.settle` on the format's game (Baccarat Tournament),
 in whole tournament chips.
 
 >>> from punto.tournament.formats import get_format
@@ -39,7 +39,7 @@ from decimal import Decimal
 
 from punto.errors import PuntoError
 from punto.money import format_money
-from punto.settlement import Bet, check_bets
+from punto.rules.settlement import Bet, check_bets
 from punto.tournament.core import Listener
 from punto.tournament.errors import (
     BetLimitError,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from punto.coup import Coup
+from punto.rules.coup import Coup
 from punto.tournament.entries import TournamentEntries
 from punto.tournament.events import (
     HandSettled,

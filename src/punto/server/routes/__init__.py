@@ -1,1 +1,1 @@
-"""The HTTP API's routes by area, gathered under ``/api`` by :mod:`punto.server.api`."""
+"""The HTTP API's routes by area, gathered under ``/api`` by :mod:`punto.server.routes.api`."""

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy import select
 
-from punto.games import get_game
 from punto.protection.anomalies import (
     ALPHA,
     AUTOMATIC,
@@ -23,9 +22,10 @@ from punto.protection.anomalies import (
     report_json,
 )
 from punto.protection.edges import table_edges
-from punto.server.folds import folded_logs
+from punto.rules.games import get_game
 from punto.server.routes.common import pit_or_admin, server_of, user_of
-from punto.server.schema import server_audit
+from punto.server.tables.folds import folded_logs
+from punto.server.tables.schema import server_audit
 
 if TYPE_CHECKING:
     from punto.server.services import Server
@@ -63,7 +63,7 @@ def refusals(server: Server) -> Counter[tuple[str, str]]:
 
 def pit_report(request: Request, alpha: float, min_bets: int) -> AnomalyReport:
     """Every table's finished rounds, from its event log (folded once and kept
-    with the application: :mod:`punto.server.folds`), each given the dealer
+    with the application: :mod:`punto.server.tables.folds`), each given the dealer
     the audit log names, tested against the pit."""
     server = server_of(request)
     logs = folded_logs(request.app.state, server.engine)

@@ -8,22 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request, Response
 
 from punto.errors import WagerError
-from punto.server.auth import (
-    FORWARDED_IDENTITY,
-    Identity,
-    check_identity,
-    require_player,
-    session_digest,
-)
-from punto.server.idempotency import IdempotencyKey, table_action
 from punto.server.json_response import JSONText
-from punto.server.models import (
-    BalanceOut,
-    BetChangedOut,
-    BetOut,
-    WithdrawnOut,
-    documented,
-)
 from punto.server.routes.common import (
     BetIn,
     DecreaseIn,
@@ -34,7 +19,22 @@ from punto.server.routes.common import (
     server_of,
     user_of,
 )
-from punto.server.runtime import (
+from punto.server.routes.idempotency import IdempotencyKey, table_action
+from punto.server.routes.models import (
+    BalanceOut,
+    BetChangedOut,
+    BetOut,
+    WithdrawnOut,
+    documented,
+)
+from punto.server.security.auth import (
+    FORWARDED_IDENTITY,
+    Identity,
+    check_identity,
+    require_player,
+    session_digest,
+)
+from punto.server.tables.runtime import (
     TableRuntime,
 )
 from punto.store.accounts import (
@@ -83,7 +83,7 @@ async def take_bet(
     runtime: TableRuntime, user: User, body: BetIn, idempotency_key: str | None
 ) -> JSONText:
     """A player's bet into the table, answered as the route answers it (the
-    fast lane, :mod:`punto.server.fastlane`, calls this too)."""
+    fast lane, :mod:`punto.server.routes.fastlane`, calls this too)."""
     key = idempotency_key or body.idempotency_key
     status, data = await runtime.place_bet_async(
         user.id,

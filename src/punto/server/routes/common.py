@@ -16,15 +16,15 @@ from pydantic import (
     StrictStr,
 )
 
-from punto.cards import Card
 from punto.errors import WagerError
 from punto.money import parse_stake
-from punto.server.auth import (
+from punto.rules.cards import Card
+from punto.server.routes.cage import CageAmount
+from punto.server.security.auth import (
     authenticate,
     table_role,
 )
-from punto.server.cage import CageAmount
-from punto.server.runtime import (
+from punto.server.tables.runtime import (
     TableRuntime,
 )
 from punto.store.accounts import (

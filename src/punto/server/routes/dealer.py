@@ -8,22 +8,7 @@ from fastapi import APIRouter, Body, Header, Request, Response
 from fastapi.responses import JSONResponse
 
 from punto.errors import PuntoError
-from punto.server import errors
-from punto.server.auth import (
-    is_staff,
-    table_role,
-)
-from punto.server.idempotency import IdempotencyKey, table_action
-from punto.server.models import (
-    CardOut,
-    IrregularityOut,
-    ProceduresOut,
-    RoundClosedOut,
-    RoundIdOut,
-    RoundOpenedOut,
-    ShoeReplacedOut,
-    documented,
-)
+from punto.server import http_errors
 from punto.server.routes.common import (
     CardIn,
     DealIn,
@@ -36,12 +21,27 @@ from punto.server.routes.common import (
     server_of,
     user_of,
 )
-from punto.server.runtime import (
+from punto.server.routes.idempotency import IdempotencyKey, table_action
+from punto.server.routes.models import (
+    CardOut,
+    IrregularityOut,
+    ProceduresOut,
+    RoundClosedOut,
+    RoundIdOut,
+    RoundOpenedOut,
+    ShoeReplacedOut,
+    documented,
+)
+from punto.server.security.auth import (
+    is_staff,
+    table_role,
+)
+from punto.server.tables.procedures import Person
+from punto.server.tables.runtime import (
     DEDICATED_PROCEDURES,
     TableRuntime,
 )
-from punto.server.tables.procedures import Person
-from punto.server.valuation import value_json
+from punto.server.tables.valuation import value_json
 from punto.store.accounts import (
     PermissionDeniedError,
     SessionInvalidError,
@@ -286,7 +286,7 @@ def close_withdrawal(
 
 def _refusal(error: PuntoError, status: int) -> JSONResponse:
     """A refusal whose status the error's class does not say (errors.STATUS)."""
-    body = errors.error_body(
+    body = http_errors.error_body(
         type(error).__name__, error.message, clause=error.clause, hint=error.hint, text=str(error)
     )
     return JSONResponse(body, status_code=status)

@@ -6,22 +6,22 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
-from punto.server.auth import table_role
-from punto.server.folds import folded_logs
-from punto.server.models import (
-    LedgerOut,
-    ShiftOut,
-    documented,
-)
 from punto.server.routes.common import (
     pit_or_admin,
     server_of,
     user_of,
 )
-from punto.server.runtime import (
+from punto.server.routes.models import (
+    LedgerOut,
+    ShiftOut,
+    documented,
+)
+from punto.server.routes.shift_report import shift_report
+from punto.server.security.auth import table_role
+from punto.server.tables.folds import folded_logs
+from punto.server.tables.runtime import (
     money,
 )
-from punto.server.shift_report import shift_report
 from punto.store.shifts import Shift, ShiftBook, Staff
 from punto.table.roles import Role
 

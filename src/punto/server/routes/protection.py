@@ -12,10 +12,10 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 from punto.errors import ActionError
 from punto.protection.detection import DEFAULT_THRESHOLDS, THRESHOLD_PRESETS, Thresholds
 from punto.protection.ratings import Play, Shifts, ratings, ratings_csv
-from punto.server.advantage import AdvantageWatch, alert_test
-from punto.server.auth import table_role
-from punto.server.config import ConfigError
 from punto.server.routes.common import pit_or_admin, server_of, user_of
+from punto.server.security.auth import table_role
+from punto.server.tables.advantage import AdvantageWatch, alert_test
+from punto.server.tables.config import ConfigError
 from punto.store.protection import rated_bets, read_alerts
 from punto.table.roles import Role
 

@@ -8,29 +8,29 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
-from punto.server.auth import (
-    is_staff,
-    optional_user,
-    require_manager_or_admin,
-    table_role,
-)
-from punto.server.card_source import check_change_role
-from punto.server.config import ConfigError, TableConfig
-from punto.server.edge_checks import confirm_edges, record_confirmations
-from punto.server.idempotency import IdempotencyKey, after_acting_async, respond
-from punto.server.models import (
-    DeviceTokenOut,
-    documented,
-)
 from punto.server.routes.common import (
     server_of,
     user_json,
     user_of,
 )
-from punto.server.runtime import (
+from punto.server.routes.edge_checks import confirm_edges, record_confirmations
+from punto.server.routes.idempotency import IdempotencyKey, after_acting_async, respond
+from punto.server.routes.models import (
+    DeviceTokenOut,
+    documented,
+)
+from punto.server.security.auth import (
+    is_staff,
+    optional_user,
+    require_manager_or_admin,
+    table_role,
+)
+from punto.server.tables.card_source import check_change_role
+from punto.server.tables.config import ConfigError, TableConfig
+from punto.server.tables.runtime import (
     TableRuntime,
 )
-from punto.server.valuation import value_json
+from punto.server.tables.valuation import value_json
 from punto.store.accounts import (
     PermissionDeniedError,
     UserRole,

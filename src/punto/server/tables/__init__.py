@@ -1,6 +1,7 @@
 """A table running on the server, in parts that
-:class:`punto.server.runtime.TableRuntime` coordinates (each under the
-table's lock, unless it says otherwise):
+:class:`punto.server.tables.runtime.TableRuntime` coordinates (each under the
+table's lock, unless it says otherwise), each naming its host by a protocol
+of :mod:`~punto.server.tables.host`:
 
 * :mod:`~punto.server.tables.views` -- the immutable snapshot every read is
   answered from, without the lock, and the JSON of the table's state;
@@ -16,4 +17,8 @@ table's lock, unless it says otherwise):
 * :mod:`~punto.server.tables.moves` -- the automatic dealer's moves;
 * :mod:`~punto.server.tables.figures` -- the pit's figures;
 * :mod:`~punto.server.tables.refusals` -- the runtime's own refusals.
+
+Around it: the journal that writes the tables' events and postings, the hub
+that fans their messages out, the automatic dealer, the valuation of bets and
+the advantage-play watch over it, the card handling and the differential.
 """

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete
 from sqlalchemy.engine import Connection
 
 from punto.jsontext import dumps, loads
-from punto.server.schema import server_requests
+from punto.server.tables.host import TableHost
+from punto.server.tables.schema import server_requests
 from punto.store.requests import conflict, hash_request
-
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
 
 __all__ = ["ANSWERS_KEPT", "Answers", "hash_request"]
 
@@ -28,7 +26,7 @@ ANSWERS_KEPT = 20_000
 class Answers:
     """The answers given lately, and the way to the stored ones (lock held)."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: TableHost) -> None:
         self.rt = runtime
         #: the answers given to keyed requests lately: key -> (request hash, response)
         #: (as JSON text: strings are no work for the garbage collector, dicts are)

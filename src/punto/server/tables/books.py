@@ -14,21 +14,18 @@ crash whose postings were not all made is posted at the next start.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
 from punto.errors import PhaseError
-from punto.server.journal import PlaceBet, ReturnBet, SettleBet
 from punto.server.tables.forms import SETTLED_OUTCOMES, cents, money
+from punto.server.tables.host import TableHost
+from punto.server.tables.journal import PlaceBet, ReturnBet, SettleBet
 from punto.store.db import ledger_bets
 from punto.store.ledger import BetStateError, InsufficientFundsError, LedgerError
 from punto.table.irregularities import Ruling
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
-
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
 
 __all__ = ["POSTINGS_AT_ONCE", "Books"]
 
@@ -39,7 +36,7 @@ POSTINGS_AT_ONCE = 100
 class Books:
     """The ledger of one table against its rounds (lock held)."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: TableHost) -> None:
         self.rt = runtime
         self._settlements: dict[str, dict[str, BetSettlement]] = {}
 

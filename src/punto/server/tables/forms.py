@@ -5,9 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from punto.coup import Deal
-from punto.insurance import InsuranceOffer
 from punto.money import CENT, format_money
+from punto.rules.coup import Deal
+from punto.rules.insurance import InsuranceOffer
 from punto.table.round import BetSettlement, Round, TableBet
 
 __all__ = [

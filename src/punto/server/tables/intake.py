@@ -3,7 +3,7 @@
 **A bet is acknowledged only when its ledger posting (wallet to the table's
 holding account), its ``BetPlaced`` event and its idempotency reservation
 are durable -- and they are one unit**, written by the server's
-:class:`punto.server.journal.Journal` in one transaction with whatever else
+:class:`punto.server.tables.journal.Journal` in one transaction with whatever else
 is being written at that moment.  In order, under the table's lock:
 
 1. the engine checks the bet (phase, layout, limits: a refusal costs nothing);
@@ -30,22 +30,23 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from punto.jsontext import loads
 from punto.server.forwarded import ANSWERING
-from punto.server.journal import PlaceBet, RequestKeyTakenError
-from punto.server.named_round import check_named_round
+from punto.server.tables.answers import Answers
 from punto.server.tables.forms import bet_json, cents, find_bet, money
+from punto.server.tables.host import TableHost
+from punto.server.tables.journal import PlaceBet, RequestKeyTakenError
+from punto.server.tables.named_round import check_named_round
+from punto.server.tables.publishing import Publisher
 from punto.server.tables.refusals import IdempotencyKeyError
+from punto.server.tables.views import TableViews
 from punto.store.columns import utc_now
 from punto.store.requests import conflict, hash_request, recent_keys
 from punto.store.requests import full_key as account_key
 from punto.table.roles import Role
 from punto.table.round import Round
-
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
 
 __all__ = ["LOOKUP_SECONDS", "BetIntake"]
 
@@ -56,6 +57,14 @@ LOOKUP_SECONDS = 120.0
 
 #: The most request hashes a table keeps (see :meth:`BetIntake._asked`).
 HASHES_KEPT = 10_000
+
+
+class IntakeHost(TableHost, Protocol):
+    """The host of a :class:`BetIntake`."""
+
+    answers: Answers
+    publisher: Publisher
+    views: TableViews
 
 
 class _Drawn:
@@ -110,7 +119,7 @@ class _PendingBet:
 class BetIntake:
     """The bets of one table: taken, in flight, answered."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: IntakeHost) -> None:
         self.rt = runtime
         #: bets taken into the round whose units are not committed yet, and their keys
         self._in_flight: set[Future[Any]] = set()
@@ -161,7 +170,7 @@ class BetIntake:
         """A player's bet (or Insurance Plus bet, for an ``*_insurance``
         wager) from their own wallet; returns (HTTP status, response).
         With ``round_id``, refused unless that round is the one in play
-        (:mod:`punto.server.named_round`; a retry's answer comes first).
+        (:mod:`punto.server.tables.named_round`; a retry's answer comes first).
 
         With ``key``, a retry gets the first answer (from memory if this
         process gave it, else from the database), never a second bet; two

@@ -1,6 +1,6 @@
 """Keyed actions at a table other than bets (:class:`KeyedActions`): the
-differential's decreases and removals (MBS 5.18; :mod:`punto.server.differential`)
-and the card-handling actions (:mod:`punto.server.handling`).  With a key, the
+differential's decreases and removals (MBS 5.18; :mod:`punto.server.tables.differential`)
+and the card-handling actions (:mod:`punto.server.tables.handling`).  With a key, the
 first event and the key's reservation commit together, and a retry gets the
 first answer."""
 
@@ -8,26 +8,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from punto.server import differential
+from punto.server.tables import differential
+from punto.server.tables.answers import Answers
 from punto.server.tables.forms import bet_json, find_bet, money
+from punto.server.tables.host import TableHost
+from punto.server.tables.intake import BetIntake
+from punto.server.tables.publishing import Publisher
 from punto.server.tables.refusals import BetNotFoundError, TableStoppedError
 from punto.store.requests import full_key as account_key
 from punto.store.requests import hash_request
 from punto.table.roles import Role
 from punto.table.round import Round
 
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
-
 __all__ = ["KeyedActions"]
+
+
+class KeyedHost(TableHost, Protocol):
+    """The host of :class:`KeyedActions`."""
+
+    answers: Answers
+    publisher: Publisher
+    intake: BetIntake
 
 
 class KeyedActions:
     """The keyed actions of one table (each takes the table's lock)."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: KeyedHost) -> None:
         self.rt = runtime
 
     def keyed_action(
@@ -114,7 +123,7 @@ class KeyedActions:
         clause: str | None,
     ) -> dict[str, Any]:
         """A wager decreased (``owner``'s own) or removed, checked under its
-        clause (:mod:`punto.server.differential`); the ledger returns the
+        clause (:mod:`punto.server.tables.differential`); the ledger returns the
         difference.  With ``key``, the event and the key's reservation are
         written together and a retry gets the first answer."""
         with self.rt.lock:

@@ -4,22 +4,27 @@ withdrawal windows, settle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from punto.server.tables.host import TableHost
+from punto.server.tables.publishing import Publisher
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
-
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
 
 __all__ = ["DealerMoves"]
 
 
+class MovesHost(TableHost, Protocol):
+    """The host of :class:`DealerMoves`."""
+
+    publisher: Publisher
+
+
 class DealerMoves:
     """The automatic dealer of one table (:meth:`step` is called by
-    :class:`punto.server.dealer.AutoDealer`)."""
+    :class:`punto.server.tables.dealer.AutoDealer`)."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: MovesHost) -> None:
         self.rt = runtime
 
     def insurance_wanted(self, r: Round) -> bool:

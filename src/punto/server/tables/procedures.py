@@ -9,10 +9,14 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from punto.errors import PhaseError, PuntoError
+from punto.server.tables.books import Books
 from punto.server.tables.forms import money
+from punto.server.tables.host import TableHost
+from punto.server.tables.intake import BetIntake
+from punto.server.tables.publishing import Publisher
 from punto.table import claims
 from punto.table.events import RulingClaimed
 from punto.table.irregularities import NotCoveredError, Ruling
@@ -28,9 +32,6 @@ from punto.table.replay import (
 from punto.table.replay_actions import known_keys
 from punto.table.roles import Role
 from punto.table.round import Phase, Round
-
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
 
 __all__ = ["DEDICATED_PROCEDURES", "Person", "Procedures", "covered_procedures"]
 
@@ -65,7 +66,7 @@ def covered_procedures(
     game; every procedure looks its clause up in the game's data before
     anything else, and one the rules lack raises :class:`NotCoveredError`.
     Any other refusal (no card out yet, and so on) means it is covered."""
-    from punto.games import get_game
+    from punto.rules.games import get_game
     from punto.table.limits import TableLimits
 
     game = get_game(game_id)
@@ -95,10 +96,18 @@ def covered_procedures(
     return tuple(names)
 
 
+class ProceduresHost(TableHost, Protocol):
+    """The host of :class:`Procedures`."""
+
+    books: Books
+    intake: BetIntake
+    publisher: Publisher
+
+
 class Procedures:
     """The irregularity procedures of one table."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: ProceduresHost) -> None:
         self.rt = runtime
 
     def procedures(self) -> tuple[str, ...]:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from punto.coup import Deal
-from punto.server.hub import STAFF
-from punto.server.tables.views import result_json
+from punto.rules.coup import Deal
+from punto.server.tables.host import TableHost
+from punto.server.tables.hub import STAFF
+from punto.server.tables.views import TableViews, result_json
 from punto.table.events import (
     BetPlaced,
     BetsClosed,
@@ -35,9 +36,6 @@ from punto.table.events import (
 )
 from punto.table.round import Round, deal_after
 
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
-
 log = logging.getLogger("punto.server")
 
 __all__ = ["PUBLISH_SECONDS", "Publisher"]
@@ -46,10 +44,16 @@ __all__ = ["PUBLISH_SECONDS", "Publisher"]
 PUBLISH_SECONDS = 0.25
 
 
+class PublishingHost(TableHost, Protocol):
+    """The host of a :class:`Publisher`."""
+
+    views: TableViews
+
+
 class Publisher:
     """What a table's watchers have been told, and what they are owed (lock held)."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: PublishingHost) -> None:
         self.rt = runtime
         #: what the watchers have been told of: (round id, its events, the cards then)
         self._published: tuple[str, int, Deal] = ("", 0, Deal())
@@ -103,7 +107,7 @@ class Publisher:
             if not coalesce:  # a table action (not a bet): its snapshot at once, for the readers
                 self.rt.views.rebuild()
         if self.rt.on_events is not None:
-            self.rt.on_events(self.rt)
+            self.rt.on_events()
         if self.rt.on_change is not None:
             self.rt.on_change(coalesce)
 

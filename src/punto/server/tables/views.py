@@ -20,22 +20,20 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from punto.errors import ActionError
-from punto.server import differential
-from punto.server import handling as card_handling
-from punto.server.card_source import shoe_audit_json
+from punto.rules.wagers import pair_rule_warning
+from punto.server.tables import differential
+from punto.server.tables import handling as card_handling
+from punto.server.tables.card_source import shoe_audit_json
 from punto.server.tables.forms import bet_json, hands, money, offer_json, settlement_json
+from punto.server.tables.host import TableHost
 from punto.table import claims
 from punto.table.events import BetPlaced, Event, event_to_json
 from punto.table.roles import Role
 from punto.table.round import BetSettlement, Phase, Round, TableBet
 from punto.table.round_state import commission_taken
-from punto.wagers import pair_rule_warning
-
-if TYPE_CHECKING:
-    from punto.server.runtime import TableRuntime
 
 __all__ = [
     "HISTORY_KEPT",
@@ -157,7 +155,7 @@ class RoundDetail:
     def of(
         cls, r: Round, results: list[BetSettlement], handling: dict[str, Any] | None = None
     ) -> RoundDetail:
-        """``handling``: :func:`punto.server.handling.round_json` of ``r``, if known."""
+        """``handling``: :func:`punto.server.tables.handling.round_json` of ``r``, if known."""
         finished = r.phase in (Phase.SETTLED, Phase.VOID)
         return cls(
             r.round_id,
@@ -247,7 +245,7 @@ class TableSnapshot:
         return RoundDetail.of(r, r.results() if finished else []).to_json()
 
 
-def round_json(rt: TableRuntime, r: Round | None) -> dict[str, Any] | None:
+def round_json(rt: TableHost, r: Round | None) -> dict[str, Any] | None:
     """The round in play, as every page shows it."""
     if r is None:
         return None
@@ -302,14 +300,14 @@ def round_json(rt: TableRuntime, r: Round | None) -> dict[str, Any] | None:
     return data
 
 
-def window_end(rt: TableRuntime, r: Round) -> float | None:
+def window_end(rt: TableHost, r: Round) -> float | None:
     """When the insurance or withdrawal window open on ``r`` now ends (auto mode)."""
     if rt.window is not None and rt.window[:2] == (r.round_id, len(r.deal.cards)):
         return rt.window[2]
     return None
 
 
-def result_json(rt: TableRuntime, r: Round) -> dict[str, Any]:
+def result_json(rt: TableHost, r: Round) -> dict[str, Any]:
     coup = r.deal.to_coup()
     areas: dict[str, str | None] = {}
     for w in rt.game.offered(rt.table.layout).values():
@@ -325,7 +323,7 @@ def result_json(rt: TableRuntime, r: Round) -> dict[str, Any]:
     }
 
 
-def staff_json(rt: TableRuntime, decided: dict[str, Any]) -> dict[str, Any]:
+def staff_json(rt: TableHost, decided: dict[str, Any]) -> dict[str, Any]:
     """The staff's part of the state: every bet, what the dealer may do now."""
     r = rt.round
     pending = r.pending_claim if r is not None else None
@@ -349,11 +347,11 @@ def staff_json(rt: TableRuntime, decided: dict[str, Any]) -> dict[str, Any]:
         },
         "differential": money(r.differential()) if r else None,
         "decided": decided,
-        "handling": card_handling.staff_json(rt),
+        "handling": card_handling.staff_json(rt.table),
     }
 
 
-def alerts(rt: TableRuntime, r: Round | None) -> tuple[Mapping[str, Any], ...]:
+def alerts(rt: TableHost, r: Round | None) -> tuple[Mapping[str, Any], ...]:
     """What the pit must see at the table now: betting held open by an
     exceeded differential (the Pit Manager removes wagers, 5.18.3)."""
     if r is None or not differential.asked(rt.game, r):
@@ -372,7 +370,7 @@ def alerts(rt: TableRuntime, r: Round | None) -> tuple[Mapping[str, Any], ...]:
 class TableViews:
     """The snapshots of one table (built with the table's lock held; read without it)."""
 
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: TableHost) -> None:
         self._rt = runtime
         #: changes made to the table (counted under its lock)
         self.version = 0
@@ -525,7 +523,12 @@ class TableViews:
         """The table's settings and wagers, made again only when one of what they
         are made of is another (each is replaced, never changed in place)."""
         rt = self._rt
-        made_of = (rt.config, rt.table.limits, rt.table.layout, card_handling.table_method(rt))
+        made_of = (
+            rt.config,
+            rt.table.limits,
+            rt.table.layout,
+            card_handling.table_method(rt.table),
+        )
         kept = self._table
         if kept is None or any(a is not b for a, b in zip(kept[0], made_of, strict=True)):
             table = {
@@ -609,7 +612,7 @@ class TableViews:
             )
         return out
 
-    def _past_rounds(self, rt: TableRuntime) -> None:
+    def _past_rounds(self, rt: TableHost) -> None:
         """The rounds before the last, kept while the table and their count stay."""
         table = rt.table
         key: tuple[object, int] = (table, len(table.rounds))
@@ -630,6 +633,6 @@ class TableViews:
         self._past_key = key
 
 
-def _commission(rt: TableRuntime, results: list[BetSettlement]) -> Decimal:
+def _commission(rt: TableHost, results: list[BetSettlement]) -> Decimal:
     """The commission taken from the wins of a settled round's results."""
     return commission_taken(rt.game, results)

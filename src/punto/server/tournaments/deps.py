@@ -1,6 +1,6 @@
 """What the tournaments' routes take from a request: the app's
 :class:`~punto.server.tournaments.service.Tournaments` and the user (the
-``Idempotency-Key`` header is :data:`punto.server.idempotency.IdempotencyKey`)."""
+``Idempotency-Key`` header is :data:`punto.server.routes.idempotency.IdempotencyKey`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 
 from fastapi import FastAPI, Request, WebSocket
 
-from punto.server.auth import authenticate
+from punto.server.security.auth import authenticate
 from punto.server.services import Server
 from punto.server.tournaments.service import Tournaments
 from punto.store.accounts import User

@@ -25,7 +25,7 @@ class TournamentExistsError(TournamentError):
     """A tournament with that id exists already."""
 
 
-#: Most specific first (as :data:`punto.server.errors.STATUS`).
+#: Most specific first (as :data:`punto.server.routes.errors.STATUS`).
 STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (UnknownTournamentError, 404),
     (UnknownFormatError, 404),

@@ -28,8 +28,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 
-from punto.server.journal import Journal
-from punto.server.runtime import cents, money
+from punto.server.tables.journal import Journal
+from punto.server.tables.runtime import cents, money
 from punto.server.tournaments.entry import Entry
 from punto.store import db
 from punto.store.accounts import Accounts, User, UserRole

@@ -34,9 +34,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from punto.server import errors
-from punto.server.auth import table_role
-from punto.server.idempotency import IdempotencyKey
+from punto.server.routes import errors
+from punto.server.routes.idempotency import IdempotencyKey
+from punto.server.security.auth import table_role
 from punto.server.tournaments.deps import service, user_of
 from punto.table.roles import Role
 from punto.tournament import Tournament

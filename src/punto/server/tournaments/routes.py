@@ -37,7 +37,7 @@
   betting and results -- with the pit's "start the next session" and
   "cancel the tournament" for a pit manager or higher (the list of
   tournaments, their big screens and the pit's page of them are
-  :mod:`punto.server.pages`')
+  :mod:`punto.server.routes.pages`')
 
 What each route does is :class:`punto.server.tournaments.service.Tournaments`'
 (and its money, :class:`punto.server.tournaments.money.Cashier`'s): a route
@@ -56,13 +56,14 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from punto.server import errors
-from punto.server.auth import is_staff, require_manager_or_admin
-from punto.server.idempotency import IdempotencyKey
-from punto.server.models import Money, documented
-from punto.server.pages import HEADERS, STATIC
+from punto.server import http_errors
+from punto.server.routes import errors
+from punto.server.routes.idempotency import IdempotencyKey
+from punto.server.routes.models import Money, documented
+from punto.server.routes.pages import HEADERS, STATIC
+from punto.server.routes.streams import refuse, stream
+from punto.server.security.auth import is_staff, require_manager_or_admin
 from punto.server.services import Server
-from punto.server.streams import refuse, stream
 from punto.server.tournaments import pit
 from punto.server.tournaments.deps import service, service_of, user_of
 from punto.server.tournaments.entry import channel
@@ -439,7 +440,7 @@ def install(app: FastAPI) -> None:
 
     async def tournament_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, TournamentError)
-        body = errors.error_body(
+        body = http_errors.error_body(
             type(error).__name__,
             error.message,
             clause=error.clause,

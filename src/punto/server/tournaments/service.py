@@ -27,9 +27,9 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from punto.server.hub import Hub
-from punto.server.journal import Journal
-from punto.server.tasks import finish
+from punto.server.tables.hub import Hub
+from punto.server.tables.journal import Journal
+from punto.server.tables.tasks import finish
 from punto.server.tournaments import views
 from punto.server.tournaments.entry import Entry, channel, windows
 from punto.server.tournaments.errors import TournamentExistsError, UnknownTournamentError
@@ -94,7 +94,7 @@ PUSHED = (
 
 class LiveTimer:
     """The asyncio task that runs a live tournament's clock (as
-    :class:`punto.server.dealer.AutoDealer` runs a table): a step in a worker
+    :class:`punto.server.tables.dealer.AutoDealer` runs a table): a step in a worker
     thread, then a sleep until the next is due or something happens."""
 
     def __init__(self, service: Tournaments, entry: Entry) -> None:

@@ -5,7 +5,7 @@ Revises: 0001
 Create Date: 2026-11-26
 
 Frozen: a later change to the schema is a new revision, never an edit here.
-The tables are described for SQLAlchemy in :mod:`punto.server.schema`.
+The tables are described for SQLAlchemy in :mod:`punto.server.tables.schema`.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ database's own clock (so the processes of several machines agree on it).
 Every write of a table's events and money checks, in its transaction, that
 the writer still holds the lease with its token.
 
-``table_requests`` (``punto.server.forwarding``): a request for a table that
+``table_requests`` (``punto.server.cluster.forwarding``): a request for a table that
 another process runs, written by the process that got it, taken and
 answered by the process that runs the table (PostgreSQL ``NOTIFY`` wakes
 each side); the answer is what the owner's own application answered.
