@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLAUSES = ROOT / "docs" / "clauses.json"
 STATUS = ROOT / "docs" / "clause-status.toml"
 OUTPUT = ROOT / "docs" / "clause-coverage.md"
-GAMES = ROOT / "src" / "punto" / "games"
+GAMES = ROOT / "src" / "punto" / "rules" / "games"
 TESTS = ROOT / "tests"
 
 # The sections whose every clause must be tested or not applicable:

@@ -167,7 +167,7 @@ def test_a_game_file_read_through_its_cache_is_what_tomllib_reads(
     from punto.rules.games import parsed
 
     monkeypatch.setattr(sys, "dont_write_bytecode", False)  # the cache is written as a .pyc is
-    games = Path(punto.__file__).parent / "games"
+    games = Path(punto.__file__).parent / "rules" / "games"
     sources = sorted(games.glob("*.toml"))
     expected = {source.name: tomllib.loads(source.read_text("utf-8")) for source in sources}
     for source in sources:
