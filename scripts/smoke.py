@@ -60,7 +60,7 @@ def check_package_data() -> None:
     assert spec.origin is not None
     root = Path(spec.origin).parent
     for pattern, at_least in (
-        ("games/*.toml", 5),
+        ("rules/games/*.toml", 5),
         ("tournament/formats/*.toml", 3),
         ("server/static/*.html", 5),
         ("store/migrations/versions/r0001_*.py", 1),
