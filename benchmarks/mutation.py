@@ -67,6 +67,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/table/test_money_guards.py",
             # claims tried against the shoe's record (ShoeState.record)
             "tests/table/test_irregularities_mbs.py",
+            # the record's refusals whole, what a shoe holds, held cards, discards
+            "tests/table/test_shoe_state_record.py",
         ],
     ),
     "handling": (
