@@ -126,6 +126,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/store/test_postings.py",
             "tests/store/test_prize_postings.py",
             "tests/store/test_ledger.py",
+            # amounts and names refused before money moves, the ledger's bounds
+            "tests/store/test_postings_refused_amounts.py",
         ],
     ),
     # cross-site requests, and requests and sockets per client address
