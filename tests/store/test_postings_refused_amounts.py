@@ -60,6 +60,8 @@ def test_an_amount_that_would_move_money_the_wrong_way_is_refused(
 NOT_USABLE: list[tuple[postings.Request, str]] = [
     (postings.PlaceBet("player:ann", "", "b2", "r1", 100, "k"),
      "table '' is not usable; give 1 to 150 characters"),
+    (postings.PlaceBet("player:ann", "t1", "", "r1", 100, "k"),
+     "bet id '' is not usable; give 1 to 150 characters"),
     (postings.Resettle("t1", "", 10, "k"), "bet id '' is not usable; give 1 to 150 characters"),
     (postings.EntryFee("player:ann", "", 1_000, "k"),
      "tournament '' is not usable; give 1 to 150 characters"),
