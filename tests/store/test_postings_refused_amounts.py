@@ -2,7 +2,8 @@
 (``punto.store.postings``): amounts that would move money the wrong way, a
 wallet taken past the ledger's limit or the cage's ceiling, an account
 other than the house taken below zero -- each refusal as the cage or the
-pit reads it, and the wallets a request for an unknown bet needs.
+pit reads it, and the wallets a request for an unknown bet needs -- and what
+a plan records beside its entries: the memo given, the bet after it.
 
 Wallets, unless a test says otherwise: ann 100.00, the house -100.00, the
 holding account of table t1 20.00, the pool of tournament cup 30.00; bet b1
@@ -132,3 +133,36 @@ def test_a_lost_bet_of_a_wallet_never_loaded_leaves_its_player_with_nothing() ->
     lost = postings.plan(postings.SettleBet("t1", "b1", 0, "k"), without_ann, OPEN)
     assert {e.wallet: e.amount for e in lost.entries} == {"holding:t1": -2_000, "house": 2_000}
     assert lost.player_balance == 0
+
+
+SETTLED = BetState("t1", "b1", "player:ann", "r1", 2_000, 0, BetStatus.SETTLED)
+
+#: What a plan records beyond its entries: the memo the cage or the pit gave
+#: (the journal's and the audit's words) and the bet as it stands after it.
+RECORDED: list[tuple[postings.Request, BetState | None, str | None, BetState | None]] = [
+    (postings.Deposit("player:ann", 500, "k", memo="cash"), None, "cash", None),
+    (postings.Withdrawal("player:ann", 500, "k", memo="chips out"), None, "chips out", None),
+    (postings.EntryFee("player:ann", "cup", 1_000, "k", memo="seat 3"), None, "seat 3", None),
+    (postings.Refund("player:ann", "cup", 1_000, "k", memo="withdrew"), None, "withdrew", None),
+    (postings.Prize("player:ann", "cup", 5_000, "k", memo="1st"), None, "1st", None),
+    (postings.PlaceBet("player:ann", "t1", "b2", "r1", 1_500, "k"), None, None,
+     BetState("t1", "b2", "player:ann", "r1", 1_500, 1_500, BetStatus.OPEN)),
+    (postings.SettleBet("t1", "b1", 3_900, "k"), OPEN, None, SETTLED),
+    (postings.ReturnBet("t1", "b1", "k", 500), OPEN, None,
+     BetState("t1", "b1", "player:ann", "r1", 2_000, 1_500, BetStatus.OPEN)),
+    (postings.ReturnBet("t1", "b1", "k"), OPEN, None,
+     BetState("t1", "b1", "player:ann", "r1", 2_000, 0, BetStatus.RETURNED)),
+    (postings.Resettle("t1", "b1", -1_900, "k", memo="5.2 void"), SETTLED, "5.2 void", SETTLED),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_", "bet", "memo", "after"), RECORDED)
+def test_a_plan_keeps_the_memo_given_and_the_bet_as_it_stands_after_it(
+    request_: postings.Request, bet: BetState | None, memo: str | None, after: BetState | None
+) -> None:
+    made = postings.plan(request_, WALLETS, bet)
+    assert (made.memo, made.bet) == (memo, after)
+    assert (made.table_id, made.round_id, made.bet_id) == (
+        (after.table_id, after.round_id, after.bet_id) if after else (None, None, None)
+    )
+    assert (made.key, made.request_hash) == ("k", request_.request_hash)
