@@ -166,3 +166,26 @@ def test_a_plan_keeps_the_memo_given_and_the_bet_as_it_stands_after_it(
         (after.table_id, after.round_id, after.bet_id) if after else (None, None, None)
     )
     assert (made.key, made.request_hash) == ("k", request_.request_hash)
+
+
+#: The cage, a table and a tournament move a player's money: the house, a
+#: table's holding account and a pool are never the player of a posting.
+NOT_A_PLAYER: list[postings.Request] = [
+    postings.Deposit("house", 500, "k"),
+    postings.Withdrawal("house", 500, "k"),
+    postings.PlaceBet("holding:t1", "t1", "b2", "r1", 500, "k"),
+    postings.EntryFee("holding:t1", "cup", 500, "k"),
+    postings.Refund("house", "cup", 500, "k"),
+    postings.Prize("tournament:cup", "cup", 500, "k"),
+]
+
+
+@pytest.mark.parametrize("request_", NOT_A_PLAYER)
+def test_no_posting_treats_the_house_a_holding_or_a_pool_as_a_player(
+    request_: postings.Request,
+) -> None:
+    code = request_.wallet  # type: ignore[union-attr]
+    assert refused(request_) == (
+        f"wallet {code!r} is not a player wallet; deposits, withdrawals and bets move a "
+        "player's money"
+    )
