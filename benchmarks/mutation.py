@@ -67,6 +67,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/table/test_money_guards.py",
             # claims tried against the shoe's record (ShoeState.record)
             "tests/table/test_irregularities_mbs.py",
+            # the record's refusals whole, what a shoe holds, held cards, discards
+            "tests/table/test_shoe_state_record.py",
         ],
     ),
     "handling": (
@@ -124,6 +126,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/store/test_postings.py",
             "tests/store/test_prize_postings.py",
             "tests/store/test_ledger.py",
+            # amounts and names refused before money moves, the ledger's bounds
+            "tests/store/test_postings_refused_amounts.py",
         ],
     ),
     # cross-site requests, and requests and sockets per client address
