@@ -28,11 +28,11 @@ from typing import Any
 
 import pytest
 
-from punto.cards import DECK, Card, format_cards, parse_cards
 from punto.errors import PhaseError, ShoeError
 from punto.eventlog import MemoryEventLog
-from punto.games import get_game
-from punto.shoe import verify_commitment
+from punto.rules.cards import DECK, Card, format_cards, parse_cards
+from punto.rules.games import get_game
+from punto.rules.shoe import verify_commitment
 from punto.table import irregularities as irr
 from punto.table.events import (
     TABLE_STREAM,
