@@ -324,7 +324,7 @@ def test_a_body_that_does_not_arrive_in_time_is_answered_408() -> None:
         error = refused(transport, b"408")
         assert error["type"] == "SlowBodyError"
         assert error["message"] == "the request body did not arrive within 0.05 seconds"
-        assert "whole body" in error["hint"]
+        assert error["hint"] == "send the whole body at once"
         assert error["status"] == 408
 
     run(scenario)
@@ -399,8 +399,8 @@ def test_the_servers_settings_follow_the_limits() -> None:
         connections_per_address=9,
         trusted_proxies=("10.0.0.5",),
     )
-    config = uvicorn_config(_reads_the_body, "127.0.0.1", 8123, limits)
-    assert (config.host, config.port) == ("127.0.0.1", 8123)
+    config = uvicorn_config(_reads_the_body, "0.0.0.0", 8123, limits)
+    assert (config.host, config.port) == ("0.0.0.0", 8123)
     assert config.timeout_keep_alive == 7
     assert config.limit_concurrency == 55
     assert config.h11_max_incomplete_event_size == MAX_HEADERS
@@ -411,6 +411,7 @@ def test_the_servers_settings_follow_the_limits() -> None:
     kind = config.http
     assert isinstance(kind, type)
     assert issubclass(kind, GuardedHttpTools)
+    assert kind.__name__ == "GuardedHttpTools"  # as uvicorn's logs and tracebacks name it
     assert (kind.header_seconds, kind.body_seconds) == (3.0, 4.0)
     assert (kind.max_connections, kind.per_address) == (99, 9)
     assert len(kind.proxies) == 1
@@ -429,5 +430,62 @@ def test_the_default_share_is_a_quarter_of_the_cap(address: str) -> None:
             assert not transport.closed
         _, transport = server.open(address)
         assert refused(transport, b"429")["message"].startswith(f"{address} holds 10 ")
+
+    run(scenario)
+
+
+def test_a_connection_that_was_answered_408_gives_its_place_back_when_it_ends() -> None:
+    async def scenario() -> None:
+        limits = Limits(
+            max_connections=40, connections_per_address=2, header_seconds=0.05, body_seconds=0.05
+        )
+        server = Server(limits)
+        slow_headers, _ = server.open()
+        slow_body, body = server.open()
+        slow_body.data_received(POST + b"abc")
+        await asyncio.sleep(0.15)
+        assert refused(body, b"408")["type"] == "SlowBodyError"
+        slow_headers.connection_lost(None)
+        slow_body.connection_lost(None)
+        assert server.held() == {}
+
+    run(scenario)
+
+
+def test_a_served_connection_ends_cleanly_and_gives_its_place_back() -> None:
+    async def scenario() -> None:
+        server = Server(Limits(max_connections=40, connections_per_address=1, body_seconds=0.05))
+        made, transport = server.open()
+        made.data_received(POST + b"0123456789")
+        await asyncio.sleep(0.02)
+        assert transport.written.startswith(b"HTTP/1.1 200")
+        made.connection_lost(None)
+        assert server.held() == {}
+        _, again = server.open()
+        assert not again.closed
+
+    run(scenario)
+
+
+def test_a_websocket_after_a_request_on_the_same_connection_is_not_timed_as_a_body() -> None:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await _reads_the_body(scope, receive, send)
+            return
+        await receive()
+        await send({"type": "websocket.accept"})
+        await asyncio.sleep(10)  # a table watched
+
+    async def scenario() -> None:
+        limits = Limits(max_connections=40, header_seconds=5.0, body_seconds=0.05)
+        server = Server(limits, app)
+        made, transport = server.open()
+        made.data_received(GET)
+        await asyncio.sleep(0.02)
+        assert transport.written.startswith(b"HTTP/1.1 200")
+        made.data_received(UPGRADE)
+        await asyncio.sleep(0.15)
+        assert b"101 Switching Protocols" in transport.written
+        assert not transport.closed
 
     run(scenario)
