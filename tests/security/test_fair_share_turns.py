@@ -225,14 +225,14 @@ def test_when_places_free_at_once_the_emptier_address_is_served_first() -> None:
         fair = FairShare(running=4, floor=1, recent=60)
         fair.see("10.0.0.1")
         fair.see("10.0.0.2")  # two present: a share of 2
-        # requests held here, by hand: two of 10.0.0.2's, one of 10.0.0.1's
-        held = [fair.turn("10.0.0.2"), fair.turn("10.0.0.2"), fair.turn("10.0.0.1")]
+        # requests held here, by hand: two of 10.0.0.1's, one of 10.0.0.2's
+        held = [fair.turn("10.0.0.1"), fair.turn("10.0.0.1"), fair.turn("10.0.0.2")]
         for turn in held:
             await turn.__aenter__()
         fair.see("10.0.0.3")  # three present: a share of 1
         requests = Requests(fair)
+        requests.send("10.0.0.1", "a")  # the busier address asks first
         requests.send("10.0.0.2", "b")
-        requests.send("10.0.0.1", "a")
         await settle()
         assert requests.order == []
         fair.running = 9  # a share of 3: both have room
@@ -240,7 +240,7 @@ def test_when_places_free_at_once_the_emptier_address_is_served_first() -> None:
         await third.__aenter__()
         await third.__aexit__(None, None, None)  # a request ends: who waits goes in
         await settle()
-        assert requests.order == ["a", "b"]
+        assert requests.order == ["b", "a"]
         for turn in held:
             await turn.__aexit__(None, None, None)
         await requests.end("a", "b")
@@ -356,5 +356,31 @@ def test_a_finished_request_is_seen_when_it_ends(clock: Clock) -> None:
         clock.now += 1.5
         fair.see("10.0.0.2")
         assert fair.share() == 2  # the first left 1.5 s ago: still present
+
+    run(scenario)
+
+
+def test_a_request_given_up_after_its_queue_was_emptied_is_still_given_up() -> None:
+    """The client goes away while the request waits, and before its task
+    notices, a place frees and the queue (holding only its ticket) is
+    cleared: the request ends as given up, nothing else."""
+
+    async def scenario() -> None:
+        fair = FairShare(running=2, floor=1, recent=60)
+        fair.see("10.0.0.1")
+        first = fair.turn("10.0.0.9")
+        await first.__aenter__()
+        requests = Requests(fair)
+        requests.send("10.0.0.9", "f1")
+        await settle()
+        assert len(fair.waiting["10.0.0.9"]) == 1
+        requests.tasks["f1"].cancel()
+        await first.__aexit__(None, None, None)  # before f1's task runs again
+        assert "10.0.0.9" not in fair.waiting
+        await settle()
+        assert requests.tasks["f1"].cancelled()
+        assert requests.order == []
+        assert not fair.inside
+        assert not fair.waiting
 
     run(scenario)
