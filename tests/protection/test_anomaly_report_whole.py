@@ -140,6 +140,13 @@ def test_an_alert_states_the_false_alarm_rate_it_was_tested_at() -> None:
     # the voids and the resettlements (none: voided before settling) are read whole
     assert dana.alerts[0] == f"voids: 3 of 4 rounds (pit 37.50%), p = {voids.p_value:.2g} < 0.2"
     assert not r.dealers[1].alerts
+    # the voids saved bob's lost Player bets: dana and bob flagged, in the same words
+    (flagged,) = [p for p in report_json(r)["players"] if p["alerts"]]
+    assert (flagged["dealer"], flagged["player"]) == ("dana", "bob")
+    assert flagged["alerts"][0] == (
+        "rulings that saved: 3 of 4 (pit 18.75%), p = 0.023 < 0.2; "
+        "rulings saved 300 against the cards"
+    )
     at_default = report(round_facts("t1", log, dealers))
     assert at_default.alpha == ALPHA
     assert not at_default.dealers[0].alerts  # 0.13 is not under 0.001
@@ -308,3 +315,38 @@ def test_a_round_settled_then_voided_finished_at_its_settlement() -> None:
     assert folder.seq == log[-1].seq
     folder.feed(log[:3], {})  # fed an older part again: its place stays at the newest
     assert folder.seq == log[-1].seq
+
+
+def _one_void_among(rounds: int) -> list[RoundFacts]:
+    """``rounds`` rounds, the first voided and dealt by dana, the rest by eve."""
+    log = log_of(
+        ("r0", a_round("r0", settle=False, after=[VOID])),
+        *[(f"r{i}", a_round(f"r{i}")) for i in range(1, rounds)],
+    )
+    return round_facts("t1", log, {f"r{i}": "dana" if i == 0 else "eve" for i in range(rounds)})
+
+
+def test_a_single_round_can_be_improbable_enough_to_alert() -> None:
+    """dana dealt one round and voided it, in a pit of eight with no other
+    void: p = 1/8, under 0.2."""
+    (dana, _) = report(_one_void_among(8), alpha=0.2).dealers
+    voids = next(c for c in dana.counts if c.statistic == "voids")
+    assert (voids.rounds_with, voids.rounds) == (1, 1)
+    assert voids.p_value == pytest.approx(0.125)
+    assert voids.alert
+
+
+def test_a_p_value_at_the_false_alarm_rate_is_no_alert() -> None:
+    """An alert is p *below* alpha: one void in one round, against a pit of
+    one in five, is p = 0.2 exactly."""
+    (dana, _) = report(_one_void_among(5), alpha=0.2).dealers
+    voids = next(c for c in dana.counts if c.statistic == "voids")
+    assert voids.p_value == 0.2
+    assert not voids.alert
+
+
+def test_the_csv_ends_each_row_with_a_line_feed() -> None:
+    text = report_csv(report(pit()))
+    assert "\r" not in text
+    assert text.endswith("\n")
+    assert text.count("\n") == 1 + 2 + 1  # the header, two dealers, one table
