@@ -29,12 +29,15 @@ from punto.protection.anomalies import (
     AnomalyTestError,
     LogFolder,
     RoundFacts,
+    TableSetting,
     anomalies_json,
+    off_the_top,
     report,
     report_csv,
     report_json,
     round_facts,
 )
+from punto.protection.edges import WagerEdge
 from punto.protection.tails import binomial_upper_tail
 from punto.roles import Role
 from punto.table.events import (
@@ -147,6 +150,10 @@ def test_an_alert_states_the_false_alarm_rate_it_was_tested_at() -> None:
         "rulings that saved: 3 of 4 (pit 18.75%), p = 0.023 < 0.2; "
         "rulings saved 300 against the cards"
     )
+    # and dana's own rulings: three of her eight player-rounds saved
+    (saved, _) = report_json(r)["dealers"][0]["rulings"]["tests"]
+    assert (saved["statistic"], saved["count"], saved["out_of"]) == ("rulings that saved", 3, 8)
+    assert report_json(r)["dealers"][1]["rulings"]["tests"][0]["count"] == 0  # eve's
     at_default = report(round_facts("t1", log, dealers))
     assert at_default.alpha == ALPHA
     assert not at_default.dealers[0].alerts  # 0.13 is not under 0.001
@@ -184,6 +191,9 @@ def test_a_dealer_with_no_bets_has_a_hold_without_figures() -> None:
         None,
         False,
     )
+    # no round from a physical shoe: no keyed card could happen, the pit's rate is 0
+    keyed = anomalies_json(automatic)["counts"]["keyed_cards"]
+    assert (keyed["rounds"], keyed["pit_rate"], keyed["p_value"]) == (0, "0/1", 1.0)
     empty = report([])
     assert (empty.rounds, empty.dealers, empty.tables, empty.players) == (0, (), (), ())
 
@@ -350,3 +360,20 @@ def test_the_csv_ends_each_row_with_a_line_feed() -> None:
     assert "\r" not in text
     assert text.endswith("\n")
     assert text.count("\n") == 1 + 2 + 1  # the header, two dealers, one table
+
+
+def test_a_z_that_reaches_the_bound_exactly_is_an_alert() -> None:
+    """``|z| >= bound``: with an edge chosen so that one lost Player bet of
+    100 is exactly ``bound`` standard deviations from its expectation."""
+    bound = NormalDist().inv_cdf(1 - MAX_ALPHA / 2)
+
+    def at_the_bound(setting: TableSetting, wager: str) -> WagerEdge | None:
+        true = off_the_top(setting, wager)
+        assert true is not None
+        return WagerEdge(true.wager, true.name, true.clause, 1 - Fraction(bound), Fraction(1))
+
+    log = log_of(("r1", a_round("r1", bets=(("bob", "player", "100"),))))
+    r = report(round_facts("t1", log, edge=at_the_bound), alpha=MAX_ALPHA, min_bets=1)
+    (table,) = r.tables
+    assert table.hold.z == table.hold.bound == bound
+    assert table.hold.alert
