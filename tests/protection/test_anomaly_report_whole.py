@@ -293,8 +293,13 @@ def test_the_tests_are_described_with_their_parameters() -> None:
         f"alert when |z| >= {bound:.2f} with at least 40 bets (two-sided normal approximation: "
         "false-alarm rate about 0.01)"
     )
-    assert r.tests["rulings"].endswith("exact binomial upper tails, alert when p < 0.01")
-    assert r.tests["rulings"].startswith("per dealer and per (dealer, player): the player-rounds")
+    assert r.tests["rulings"] == (
+        "per dealer and per (dealer, player): the player-rounds in which a void, a bet "
+        "returned, a withdrawal or a reconstruction left the player more than the cards gave, "
+        "against the pit's pooled proportion; and of the rulings that moved a player's money, "
+        "the share that saved it, against the pit's share; exact binomial upper tails, alert "
+        "when p < 0.01"
+    )
     assert (r.alpha, r.min_bets) == (0.01, 40)
 
 
