@@ -111,12 +111,13 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/protection/test_protection_detection.py",
         ],
     ),
-    # the rulings' own tests (seconds each) are left to the "rulings" entry
     "anomalies": (
         ["src/punto/protection/anomalies.py"],
         [
             "tests/protection/test_protection_anomalies.py",
             "tests/protection/test_anomaly_report_whole.py",
+            # who a ruling saved, valued at placement from the log's shown cards
+            "tests/protection/test_protection_rulings.py",
         ],
     ),
     "postings": (

@@ -44,6 +44,8 @@ from punto.table.events import (
     ClaimConfirmed,
     ClaimRejected,
     Event,
+    Method,
+    MethodChosen,
     RoundSettled,
     RoundVoided,
     RulingClaimed,
@@ -382,3 +384,34 @@ def test_a_z_that_reaches_the_bound_exactly_is_an_alert() -> None:
     (table,) = r.tables
     assert table.hold.z == table.hold.bound == bound
     assert table.hold.alert
+
+
+def test_a_new_folder_reads_the_log_from_its_first_event() -> None:
+    """A server asks the folder for the events after ``seq``: a new folder
+    is at 0, so the log's first event (1) is read."""
+    assert LogFolder("t1").seq == 0
+    assert LogFolder("t1").facts({}) == []
+
+
+def test_a_log_without_its_configuration_gives_no_rounds() -> None:
+    log = log_of(("r1", a_round("r1")))[1:]  # the table's configuration left out
+    assert round_facts("t1", log) == []
+
+
+def test_the_events_after_a_configuration_change_in_one_feed_are_folded() -> None:
+    log = log_of(("r1", a_round("r1")))
+    log.append(Stored(len(log) + 1, "", configured()))  # the limits set again between rounds
+    log += [Stored(len(log) + 1 + i, "r2", e) for i, e in enumerate(a_round("r2"))]
+    assert [f.round_id for f in round_facts("t1", log)] == ["r1", "r2"]
+
+
+def test_the_method_chosen_between_rounds_belongs_to_no_round() -> None:
+    between = MethodChosen(Method.A, Role.PIT_MANAGER, "3.9.2")
+    plain = log_of(("r1", a_round("r1")), ("r2", a_round("r2")))
+    log: list[Stored[Event]] = [*plain[: -len(a_round("r2"))], Stored(900, "", between)]
+    log += [Stored(1000 + i, "r2", e) for i, e in enumerate(a_round("r2"))]
+    folded = round_facts("t1", log)
+    assert [f.round_id for f in folded] == ["r1", "r2"]
+    assert [replace(f, finished_seq=0) for f in folded] == [
+        replace(f, finished_seq=0) for f in round_facts("t1", plain)
+    ]
