@@ -415,3 +415,28 @@ def test_the_method_chosen_between_rounds_belongs_to_no_round() -> None:
     assert [replace(f, finished_seq=0) for f in folded] == [
         replace(f, finished_seq=0) for f in round_facts("t1", plain)
     ]
+
+
+def test_a_rounds_handle_win_and_commission_are_over_the_bets_played() -> None:
+    """Banker 100 wins (5% commission), Player 100 and Tie 10 lose: 210
+    played, the house wins 15 net of the 5 it took."""
+    bets = (("ann", "banker", "100"), ("bob", "player", "100"), ("cy", "tie", "10"))
+    log = log_of(
+        ("r1", a_round("r1", bets=bets)),
+        ("r2", a_round("r2", bets=bets, settle=False, after=[VOID])),
+        game="tiger-baccarat",
+    )
+    played, voided = round_facts("t1", log)
+    assert (played.handle, played.win, played.commission) == (D(210), D(15), D(5))
+    assert (played.staked, played.house_win, played.bets) == (D(210), D(15), 3)
+    assert (voided.handle, voided.win, voided.commission) == (D(0), D(0), D(0))
+    assert voided.players == played.players == ("ann", "bob", "cy")
+
+
+def test_a_bet_without_an_edge_leaves_out_only_itself() -> None:
+    def no_player(setting: TableSetting, wager: str) -> WagerEdge | None:
+        return None if wager == "player" else off_the_top(setting, wager)
+
+    bets = (("bob", "player", "100"), ("ann", "banker", "100"), ("cy", "banker", "50"))
+    (f,) = round_facts("t1", log_of(("r1", a_round("r1", bets=bets))), edge=no_player)
+    assert (f.bets, f.staked, f.house_win) == (2, D(150), D(-150))
