@@ -37,7 +37,7 @@ from punto.protection.anomalies import (
     report_json,
     round_facts,
 )
-from punto.protection.edges import WagerEdge
+from punto.protection.edges import WagerEdge, edge_of
 from punto.protection.tails import binomial_upper_tail
 from punto.roles import Role
 from punto.table.events import (
@@ -50,6 +50,7 @@ from punto.table.events import (
     RoundVoided,
     RulingClaimed,
 )
+from punto.wagers import PairRule
 from tests.protection.test_protection_anomalies import a_round, configured, log_of
 
 D = Decimal
@@ -440,3 +441,17 @@ def test_a_bet_without_an_edge_leaves_out_only_itself() -> None:
     bets = (("bob", "player", "100"), ("ann", "banker", "100"), ("cy", "banker", "50"))
     (f,) = round_facts("t1", log_of(("r1", a_round("r1", bets=bets))), edge=no_player)
     assert (f.bets, f.staked, f.house_win) == (2, D(150), D(-150))
+
+
+def test_the_edge_is_taken_under_the_tables_own_pair_reading() -> None:
+    """A Tiger Pair bet at a table configured for the literal reading of
+    1.1.14 is weighed by that reading's edge, not the game's default."""
+    literal = replace(configured("tiger-baccarat"), pair_rule=PairRule.LITERAL.value)
+    events = a_round("r1", bets=(("ann", "tiger_pair", "100"),))
+    log: list[Stored[Event]] = [Stored(1, "", literal)]
+    log += [Stored(2 + i, "r1", e) for i, e in enumerate(events)]
+    (f,) = round_facts("t1", log)
+    edge = edge_of("tiger-baccarat", None, 8, "tiger_pair", PairRule.LITERAL)
+    assert edge is not None
+    assert f.theoretical_win == 100 * edge.edge
+    assert f.variance == 100**2 * edge.variance
