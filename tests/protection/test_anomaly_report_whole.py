@@ -49,6 +49,7 @@ from punto.table.events import (
     RoundSettled,
     RoundVoided,
     RulingClaimed,
+    ShoeStarted,
 )
 from punto.wagers import PairRule
 from tests.protection.test_protection_anomalies import a_round, configured, log_of
@@ -455,3 +456,14 @@ def test_the_edge_is_taken_under_the_tables_own_pair_reading() -> None:
     assert edge is not None
     assert f.theoretical_win == 100 * edge.edge
     assert f.variance == 100**2 * edge.variance
+
+
+def test_the_rounds_after_a_new_shoe_in_one_feed_are_folded() -> None:
+    def shoe(name: str) -> ShoeStarted:
+        return ShoeStarted(name, (), None, "", "", decks=8)
+
+    log: list[Stored[Event]] = [Stored(1, "", configured()), Stored(2, "", shoe("s1"))]
+    for rid in ("r1", "r2"):
+        log += [Stored(len(log) + 1 + i, rid, e) for i, e in enumerate(a_round(rid))]
+        log.append(Stored(len(log) + 1, "", shoe(f"after-{rid}")))
+    assert [f.round_id for f in round_facts("t1", log)] == ["r1", "r2"]
