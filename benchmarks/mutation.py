@@ -117,6 +117,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
         ["src/punto/protection/anomalies.py"],
         [
             "tests/protection/test_protection_anomalies.py",
+            "tests/protection/test_anomaly_report_whole.py",
+            # who a ruling saved, valued at placement from the log's shown cards
             "tests/protection/test_protection_rulings.py",
         ],
     ),
@@ -130,26 +132,29 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
             "tests/store/test_postings_refused_amounts.py",
         ],
     ),
-    # cross-site requests, and requests and sockets per client address
+    # cross-site requests, and requests and sockets per client address: the
+    # guard called as ASGI with made-up scopes (the HTTP tests take seconds a
+    # mutant; test_csrf.py and test_proxies_and_hosts.py hold the same through a client)
     "guard": (
         ["src/punto/server/security/guard.py"],
-        [
-            "tests/security/test_csrf.py",
-            "tests/security/test_guards_that_can_fail.py",
-            "tests/security/test_fair_share.py",
-        ],
+        ["tests/security/test_guard_scopes.py"],
     ),
+    # the login limits called directly (through the login route:
+    # test_accounts_login_flood.py, test_strangers_lockout.py)
     "login_guard": (
         ["src/punto/server/security/login_guard.py"],
-        [
-            "tests/security/test_guards_that_can_fail.py",
-            "tests/security/test_accounts_login_flood.py",
-        ],
+        ["tests/security/test_login_guard_unit.py"],
     ),
-    # connections per client address, below the application
+    # connections per client address, below the application: the protocol
+    # fed bytes on a made-up transport (real sockets: test_connections.py)
     "connections": (
         ["src/punto/server/security/connections.py"],
-        ["tests/security/test_connections.py"],
+        ["tests/security/test_connection_limits_unit.py"],
+    ),
+    # each address's share of the requests running at once
+    "fair_share": (
+        ["src/punto/server/security/fair_share.py"],
+        ["tests/security/test_fair_share_turns.py"],
     ),
 }
 

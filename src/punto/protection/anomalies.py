@@ -429,7 +429,7 @@ class Anomalies:
         """What is improbable, in words."""
         out = [
             f"{c.statistic.replace('_', ' ')}: {c.rounds_with} of {c.rounds} rounds "
-            f"(pit {float(c.pit_rate):.2%}), p = {c.p_value:.2g} < {ALPHA}"
+            f"(pit {float(c.pit_rate):.2%}), p = {c.p_value:.2g} < {self.alpha}"
             for c in self.counts
             if c.alert
         ]
