@@ -280,7 +280,7 @@ def test_closing_drops_the_waiting_hashes_at_once() -> None:
         second = asyncio.ensure_future(made.hash(lambda: ran.append("second")))
         for _ in range(20):
             await asyncio.sleep(0)
-        threading.Timer(0.5, gate.set).start()
+        threading.Timer(5.0, gate.set).start()
         started = time.monotonic()
         made.close()
         took = time.monotonic() - started
@@ -289,7 +289,7 @@ def test_closing_drops_the_waiting_hashes_at_once() -> None:
             await second
         return took
 
-    assert asyncio.run(scenario()) < 0.3
+    assert asyncio.run(scenario()) < 2.5  # the hashing one is let go after 5 s
     assert ran == []
 
 
@@ -301,29 +301,42 @@ def test_a_refusal_lasts_until_the_oldest_failure_leaves_the_window() -> None:
         first = time.time()
         for _ in range(3):
             made.failed("alice", "10.0.0.9")
+        last = time.time()
         time.sleep(1.0)
         with pytest.raises(LoginThrottledError) as e:
             made.admit("alice", "10.0.0.9")
-        assert first + 59.9 <= e.value.until.timestamp() <= first + 60.5
-        assert e.value.until.timestamp() < time.time() + 59.5
+        until = e.value.until.timestamp()
+        assert first + 59.9 <= until <= last + 60.1  # the first failure's minute
+        assert until < time.time() + 59.5  # not a minute from the refusal
     finally:
         made.close()
 
 
 def test_a_refusal_lasts_a_second_at_least() -> None:
     """At the end of the window the refusal still says a second from now (a
-    client told to come back at once would come back at once)."""
-    made = LoginGuard(per_address="3 per 2 seconds", slots=1, queue=0, tarpit=0)
-    try:
-        for _ in range(3):
-            made.failed("alice", "10.0.0.9")
-        time.sleep(1.3)
-        now = time.time()
-        with pytest.raises(LoginThrottledError) as e:
-            made.admit("alice", "10.0.0.9")
-        assert 0.9 <= e.value.until.timestamp() - now <= 1.1
-    finally:
-        made.close()
+    client told to come back at once would come back at once).  The window is
+    2 s and the refusal asked 1.3 s into it; a machine so busy that the sleep
+    overran the window tries again (at most five times)."""
+    for attempt in range(5):
+        address = f"10.0.0.{10 + attempt}"
+        made = LoginGuard(per_address="3 per 2 seconds", slots=1, queue=0, tarpit=0)
+        try:
+            for _ in range(3):
+                made.failed("alice", address)
+            last = time.monotonic()
+            time.sleep(1.3)
+            before = time.time()
+            try:
+                made.admit("alice", address)
+            except LoginThrottledError as refused:
+                after = time.time()
+                until = refused.until.timestamp()
+                assert before + 0.95 <= until <= after + 1.05  # a second, not the 0.7 s left
+                return
+            assert time.monotonic() - last >= 1.9, "admitted inside the window"
+        finally:
+            made.close()
+    pytest.fail("the machine was too busy to ask inside a 2-second window five times")
 
 
 def _cannot_renice(which: int, who: int, priority: int) -> None:
