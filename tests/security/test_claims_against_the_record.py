@@ -30,6 +30,7 @@ from tests.server.test_server_support import (
     next_cards,
     physical_shoe,
     server_of,
+    shift_manager,
 )
 
 #: Each claim the shoe of a server-dealt table disproves, with its parameters.
@@ -253,3 +254,53 @@ def test_cards_drawn_together_at_a_table_whose_server_deals_one_at_a_time_are_re
     assert state["round"].get("ruling_pending") is None
     dealt = client.post(f"/api/tables/{table}/round/deal", headers=dealer)
     assert dealt.status_code == 200, dealt.text
+
+
+@pytest.mark.parametrize("game", ["tiger-baccarat", "dragon-tiger"])
+def test_a_player_leaving_with_cards_the_servers_shoe_dealt_is_refused_by_the_record(
+    client: TestClient, game: str
+) -> None:
+    """MBS 5.11 (Dragon Tiger 5.11) applies where a card's value cannot be
+    ascertained via the dealing device: the server's shoe dealt every card and
+    knows each.  A Gaming Shift Manager's ruling that a card left with a player
+    -- which would have the missing card worked out from decks the staff
+    describe, and replaced -- is refused by the record; the round settles on
+    the cards the shoe dealt."""
+    table = new_table(client, id="left", game=game)
+    dealer, player, shift = login(client, DEALER), login(client, PLAYER), shift_manager(client)
+    assert client.post(f"/api/tables/{table}/round/open", headers=dealer).status_code == 200
+    placed = client.post(
+        f"/api/tables/{table}/bets", headers=player, json={"wager": "player", "stake": "100"}
+    )
+    assert placed.status_code == 201, placed.text
+    assert client.post(f"/api/tables/{table}/round/close", headers=dealer).status_code == 200
+    runtime = server_of(client).tables[table]
+    assert client.post(f"/api/tables/{table}/round/deal", headers=dealer).status_code == 200
+    r, shoe = runtime.round, runtime.table.shoe
+    assert r is not None
+    assert shoe is not None
+    dealt = [str(c) for c in r.deal.cards]
+    # the staff's account, true to the shoe: the next card left with a player face down,
+    # two more set aside (5.11.1), the rest sorted into decks (5.11.2)
+    after = [str(c) for c in shoe.order[shoe.position :]]
+    before, written = balance(client, player), _events(client, table)
+    refused = client.post(
+        f"/api/tables/{table}/irregularities/left_with_cards",
+        headers=shift,
+        json={
+            "on_table": [*dealt, None],
+            "set_aside": after[1:3],
+            "remaining": after[3:],
+        },
+    )
+    assert refused.status_code == 409, refused.text
+    error = error_of(refused)
+    assert (error["type"], error["clause"]) == ("RecordError", "5.11"), error
+    assert "knows the value of each" in error["message"]
+    assert balance(client, player) == before
+    assert _events(client, table) == written
+    state = client.get(f"/api/tables/{table}", headers=player).json()
+    assert state["round"].get("ruling_pending") is None
+    assert runtime.round is not None
+    assert [str(c) for c in runtime.round.deal.cards] == dealt
+    check_books(client)

@@ -37,6 +37,7 @@ __all__ = [
     "ORDER_CLAIMS",
     "SHOE_CLAIMS",
     "SIMULTANEOUS_CLAIMS",
+    "VALUE_CLAIMS",
     "RecordError",
     "ShoeRecord",
     "check_claim",
@@ -74,6 +75,10 @@ SIMULTANEOUS_CLAIMS = (
     "simultaneous_after",
     "simultaneous_dealing_error",
 )
+#: The clauses (by key) that apply only where the value of a card dealt
+#: cannot be ascertained via the dealing device (MBS 5.11): not where the
+#: table's own device dealt every card, which it knows.
+VALUE_CLAIMS = ("left_with_cards",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +120,13 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
     round's cards before it."""
     refuted: set[str] = set()
     together: set[str] = set()
+    known: set[str] = set()
     if record.shuffled_by_table and record.own:
         refuted = {c for key in SHOE_CLAIMS if (c := game.clause(key)) is not None}
         if record.sealed:
             refuted |= {c for key in ORDER_CLAIMS if (c := game.clause(key)) is not None}
             together = {c for key in SIMULTANEOUS_CLAIMS if (c := game.clause(key)) is not None}
+            known = {c for key in VALUE_CLAIMS if (c := game.clause(key)) is not None}
     dealt_on = game.clause("simultaneous_initial") if not game.clause("simultaneous") else None
     match event:
         case RoundVoided(clause=clause) | IrregularityNoted(clause=clause) if clause in refuted:
@@ -141,6 +148,14 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
                 hint="apply the procedure with the order known (the shoe's), and deal on"
                 if dealt_on
                 else "deal on: the next card is the shoe's next",
+            )
+        case IrregularityNoted(clause=clause) if clause in known:
+            raise RecordError(
+                f"{record.words()}: the table's own device dealt every card of the round and "
+                "knows the value of each: none is missing",
+                clause=clause,
+                hint="the cards a player took are the cards the table dealt: settle the round "
+                "on them",
             )
         case RoundVoided(clause=clause) if (
             clause == game.clause("insufficient_cards") and record.left is not None
