@@ -115,6 +115,11 @@ class ShoeRecord:
         return f"round {self.round_id} was dealt by {source} shoe {self.shoe_id}{cards}"
 
 
+def _clauses(game: Game, keys: tuple[str, ...]) -> set[str]:
+    """The clauses ``game`` gives the rules of ``keys`` (those it has)."""
+    return {c for key in keys if (c := game.clause(key)) is not None}
+
+
 def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> None:
     """Refuse ``event`` if it claims what ``record`` disproves; ``deal``: the
     round's cards before it."""
@@ -122,11 +127,11 @@ def check_claim(game: Game, record: ShoeRecord, event: Event, deal: Deal) -> Non
     together: set[str] = set()
     known: set[str] = set()
     if record.shuffled_by_table and record.own:
-        refuted = {c for key in SHOE_CLAIMS if (c := game.clause(key)) is not None}
+        refuted = _clauses(game, SHOE_CLAIMS)
         if record.sealed:
-            refuted |= {c for key in ORDER_CLAIMS if (c := game.clause(key)) is not None}
-            together = {c for key in SIMULTANEOUS_CLAIMS if (c := game.clause(key)) is not None}
-            known = {c for key in VALUE_CLAIMS if (c := game.clause(key)) is not None}
+            refuted |= _clauses(game, ORDER_CLAIMS)
+            together = _clauses(game, SIMULTANEOUS_CLAIMS)
+            known = _clauses(game, VALUE_CLAIMS)
     dealt_on = game.clause("simultaneous_initial") if not game.clause("simultaneous") else None
     match event:
         case RoundVoided(clause=clause) | IrregularityNoted(clause=clause) if clause in refuted:
